@@ -1,0 +1,105 @@
+# hotsim - cycle-level simulator for the arm64 Linux kernel's hottest paths.
+#
+#   make          build ./hotsim
+#   make check    install what is missing, build, build the real kernels, run every
+#                 test, then the same tests under ASan+UBSan
+#   make demo     install, build, build the real kernel pairs, run hotsim on them
+#   make bench    throughput / latency benchmark (not a test)
+#   make fuzz     libFuzzer run over the image parsers (FUZZ_SECONDS=N)
+
+CC      ?= gcc
+CSTD    := -std=c11 -D_GNU_SOURCE
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+OPT     ?= -O2 -g
+PKGS    := unicorn capstone libelf
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lm
+
+# Build flavours share the sources and differ in output dir and flags.
+BUILD   ?= build
+SAN     ?=
+ifeq ($(SAN),1)
+BUILD   := build-san
+OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+EXTRA_LDFLAGS := -fsanitize=address,undefined
+endif
+
+LIB_SRCS  := $(sort $(wildcard sim/*.c models/*.c kernels/paths/*.c))
+CLI_SRCS  := $(sort $(wildcard cli/*.c))
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+LIB       := $(BUILD)/libhotsim.a
+
+.PHONY: all check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean
+.DELETE_ON_ERROR:
+
+all: hotsim
+
+ifeq ($(SAN),1)
+hotsim: $(BUILD)/hotsim
+else
+hotsim: $(BUILD)/hotsim
+	@cp $< $@
+endif
+
+$(BUILD)/hotsim: $(CLI_OBJS) $(LIB)
+	$(CC) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS_ALL)
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(EXTRA_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL) -lcriterion
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.d)
+
+# --- dependencies and inputs -------------------------------------------------
+
+deps:
+	@scripts/deps.sh
+
+# Real arm64 kernels from Debian's linux-source-6.1, cached outside the checkout;
+# build/kernels/ gets symlinks named by variant.
+kernels: deps
+	@kernels/linux/build.sh all
+
+# Small arm64 fixtures the unit tests run (assembly and C, cross-compiled).
+fixtures:
+	@$(MAKE) -s -C kernels/fixtures
+
+# --- tests --------------------------------------------------------------------
+
+check: deps
+	@$(MAKE) --no-print-directory kernels
+	@$(MAKE) --no-print-directory check-tests
+	@$(MAKE) --no-print-directory SAN=1 check-tests
+
+check-tests: hotsim fixtures $(TESTS)
+	@scripts/run-tests.sh $(BUILD) $(TESTS)
+
+demo: deps
+	@$(MAKE) --no-print-directory hotsim
+	@$(MAKE) --no-print-directory kernels
+	@scripts/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory hotsim kernels
+	@scripts/bench.sh
+
+clean:
+	rm -rf build build-san hotsim
+	@$(MAKE) -s -C kernels/fixtures clean
+
+distclean: clean
+	@echo "kernel cache kept in $${HOTSIM_CACHE:-$$HOME/.cache/hotsim} (rm -rf it by hand)"

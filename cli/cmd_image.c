@@ -1,0 +1,314 @@
+/*
+ * cmd_image.c - `hotsim image VMLINUX [--cpu X] [--list] [--limit N] [--json]`:
+ * what the image is and what boot-time patching does to it on each core.
+ */
+#include <elf.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hotsim/a64.h"
+#include "hotsim/btf.h"
+#include "hotsim/err.h"
+#include "hotsim/patch.h"
+#include "json.h"
+
+#define MAX_CORES 8
+
+static const char *const site_kind_name[] = { "alternative", "alt-callback", "jump-label",
+					      "runtime-const" };
+
+static unsigned count_funcs(const struct hs_image *img)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < img->nsyms; i++)
+		n += img->syms[i].type == STT_FUNC;
+	return n;
+}
+
+static const char *type_info(const struct hs_image *img, char *buf, size_t len)
+{
+	if (img->btf)
+		snprintf(buf, len, "BTF (%u types)%s", hs_btf_ntypes(img->btf),
+			 img->has_dwarf ? ", DWARF present" : "");
+	else
+		snprintf(buf, len, "%s", img->has_dwarf ? "DWARF only (no BTF)" : "none (no BTF, no DWARF)");
+	return buf;
+}
+
+static void print_identity(const struct hs_image *img)
+{
+	char buf[128];
+
+	printf("image        %s\n", img->path);
+	printf("kernel       %s\n", img->version[0] ? img->version : "(no linux_banner)");
+	printf("compiler     %s\n", img->compiler[0] ? img->compiler : "(unknown)");
+	printf("build id     %s\n", img->build_id[0] ? img->build_id : "(none)");
+	printf("symbols      %zu (%u functions)\n", img->nsyms, count_funcs(img));
+	printf("text         %llu bytes (0x%llx-0x%llx)\n",
+	       (unsigned long long)(img->text_end - img->text_start),
+	       (unsigned long long)img->text_start, (unsigned long long)img->text_end);
+	printf("type info    %s\n", type_info(img, buf, sizeof(buf)));
+}
+
+static void print_caps(const struct hs_image *img, const struct hs_patched *p)
+{
+	char buf[160];
+	unsigned n = 0;
+
+	printf("  cpucaps      %u (ARM64_NCAPS from %s; struct layout %s)\n", p->caps.ncaps,
+	       p->caps.ncaps_from, p->caps.layout);
+	for (unsigned c = 0; c < p->caps.ncaps; c++)
+		n += p->caps.cap[c].present;
+	printf("  detected     %u:", n);
+	for (unsigned c = 0, col = 15; c < p->caps.ncaps; c++) {
+		if (!p->caps.cap[c].present)
+			continue;
+		hs_cpucap_label(img, &p->caps, c, buf, sizeof(buf));
+		if (col + strlen(buf) + 1 > 100) {
+			printf("\n               ");
+			col = 15;
+		}
+		printf(" %s", buf);
+		col += (unsigned)strlen(buf) + 1;
+	}
+	printf("\n");
+	for (unsigned i = 0; i < p->caps.nunknown; i++)
+		printf("  unknown      matcher %s for %s: capability left off\n",
+		       p->caps.unknown[i].matcher,
+		       hs_cpucap_label(img, &p->caps, p->caps.unknown[i].cap, buf, sizeof(buf)));
+}
+
+static void print_core(const struct hs_image *img, const struct hs_patched *p)
+{
+	const struct hs_patch_report *r = &p->rep;
+	char buf[160];
+
+	printf("\ncpu %s       %s (%s)\n", p->core->name, p->core->full, p->core->arch);
+	printf("  relocations  %u R_AARCH64_RELATIVE applied", r->rela_relative);
+	if (r->rela_other)
+		printf(", %u other types skipped (as head.S does)", r->rela_other);
+	printf("; RELR %u relocations in %u words\n", r->relr_relocs, r->relr_words);
+	print_caps(img, p);
+	printf("  alternatives %u entries: %u applied, %u callbacks run, %u not for this cpu",
+	       r->alt_total, r->alt_applied, r->alt_cb_applied, r->alt_skipped);
+	if (r->alt_cb_unknown)
+		printf(", %u UNKNOWN callbacks left unpatched", r->alt_cb_unknown);
+	printf("\n");
+	for (unsigned c = 0; c < HS_MAX_CAPS; c++)
+		if (r->alt_per_cap[c])
+			printf("    %-40s %5u\n", hs_cpucap_label(img, &p->caps, c, buf, sizeof(buf)),
+			       r->alt_per_cap[c]);
+	for (unsigned i = 0; i < r->ncallbacks; i++)
+		printf("    callback %-31s %5u\n", r->callbacks[i].name, r->callbacks[i].count);
+	for (unsigned i = 0; i < r->nunknown_cbs; i++)
+		printf("    UNKNOWN callback %-23s %5u (hotsim cannot run it; sites left as in the file)\n",
+		       r->unknown_cbs[i].name, r->unknown_cbs[i].count);
+	printf("  jump labels  %u sites: %u jump, %u nop; %u changed from the file (%u keys set by boot)\n",
+	       r->jump_total, r->jump_enabled, r->jump_disabled, r->jump_changed, r->keys_flipped);
+	if (!r->rtconst_sections)
+		printf("  runtime consts none in this image\n");
+	for (unsigned i = 0; i < r->rtconst_sections && i < HS_ARRAY_SIZE(r->rtconst); i++) {
+		const struct hs_sym *s = hs_sym_at(img, r->rtconst[i].value);
+
+		printf("  runtime const %s = %s (0x%llx) at %u sites: %s\n", r->rtconst[i].name,
+		       s && s->addr == r->rtconst[i].value ? s->name : "?",
+		       (unsigned long long)r->rtconst[i].value, r->rtconst[i].sites, r->rtconst[i].from);
+	}
+	printf("  changed      %zu sites (--list shows them)\n", r->nsites);
+}
+
+static void print_sites(const struct hs_image *img, const struct hs_patched *p, long limit)
+{
+	const struct hs_patch_report *r = &p->rep;
+	char where[160], before[64], after[64];
+	long shown = 0;
+
+	printf("\n  sites changed on %s (address, kind, before -> after):\n", p->core->name);
+	for (size_t i = 0; i < r->nsites; i++) {
+		const struct hs_site *s = &r->sites[i];
+
+		for (unsigned k = 0; k < s->ninsn; k++) {
+			uint32_t b = r->pool[s->words + k], a = r->pool[s->words + s->ninsn + k];
+			uint64_t pc = s->addr + 4 * k;
+
+			if (limit >= 0 && shown >= limit) {
+				printf("  ... %zu more sites (raise --limit)\n", r->nsites - i);
+				return;
+			}
+			a64_disasm(b, pc, before, sizeof(before));
+			a64_disasm(a, pc, after, sizeof(after));
+			printf("  %-44s %-13s %-30s -> %s", hs_addr_fmt(img, pc, where, sizeof(where)),
+			       k ? "" : site_kind_name[s->kind], before, after);
+			if (k == 0 && s->what)
+				printf("   [%s]", s->what);
+			printf("\n");
+			shown++;
+		}
+	}
+}
+
+static void json_core(struct json *j, const struct hs_image *img, const struct hs_patched *p,
+		      int list, long limit)
+{
+	const struct hs_patch_report *r = &p->rep;
+	char buf[160], d1[64], d2[64];
+
+	json_begin_obj(j, NULL);
+	json_str(j, "cpu", p->core->name);
+	json_str(j, "core", p->core->full);
+	json_begin_obj(j, "relocations");
+	json_uint(j, "relative", r->rela_relative);
+	json_uint(j, "other", r->rela_other);
+	json_uint(j, "relr", r->relr_relocs);
+	json_end_obj(j);
+	json_uint(j, "ncaps", p->caps.ncaps);
+	json_begin_arr(j, "cpucaps");
+	for (unsigned c = 0; c < p->caps.ncaps; c++)
+		if (p->caps.cap[c].present)
+			json_str(j, NULL, hs_cpucap_label(img, &p->caps, c, buf, sizeof(buf)));
+	json_end_arr(j);
+	json_begin_obj(j, "alternatives");
+	json_uint(j, "entries", r->alt_total);
+	json_uint(j, "applied", r->alt_applied);
+	json_uint(j, "callbacks", r->alt_cb_applied);
+	json_uint(j, "skipped", r->alt_skipped);
+	json_uint(j, "unknown_callbacks", r->alt_cb_unknown);
+	json_begin_obj(j, "per_feature");
+	for (unsigned c = 0; c < HS_MAX_CAPS; c++)
+		if (r->alt_per_cap[c])
+			json_uint(j, hs_cpucap_label(img, &p->caps, c, buf, sizeof(buf)), r->alt_per_cap[c]);
+	json_end_obj(j);
+	json_end_obj(j);
+	json_begin_obj(j, "jump_labels");
+	json_uint(j, "sites", r->jump_total);
+	json_uint(j, "jump", r->jump_enabled);
+	json_uint(j, "nop", r->jump_disabled);
+	json_uint(j, "changed", r->jump_changed);
+	json_end_obj(j);
+	json_begin_arr(j, "runtime_consts");
+	for (unsigned i = 0; i < r->rtconst_sections && i < HS_ARRAY_SIZE(r->rtconst); i++) {
+		json_begin_obj(j, NULL);
+		json_str(j, "section", r->rtconst[i].name);
+		json_hex(j, "value", r->rtconst[i].value);
+		json_uint(j, "sites", r->rtconst[i].sites);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_uint(j, "changed_sites", r->nsites);
+	if (list) {
+		json_begin_arr(j, "sites");
+		for (size_t i = 0; i < r->nsites && (limit < 0 || (long)i < limit); i++) {
+			const struct hs_site *s = &r->sites[i];
+
+			json_begin_obj(j, NULL);
+			json_hex(j, "addr", s->addr);
+			json_str(j, "where", hs_addr_fmt(img, s->addr, buf, sizeof(buf)));
+			json_str(j, "kind", site_kind_name[s->kind]);
+			json_begin_arr(j, "before");
+			for (unsigned k = 0; k < s->ninsn; k++) {
+				a64_disasm(r->pool[s->words + k], s->addr + 4 * k, d1, sizeof(d1));
+				json_str(j, NULL, d1);
+			}
+			json_end_arr(j);
+			json_begin_arr(j, "after");
+			for (unsigned k = 0; k < s->ninsn; k++) {
+				a64_disasm(r->pool[s->words + s->ninsn + k], s->addr + 4 * k, d2, sizeof(d2));
+				json_str(j, NULL, d2);
+			}
+			json_end_arr(j);
+			json_end_obj(j);
+		}
+		json_end_arr(j);
+	}
+	json_end_obj(j);
+}
+
+int cmd_image(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' }, { "list", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },     { "limit", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 }
+	};
+	const struct hs_core *cores[MAX_CORES];
+	int ncores = 0, list = 0, as_json = 0, c, rc = HS_EXIT_OK;
+	long limit = 10000;
+	struct hs_image *img;
+	struct json j;
+	char buf[128];
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:ljn:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			ncores = cli_parse_cpus(optarg, cores, MAX_CORES);
+			if (ncores < 0)
+				return cli_error();
+			break;
+		case 'l': list = 1; break;
+		case 'j': as_json = 1; break;
+		case 'n':
+			limit = cli_parse_count(optarg);
+			if (limit < 0)
+				return cli_usage("image", "--limit needs a non-negative number");
+			break;
+		case 'h':
+			printf("usage: hotsim image VMLINUX [--cpu a53,a55,a73] [--list] [--limit N] [--json]\n");
+			return HS_EXIT_OK;
+		default:
+			return cli_usage("image", "usage: hotsim image VMLINUX [--cpu X] [--list] [--json]");
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage("image", "expects one VMLINUX argument");
+	if (ncores == 0)
+		ncores = cli_parse_cpus("all", cores, MAX_CORES);
+	img = hs_image_open(argv[optind]);
+	if (!img)
+		return cli_error();
+	if (as_json) {
+		json_init(&j, stdout);
+		json_begin_obj(&j, NULL);
+		json_int(&j, "schema", 1);
+		json_str(&j, "image", img->path);
+		json_str(&j, "kernel", img->version);
+		json_str(&j, "compiler", img->compiler);
+		json_str(&j, "build_id", img->build_id);
+		json_uint(&j, "symbols", img->nsyms);
+		json_uint(&j, "text_bytes", img->text_end - img->text_start);
+		json_str(&j, "type_info", type_info(img, buf, sizeof(buf)));
+		json_begin_arr(&j, "cpus");
+	} else {
+		print_identity(img);
+		printf("platform     %s\n", hs_platform_assumptions);
+	}
+	for (int i = 0; i < ncores; i++) {
+		struct hs_patched *p = hs_patch(img, cores[i]);
+
+		if (!p) {
+			if (as_json)
+				fflush(stdout);
+			rc = cli_error();
+			break;
+		}
+		if (as_json) {
+			json_core(&j, img, p, list, limit);
+		} else {
+			print_core(img, p);
+			if (list)
+				print_sites(img, p, limit);
+		}
+		hs_patched_free(p);
+	}
+	if (as_json && rc == HS_EXIT_OK) {
+		json_end_arr(&j);
+		json_end_obj(&j);
+		json_finish(&j);
+	}
+	hs_image_close(img);
+	return rc;
+}

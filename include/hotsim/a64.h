@@ -1,0 +1,148 @@
+/*
+ * a64.h - hotsim's own A64 instruction classifier.
+ *
+ * Capstone 4.0.2 (Debian 12) cannot decode LSE atomics, LDAPR or RETAA and
+ * reports wrong register access for cmp, mrs/msr, ubfx and stlr, so the
+ * semantics the cost models depend on come from this decoder, written from
+ * the encodings (Arm ARM, DDI 0487) as mask/value tables in the style of the
+ * kernel's arch/arm64/include/asm/insn.h. Capstone is used for text only.
+ */
+#ifndef HOTSIM_A64_H
+#define HOTSIM_A64_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Register ids used for dependency tracking. XZR/WZR is never recorded.
+ * W and X views of a register share one id.
+ */
+enum {
+	A64_R_X0 = 0,		/* X0..X30 = 0..30 */
+	A64_R_SP = 31,
+	A64_R_NZCV = 32,
+	A64_R_V0 = 33,		/* V0..V31 = 33..64 (FP/SIMD) */
+	A64_R_FPCR = 65,	/* FPCR/FPSR as one id */
+	A64_R_NONE = 0xff,
+	A64_NREGS = 66
+};
+
+enum a64_class {
+	A64_C_UNKNOWN = 0,	/* unallocated or not classified: charged a default */
+	A64_C_NOP,		/* nop, yield, hint space without effect */
+	A64_C_ALU,		/* add/sub/logic imm or plain reg, mov*, adr(p), csel, ccmp, rev, clz */
+	A64_C_ALU_SHIFT,	/* add/sub/logic with shifted or extended register */
+	A64_C_BITFIELD,		/* ubfm/sbfm/bfm (lsl/lsr/asr imm, ubfx, sxtw...), extr */
+	A64_C_SHIFT_REG,	/* lslv/lsrv/asrv/rorv */
+	A64_C_MUL,		/* mul/madd/msub, smaddl/umaddl */
+	A64_C_MULH,		/* smulh/umulh */
+	A64_C_DIV,		/* sdiv/udiv */
+	A64_C_LOAD,		/* ldr*, ldur*, ldp, ldar, ldapr, ld1.. (see flags) */
+	A64_C_STORE,		/* str*, stur*, stp, stlr */
+	A64_C_LOAD_EX,		/* ldxr/ldaxr/ldxp/ldaxp */
+	A64_C_STORE_EX,		/* stxr/stlxr/stxp/stlxp (dst = status reg) */
+	A64_C_ATOMIC,		/* LSE: ldadd/ldclr/ldeor/ldset/ld[su]max/min, swp, cas, casp, st<op> */
+	A64_C_PRFM,		/* prfm/prfum */
+	A64_C_BRANCH,		/* b */
+	A64_C_BCOND,		/* b.cond, cbz/cbnz, tbz/tbnz */
+	A64_C_CALL,		/* bl */
+	A64_C_CALL_IND,		/* blr, blraa/blrab... */
+	A64_C_BR_IND,		/* br, braa... */
+	A64_C_RET,		/* ret, retaa/retab */
+	A64_C_ERET,		/* eret, eretaa/eretab */
+	A64_C_DMB,
+	A64_C_DSB,
+	A64_C_ISB,
+	A64_C_SB,		/* speculation barrier */
+	A64_C_CSDB,		/* consumption of speculative data barrier (hint #20) */
+	A64_C_MRS,
+	A64_C_MSR,		/* msr <sysreg>, Xt */
+	A64_C_MSR_IMM,		/* msr <pstatefield>, #imm (daifset/daifclr/pan/spsel/...) */
+	A64_C_SYS,		/* sys/sysl: tlbi, dc, ic, at */
+	A64_C_PAC,		/* pac*, aut*, xpac* (hint-space and register forms) */
+	A64_C_BTI,		/* bti c/j/jc */
+	A64_C_EXC,		/* svc/hvc/smc/brk/hlt/udf */
+	A64_C_WFX,		/* wfi/wfe/sev/sevl */
+	A64_C_FPSIMD,		/* FP/SIMD data processing */
+	A64_C_NCLASSES
+};
+
+/* flags */
+#define A64_F_PAIR	0x0001	/* ldp/stp/ldxp...: two registers */
+#define A64_F_WB	0x0002	/* base register writeback (pre/post index) */
+#define A64_F_ACQ	0x0004	/* acquire semantics (ldar, ldaxr, ldapr, LSE -a/-al forms) */
+#define A64_F_REL	0x0008	/* release semantics (stlr, stlxr, LSE -l/-al forms) */
+#define A64_F_RCPC	0x0010	/* ldapr: RCpc acquire */
+#define A64_F_SIGNEXT	0x0020	/* ldrs*: sign-extending load */
+#define A64_F_SETFLAGS	0x0040	/* writes NZCV (also listed in dst) */
+#define A64_F_64	0x0080	/* 64-bit operation (sf=1 / X registers) */
+#define A64_F_FPREG	0x0100	/* load/store of FP/SIMD registers */
+#define A64_F_REGOFF	0x0200	/* load/store with register offset */
+#define A64_F_SHIFTED	0x0400	/* ALU operand shifted by a nonzero amount */
+#define A64_F_PAC	0x0800	/* branch/return authenticates (blraa, retaa) */
+#define A64_F_UNPRIV	0x1000	/* ldtr/sttr */
+#define A64_F_LITERAL	0x2000	/* pc-relative literal load */
+#define A64_F_VTRUNC	0x4000	/* register list did not fit src[]/dst[]: only
+				 * ld/st of 3-4 V registers with writeback or a
+				 * register post-increment; GPRs are always kept,
+				 * trailing V registers are dropped */
+
+struct a64_insn {
+	uint32_t word;
+	uint8_t cls;		/* enum a64_class */
+	uint8_t nsrc, ndst;
+	uint8_t src[6];		/* register ids read, in no particular order */
+	uint8_t dst[4];		/* register ids written */
+	uint8_t mem_size;	/* bytes transferred by the whole access (ldp x: 16), 0 if none */
+	uint8_t cond;		/* b.cond condition, or barrier option (CRm) for dmb/dsb;
+				 * also the #imm (CRm) of msr <pstatefield>, #imm */
+	uint16_t flags;		/* A64_F_* */
+	uint16_t sysreg;	/* mrs/msr/sys: op0<<14|op1<<11|CRn<<7|CRm<<3|op2;
+				 * msr <pstatefield>: A64_SYSREG(0, op1, 4, 0, op2) */
+	uint64_t target;	/* direct branch / adr(p) / literal address, absolute */
+};
+
+/*
+ * Decode one instruction word at address pc. Always fills *out; returns 0
+ * when the word was classified and -1 when it is A64_C_UNKNOWN (out->word is
+ * still set so callers can report it).
+ */
+int a64_decode(uint32_t word, uint64_t pc, struct a64_insn *out);
+
+/* stable lower-case class name ("alu", "load", "atomic"...) for reports */
+const char *a64_class_name(unsigned cls);
+
+/* "x0".."x30", "sp", "nzcv", "v0".."v31", "fpcr" */
+const char *a64_reg_name(unsigned reg);
+
+/* true for classes that change control flow */
+static inline int a64_is_branch(unsigned cls)
+{
+	return cls >= A64_C_BRANCH && cls <= A64_C_ERET;
+}
+
+static inline int a64_is_mem(unsigned cls)
+{
+	return cls >= A64_C_LOAD && cls <= A64_C_PRFM;
+}
+
+/* pack/unpack of sysreg encodings */
+#define A64_SYSREG(op0, op1, crn, crm, op2) \
+	((uint16_t)(((op0) << 14) | ((op1) << 11) | ((crn) << 7) | ((crm) << 3) | (op2)))
+
+/* name of a system register encoding if known ("tpidr_el1", "icc_iar1_el1"),
+ * else NULL */
+const char *a64_sysreg_name(uint16_t enc);
+
+/*
+ * Disassembly text: Capstone for what it decodes correctly, this decoder's
+ * own text for what Capstone 4.0.2 cannot (LSE atomics, ldapr, retaa, PAC and
+ * BTI hints, sb). Writes at most len bytes including the NUL.
+ */
+void a64_disasm(uint32_t word, uint64_t pc, char *buf, size_t len);
+
+/* Close the Capstone handle a64_disasm() opens on first use (idempotent;
+ * a later a64_disasm() reopens it). Not thread-safe, like a64_disasm(). */
+void a64_disasm_release(void);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * a64_encode.h - the few A64 encodings boot-time patching needs (the kernel's
+ * aarch64_insn_gen_*() and branch-offset helpers, for the same jobs).
+ */
+#ifndef HOTSIM_A64_ENCODE_H
+#define HOTSIM_A64_ENCODE_H
+
+#include <stdint.h>
+
+#define A64_NOP		0xd503201fu
+#define A64_SMC0	0xd4000003u
+#define A64_HVC0	0xd4000002u
+
+/* b/bl/b.cond/cbz/cbnz/tbz/tbnz: 1 and the byte offset, else 0 */
+int a64_branch_imm_offset(uint32_t insn, int64_t *off);
+
+/* Same instruction with a new offset; 0 if it does not fit. */
+uint32_t a64_branch_imm_set(uint32_t insn, int64_t off);
+
+/* adrp: 1 and the page offset (bytes), else 0 */
+int a64_adrp_offset(uint32_t insn, int64_t *off);
+uint32_t a64_adrp_set(uint32_t insn, int64_t off);
+
+/* pc-relative literal users the kernel refuses to move (ldr literal, adr...) */
+int a64_uses_literal(uint32_t insn);
+
+/* b from -> to; 0 if out of range */
+uint32_t a64_gen_b(uint64_t from, uint64_t to);
+
+/* movz xd, #imm16 */
+uint32_t a64_gen_movz64(unsigned rd, uint16_t imm);
+
+/* orr wd, wzr, #0x80003fff (ARM_SMCCC_ARCH_WORKAROUND_3) */
+uint32_t a64_gen_orr_wa3(unsigned rd);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * core.h - what boot-time code sees of each modelled CPU: identification and
+ * feature registers, and the platform it boots on (firmware, exception level).
+ *
+ * This is the input to boot-time patching (patch.h). Pipeline timing lives in
+ * the cost models (models/), not here. One entry per core in sim/cores.c;
+ * every value cites its source there.
+ */
+#ifndef HOTSIM_CORE_H
+#define HOTSIM_CORE_H
+
+#include <stdint.h>
+
+/* Linux's sys_reg() encoding: op0<<19 | op1<<16 | CRn<<12 | CRm<<8 | op2<<5 */
+#define HS_SYS_REG(op0, op1, crn, crm, op2) \
+	(((op0) << 19) | ((op1) << 16) | ((crn) << 12) | ((crm) << 8) | ((op2) << 5))
+
+#define HS_ID_AA64PFR0_EL1  HS_SYS_REG(3, 0, 0, 4, 0)
+#define HS_ID_AA64PFR1_EL1  HS_SYS_REG(3, 0, 0, 4, 1)
+#define HS_ID_AA64ZFR0_EL1  HS_SYS_REG(3, 0, 0, 4, 4)
+#define HS_ID_AA64SMFR0_EL1 HS_SYS_REG(3, 0, 0, 4, 5)
+#define HS_ID_AA64DFR0_EL1  HS_SYS_REG(3, 0, 0, 5, 0)
+#define HS_ID_AA64DFR1_EL1  HS_SYS_REG(3, 0, 0, 5, 1)
+#define HS_ID_AA64ISAR0_EL1 HS_SYS_REG(3, 0, 0, 6, 0)
+#define HS_ID_AA64ISAR1_EL1 HS_SYS_REG(3, 0, 0, 6, 1)
+#define HS_ID_AA64ISAR2_EL1 HS_SYS_REG(3, 0, 0, 6, 2)
+#define HS_ID_AA64MMFR0_EL1 HS_SYS_REG(3, 0, 0, 7, 0)
+#define HS_ID_AA64MMFR1_EL1 HS_SYS_REG(3, 0, 0, 7, 1)
+#define HS_ID_AA64MMFR2_EL1 HS_SYS_REG(3, 0, 0, 7, 2)
+#define HS_ID_AA64MMFR3_EL1 HS_SYS_REG(3, 0, 0, 7, 3)
+#define HS_CTR_EL0          HS_SYS_REG(3, 3, 0, 0, 1)
+#define HS_MIDR_EL1         HS_SYS_REG(3, 0, 0, 0, 0)
+#define HS_REVIDR_EL1       HS_SYS_REG(3, 0, 0, 0, 6)
+#define HS_MPIDR_EL1        HS_SYS_REG(3, 0, 0, 0, 5)
+
+/* Spectre mitigation state as Linux's proton-pack.c would settle it. */
+enum hs_mitigation {
+	HS_MIT_UNAFFECTED,	/* on the kernel's safe list */
+	HS_MIT_FIRMWARE,	/* affected, mitigated by a firmware (SMCCC) call */
+	HS_MIT_LOOP,		/* Spectre-BHB: branchy loop in the vectors */
+	HS_MIT_INSN		/* Spectre-BHB: clearbhb instruction */
+};
+
+struct hs_idreg {
+	uint32_t reg;		/* HS_SYS_REG() encoding */
+	uint64_t val;
+};
+
+struct hs_core {
+	const char *name;	/* "a53", used on the command line */
+	const char *full;	/* "Cortex-A53 r0p4" */
+	const char *arch;	/* "Armv8.0-A" */
+	uint32_t midr;
+	const struct hs_idreg *idregs;	/* terminated by reg == 0 */
+	/* platform: how boot settles the Spectre mitigations on this core */
+	enum hs_mitigation spectre_v2, spectre_v4, spectre_bhb;
+	unsigned bhb_loop_k;	/* iterations when spectre_bhb == HS_MIT_LOOP */
+	const char *source;	/* where the register values come from */
+};
+
+/* All modelled cores, NULL-terminated. */
+extern const struct hs_core *const hs_cores[];
+
+/* By name ("a53", "cortex-a53" accepted); NULL if unknown. */
+const struct hs_core *hs_core_find(const char *name);
+
+/* Value of an ID/identification register; 0 (the architectural "not
+ * implemented" for ID fields) if the table has no entry. */
+uint64_t hs_core_idreg(const struct hs_core *core, uint32_t reg);
+
+/*
+ * Platform assumptions shared by all cores, stated once so reports can print
+ * them: the kernel is entered at EL1 (no hypervisor; VHE and KVM unused),
+ * at its link address (no KASLR offset), with SMCCC 1.1 firmware whose
+ * conduit is SMC, on a homogeneous system of the one modelled core.
+ */
+extern const char hs_platform_assumptions[];
+
+#endif

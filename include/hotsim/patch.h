@@ -1,0 +1,113 @@
+/*
+ * patch.h - boot-time code patching for a chosen core.
+ *
+ * A vmlinux file is not the code a booted kernel runs. In the order boot does
+ * it, hotsim applies to a copy of the image's memory:
+ *   1. dynamic relocations (.rela.dyn R_AARCH64_RELATIVE, .relr.dyn): arm64
+ *      RELOCATABLE kernels link with --no-apply-dynamic-relocs, so statically
+ *      initialised pointers are zero in the file;
+ *   2. CPU capabilities detected from the image's own tables (cpucaps.h);
+ *   3. alternatives (.altinstructions), callbacks resolved by symbol name;
+ *   4. static keys / jump labels (__jump_table), from key defaults plus the
+ *      keys boot flips (cpu_hwcap_keys[], arm64_const_caps_ready...);
+ *   5. runtime constants (runtime_ptr_* / runtime_shift_* / runtime_mask_*).
+ * Everything is counted, and every changed site can be listed.
+ */
+#ifndef HOTSIM_PATCH_H
+#define HOTSIM_PATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hotsim/core.h"
+#include "hotsim/cpucaps.h"
+#include "hotsim/image.h"
+
+enum hs_site_kind {
+	HS_SITE_ALT,		/* alternative: replacement copied in */
+	HS_SITE_ALT_CB,		/* alternative callback */
+	HS_SITE_JUMP,		/* jump label: nop <-> b */
+	HS_SITE_RTCONST,	/* runtime constant immediates */
+	HS_SITE_NKINDS
+};
+
+/* One changed site: before/after words live in the report's word pool. */
+struct hs_site {
+	uint64_t addr;
+	uint8_t kind;		/* enum hs_site_kind */
+	uint8_t ninsn;
+	uint16_t cap;		/* alternatives: capability */
+	uint32_t words;		/* index of 2*ninsn words (before, then after) */
+	const char *what;	/* callback / key / constant name (in the image) */
+};
+
+struct hs_named_count {
+	const char *name;
+	unsigned count;
+};
+
+struct hs_patch_report {
+	/* relocations */
+	unsigned rela_total, rela_relative, rela_other;
+	unsigned relr_words, relr_relocs;
+	/* alternatives */
+	unsigned alt_total, alt_applied, alt_skipped, alt_cb_applied, alt_cb_unknown;
+	unsigned alt_per_cap[HS_MAX_CAPS];	/* applied, non-callback */
+	struct hs_named_count callbacks[32];	/* applied callbacks by name */
+	unsigned ncallbacks;
+	struct hs_named_count unknown_cbs[16];	/* callbacks hotsim cannot run */
+	unsigned nunknown_cbs;
+	/* jump labels */
+	unsigned jump_total, jump_enabled, jump_disabled, jump_changed;
+	unsigned keys_flipped;		/* keys boot sets differently from the image */
+	/* runtime constants */
+	unsigned rtconst_sections, rtconst_sites;
+	struct { const char *name; uint64_t value; unsigned sites; const char *from; } rtconst[16];
+	/* changed sites, in address order after hs_patch() */
+	struct hs_site *sites;
+	size_t nsites, sites_cap;
+	uint32_t *pool;
+	size_t npool, pool_cap;
+};
+
+struct hs_patched {
+	const struct hs_image *img;
+	const struct hs_core *core;
+	uint8_t *mem;			/* patched copy of img->mem */
+	struct hs_caps caps;
+	struct hs_patch_report rep;
+};
+
+/*
+ * Copy the image memory and patch it for core. NULL with hs_errmsg() on a
+ * malformed table (entry pointing outside text, bad lengths...).
+ */
+struct hs_patched *hs_patch(const struct hs_image *img, const struct hs_core *core);
+void hs_patched_free(struct hs_patched *p);
+
+/*
+ * Patch mem in place (must be laid out like img->mem). Exposed so tests can
+ * show that patching twice changes nothing. rep is reset first.
+ */
+int hs_patch_apply(const struct hs_image *img, const struct hs_core *core, uint8_t *mem,
+		   struct hs_caps *caps, struct hs_patch_report *rep);
+void hs_patch_report_free(struct hs_patch_report *rep);
+
+/* The individual steps (sim/reloc.c, alternatives.c, jump_label.c, runtime_const.c). */
+int hs_apply_relocs(const struct hs_image *img, uint8_t *mem, struct hs_patch_report *rep);
+int hs_apply_alternatives(const struct hs_image *img, const struct hs_core *core, uint8_t *mem,
+			  const struct hs_caps *caps, struct hs_patch_report *rep);
+int hs_apply_jump_labels(const struct hs_image *img, uint8_t *mem, const struct hs_caps *caps,
+			 struct hs_patch_report *rep);
+int hs_apply_runtime_consts(const struct hs_image *img, uint8_t *mem,
+			    struct hs_patch_report *rep);
+
+/* Record a changed site (used by the steps). */
+int hs_report_site(struct hs_patch_report *rep, enum hs_site_kind kind, uint64_t addr,
+		   const uint32_t *before, const uint32_t *after, unsigned ninsn, unsigned cap,
+		   const char *what);
+
+/* Count a name in a small named-count table; returns -1 if it is full. */
+int hs_count_name(struct hs_named_count *tab, unsigned *n, unsigned cap, const char *name);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * trace.h - the dynamic instruction stream of one path run: what the runner
+ * produces and the cost models consume.
+ *
+ * Each executed instruction is one record: its address, the data address of
+ * its (first) memory access and an index into the static decode cache, where
+ * the classified instruction (a64.h) lives once per address. Branch outcome
+ * and target follow from the next record's pc. System-register accesses are
+ * records whose decoded class is MRS/MSR/SYS; their values are kept as
+ * events for reports.
+ */
+#ifndef HOTSIM_TRACE_H
+#define HOTSIM_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hotsim/a64.h"
+
+/* record flags */
+#define HS_T_STUB	0x01	/* a call whose callee was stubbed: returned at once */
+#define HS_T_FIRMWARE	0x02	/* smc/hvc answered by the emulated firmware */
+#define HS_T_SYSREG_EMU	0x04	/* sysreg emulated by hotsim (GIC CPU interface...) */
+
+struct hs_tinsn {
+	uint64_t pc;
+	uint64_t addr;		/* first data address accessed, 0 if none */
+	uint32_t sidx;		/* index into the decode cache */
+	uint32_t flags;		/* HS_T_* */
+};
+
+/* Static decode cache: one entry per distinct executed address. */
+struct hs_static {
+	uint64_t pc;
+	struct a64_insn in;
+};
+
+struct hs_dcache {
+	struct hs_static *v;
+	size_t n, cap;
+	uint32_t *slots;	/* open addressing: pc -> index+1, 0 empty */
+	size_t nslots;
+};
+
+struct hs_named_event {
+	const char *name;	/* static string or one owned by the image */
+	uint64_t addr;
+	unsigned count;
+};
+
+struct hs_trace {
+	struct hs_tinsn *v;
+	size_t n, cap;
+	size_t limit;		/* hard cap on records (the run fails beyond it) */
+	const struct hs_dcache *dc;
+	/* what the run touched, for reports (bounded tables) */
+	struct hs_named_event stubs[64];
+	unsigned nstubs;
+	struct { uint16_t enc; uint8_t write; unsigned count; } sysregs[64];
+	unsigned nsysregs;
+	unsigned firmware_calls;
+};
+
+static inline const struct a64_insn *hs_trace_insn(const struct hs_trace *t, size_t i)
+{
+	return &t->dc->v[t->v[i].sidx].in;
+}
+
+/* pc of the instruction after record i (0 after the last one) */
+static inline uint64_t hs_trace_next_pc(const struct hs_trace *t, size_t i)
+{
+	return i + 1 < t->n ? t->v[i + 1].pc : 0;
+}
+
+void hs_trace_init(struct hs_trace *t, const struct hs_dcache *dc, size_t limit);
+void hs_trace_free(struct hs_trace *t);
+/* -1 (hs_errmsg) when the record cap is reached */
+int hs_trace_push(struct hs_trace *t, uint64_t pc, uint32_t sidx);
+void hs_trace_note_stub(struct hs_trace *t, const char *name, uint64_t addr);
+void hs_trace_note_sysreg(struct hs_trace *t, uint16_t enc, int write);
+
+void hs_dcache_init(struct hs_dcache *dc);
+void hs_dcache_free(struct hs_dcache *dc);
+/* index of pc's entry, decoding word on first sight; -1 on allocation failure */
+long hs_dcache_get(struct hs_dcache *dc, uint64_t pc, uint32_t word);
+
+#endif

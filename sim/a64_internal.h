@@ -1,0 +1,131 @@
+/*
+ * a64_internal.h - shared pieces of the A64 decoder (sim/a64_*.c only).
+ *
+ * The decoder is one ordered table of { mask, value } patterns in the style
+ * of the kernel's arch/arm64/include/asm/insn.h (__AARCH64_INSN_FUNCS).  The
+ * first entry with (word & mask) == value wins and its extraction function
+ * fills in the operands.  An extraction function may still reject the word
+ * (return -1) for the reserved sub-encodings that a plain mask cannot
+ * express; the word is then unallocated.  Entries are grouped by the Arm ARM
+ * (DDI 0487) encoding index and each group's functions live in one file:
+ *
+ *	a64_dp.c	data processing, immediate and register
+ *	a64_sys.c	branches, exception generation, system
+ *	a64_ldst.c	loads and stores, LSE atomics
+ *	a64_fp.c	FP/SIMD data processing
+ */
+#ifndef HOTSIM_A64_INTERNAL_H
+#define HOTSIM_A64_INTERNAL_H
+
+#include <stdint.h>
+
+#include "hotsim/a64.h"
+
+struct a64_enc;
+
+/* Extraction: fill operands of in (cls/flags preset from the entry). */
+typedef int (*a64_extract_fn)(const struct a64_enc *e, uint32_t w,
+			      uint64_t pc, struct a64_insn *in);
+
+struct a64_enc {
+	uint32_t mask;
+	uint32_t value;
+	uint8_t cls;		/* enum a64_class, may be refined by fn */
+	uint16_t flags;		/* A64_F_* always set for this entry */
+	a64_extract_fn fn;
+	const char *name;	/* family, for debugging and the tests */
+};
+
+/*
+ * The top-level split on op0 (bits 28:25) picks one group table; each is
+ * searched in order.  a64_enc_group() hands group g (0..A64_NGROUPS-1) to
+ * the tests; a64_enc_lookup() returns the entry a word matches, or NULL,
+ * before any extraction-level check.
+ */
+#define A64_NGROUPS 4
+const struct a64_enc *a64_enc_group(unsigned g, unsigned *n);
+const struct a64_enc *a64_enc_lookup(uint32_t w);
+
+extern const struct a64_enc a64_sys_tab[];
+extern const unsigned a64_sys_n;
+extern const struct a64_enc a64_dp_tab[];
+extern const unsigned a64_dp_n;
+extern const struct a64_enc a64_ldst_tab[];
+extern const unsigned a64_ldst_n;
+extern const struct a64_enc a64_fp_tab[];
+extern const unsigned a64_fp_n;
+
+/* DecodeBitMasks() of a logical immediate; 0 if the encoding is reserved */
+int a64_bitmask_imm(unsigned n, unsigned immr, unsigned imms, int is64,
+		    uint64_t *imm);
+
+/* Entry i of the system register name table, or NULL past its end. */
+const char *a64_sysreg_entry(unsigned i, uint16_t *enc);
+
+/* Field extraction: n bits of w starting at bit lo. */
+static inline uint32_t a64_field(uint32_t w, unsigned lo, unsigned n)
+{
+	return (w >> lo) & ((1u << n) - 1);
+}
+
+/* Sign-extend the low n bits of v. */
+static inline int64_t a64_sext(uint64_t v, unsigned n)
+{
+	uint64_t m = 1ull << (n - 1);
+
+	v &= (m << 1) - 1;
+	return (int64_t)((v ^ m) - m);
+}
+
+#define A64_RD(w)	a64_field(w, 0, 5)
+#define A64_RT(w)	a64_field(w, 0, 5)
+#define A64_RN(w)	a64_field(w, 5, 5)
+#define A64_RT2(w)	a64_field(w, 10, 5)
+#define A64_RA(w)	a64_field(w, 10, 5)
+#define A64_RM(w)	a64_field(w, 16, 5)
+#define A64_RS(w)	a64_field(w, 16, 5)
+#define A64_SF(w)	a64_field(w, 31, 1)
+
+/*
+ * Register recording.  Sets, so duplicates are dropped; full arrays drop
+ * silently (only long V register lists can get there, see A64_F_VTRUNC).
+ *
+ * Register number 31 means XZR or SP depending on the operand: _zr() drops
+ * it (XZR is never recorded), _sp() records SP (A64_R_SP == 31).
+ */
+void a64_src(struct a64_insn *in, unsigned reg);
+void a64_dst(struct a64_insn *in, unsigned reg);
+
+static inline void a64_src_zr(struct a64_insn *in, unsigned r)
+{
+	if (r != 31)
+		a64_src(in, r);
+}
+
+static inline void a64_dst_zr(struct a64_insn *in, unsigned r)
+{
+	if (r != 31)
+		a64_dst(in, r);
+}
+
+static inline void a64_src_sp(struct a64_insn *in, unsigned r)
+{
+	a64_src(in, r);
+}
+
+static inline void a64_dst_sp(struct a64_insn *in, unsigned r)
+{
+	a64_dst(in, r);
+}
+
+/* FP/SIMD register n (0..31) */
+static inline unsigned a64_vreg(unsigned n)
+{
+	return A64_R_V0 + (n & 31);
+}
+
+/* Shared extraction used by more than one group: nothing to record. */
+int a64_x_none(const struct a64_enc *e, uint32_t w, uint64_t pc,
+	       struct a64_insn *in);
+
+#endif

@@ -1,0 +1,61 @@
+/* runner_internal.h - the runner's state, shared by runner.c and sysreg.c. */
+#ifndef HOTSIM_RUNNER_INTERNAL_H
+#define HOTSIM_RUNNER_INTERNAL_H
+
+#include <stdarg.h>
+#include <unicorn/unicorn.h>
+
+#include "hotsim/runner.h"
+
+#define HS_MAX_HOOKFNS 128
+#define HS_CSTACK 64
+
+struct hs_hookfn {
+	uint64_t addr;
+	const char *name;
+	hs_shim_fn fn;		/* NULL: plain stub returning ret */
+	void *ctx;
+	uint64_t ret;
+};
+
+struct hs_runner {
+	uc_engine *uc;
+	const struct hs_image *img;
+	uint8_t *mem;		/* patched image memory (mapped) */
+	const struct hs_core *core;
+	uint8_t *heap, *harness, *exitpage;
+	uint64_t heap_used, harness_used, setup_stack;
+
+	struct hs_hookfn fns[HS_MAX_HOOKFNS];
+	unsigned nfns;
+	uint64_t fn_lo, fn_hi;
+
+	struct hs_dcache dc;
+
+	/* the current run */
+	struct hs_trace *tr;
+	int tracing;
+	uint64_t trace_from;
+	uint64_t icount, budget, budget_end;
+	uint64_t stop_pc, stop_sp_min;
+	int reached_stop;
+	char stop_msg[768];
+	uint64_t cstack[HS_CSTACK];
+	int csp;
+
+	/* emulated GICv3 CPU interface */
+	uint32_t gic_pending;
+	uint64_t icc_pmr, icc_bpr1, icc_ctlr, icc_igrpen1;
+	unsigned gic_eois;
+};
+
+void hs_rt_stop(struct hs_runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* sysreg.c */
+void hs_rt_sysreg_init(struct hs_runner *r);
+uint32_t hs_rt_sysreg_hook(struct hs_runner *r, uc_engine *uc, uc_arm64_reg rt,
+			   const uc_arm64_cp_reg *cp, int write);
+int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word);
+int hs_rt_firmware_call(struct hs_runner *r);
+
+#endif

@@ -1,0 +1,140 @@
+/* trace.c - trace records and the static decode cache (see trace.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotsim/err.h"
+#include "hotsim/trace.h"
+
+void hs_trace_init(struct hs_trace *t, const struct hs_dcache *dc, size_t limit)
+{
+	memset(t, 0, sizeof(*t));
+	t->dc = dc;
+	t->limit = limit;
+}
+
+void hs_trace_free(struct hs_trace *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->n = t->cap = 0;
+}
+
+int hs_trace_push(struct hs_trace *t, uint64_t pc, uint32_t sidx)
+{
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 4096;
+		struct hs_tinsn *nv;
+
+		if (t->limit && nc > t->limit)
+			nc = t->limit;
+		if (t->n >= nc)
+			return hs_fail("trace exceeds %zu instructions", t->limit);
+		nv = hs_realloc(t->v, nc * sizeof(*nv));
+		if (!nv)
+			return -1;
+		t->v = nv;
+		t->cap = nc;
+	}
+	t->v[t->n].pc = pc;
+	t->v[t->n].addr = 0;
+	t->v[t->n].sidx = sidx;
+	t->v[t->n].flags = 0;
+	t->n++;
+	return 0;
+}
+
+void hs_trace_note_stub(struct hs_trace *t, const char *name, uint64_t addr)
+{
+	for (unsigned i = 0; i < t->nstubs; i++)
+		if (t->stubs[i].addr == addr) {
+			t->stubs[i].count++;
+			return;
+		}
+	if (t->nstubs < sizeof(t->stubs) / sizeof(t->stubs[0])) {
+		t->stubs[t->nstubs].name = name;
+		t->stubs[t->nstubs].addr = addr;
+		t->stubs[t->nstubs].count = 1;
+		t->nstubs++;
+	}
+}
+
+void hs_trace_note_sysreg(struct hs_trace *t, uint16_t enc, int write)
+{
+	for (unsigned i = 0; i < t->nsysregs; i++)
+		if (t->sysregs[i].enc == enc && t->sysregs[i].write == !!write) {
+			t->sysregs[i].count++;
+			return;
+		}
+	if (t->nsysregs < sizeof(t->sysregs) / sizeof(t->sysregs[0])) {
+		t->sysregs[t->nsysregs].enc = enc;
+		t->sysregs[t->nsysregs].write = (uint8_t)!!write;
+		t->sysregs[t->nsysregs].count = 1;
+		t->nsysregs++;
+	}
+}
+
+void hs_dcache_init(struct hs_dcache *dc)
+{
+	memset(dc, 0, sizeof(*dc));
+}
+
+void hs_dcache_free(struct hs_dcache *dc)
+{
+	free(dc->v);
+	free(dc->slots);
+	memset(dc, 0, sizeof(*dc));
+}
+
+static size_t slot_of(uint64_t pc, size_t nslots)
+{
+	/* instructions are 4-byte aligned; mix the rest */
+	uint64_t h = (pc >> 2) * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 20) & (nslots - 1);
+}
+
+static int rehash(struct hs_dcache *dc, size_t nslots)
+{
+	uint32_t *s = hs_calloc(nslots, sizeof(*s));
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < dc->n; i++) {
+		size_t k = slot_of(dc->v[i].pc, nslots);
+
+		while (s[k])
+			k = (k + 1) & (nslots - 1);
+		s[k] = (uint32_t)(i + 1);
+	}
+	free(dc->slots);
+	dc->slots = s;
+	dc->nslots = nslots;
+	return 0;
+}
+
+long hs_dcache_get(struct hs_dcache *dc, uint64_t pc, uint32_t word)
+{
+	size_t k;
+
+	if (!dc->nslots && rehash(dc, 1024))
+		return -1;
+	for (k = slot_of(pc, dc->nslots); dc->slots[k]; k = (k + 1) & (dc->nslots - 1))
+		if (dc->v[dc->slots[k] - 1].pc == pc)
+			return (long)dc->slots[k] - 1;
+	if (dc->n == dc->cap) {
+		size_t nc = dc->cap ? 2 * dc->cap : 512;
+		struct hs_static *nv = hs_realloc(dc->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		dc->v = nv;
+		dc->cap = nc;
+	}
+	dc->v[dc->n].pc = pc;
+	a64_decode(word, pc, &dc->v[dc->n].in);
+	dc->n++;
+	if (2 * dc->n > dc->nslots)
+		return rehash(dc, 2 * dc->nslots) ? -1 : (long)dc->n - 1;
+	dc->slots[k] = (uint32_t)dc->n;
+	return (long)dc->n - 1;
+}

@@ -1,0 +1,256 @@
+/*
+ * test_patch.c - boot-time patching on the real kernels: the counts equal
+ * what the sections hold, relocation restores statically initialised
+ * pointers, A55 gets LSE atomics where A53 keeps LL/SC loops, patching twice
+ * changes nothing, and a corrupt patch table is refused by name.
+ */
+#include <criterion/criterion.h>
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hotsim/a64.h"
+#include "hotsim/err.h"
+#include "hotsim/patch.h"
+#include "testutil.h"
+
+static struct hs_image *open_kernel(const char *path)
+{
+	struct hs_image *img = hs_image_open(path);
+
+	cr_assert_not_null(img, "%s", hs_errmsg());
+	return img;
+}
+
+static struct hs_patched *patch_for(const struct hs_image *img, const char *cpu)
+{
+	struct hs_patched *p = hs_patch(img, hs_core_find(cpu));
+
+	cr_assert_not_null(p, "%s", hs_errmsg());
+	return p;
+}
+
+static uint64_t sym_addr(const struct hs_image *img, const char *name)
+{
+	const struct hs_sym *s = hs_sym_exact(img, name);
+
+	cr_assert_not_null(s, "no symbol %s", name);
+	return s->addr;
+}
+
+Test(patch, counts_equal_section_contents)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_patched *p = patch_for(img, "a55");
+	const struct hs_section *rela = hs_section_find(img, ".rela.dyn");
+	const struct hs_section *alt = hs_section_find(img, ".altinstructions");
+	uint64_t js = sym_addr(img, "__start___jump_table"), je = sym_addr(img, "__stop___jump_table");
+	unsigned relative = 0;
+
+	cr_assert_not_null(rela);
+	cr_assert_not_null(alt);
+	/* Elf64_Rela is 24 bytes; count R_AARCH64_RELATIVE in the file itself */
+	for (uint64_t off = 0; off < rela->size; off += sizeof(Elf64_Rela)) {
+		Elf64_Rela r;
+
+		memcpy(&r, img->file + rela->offset + off, sizeof(r));
+		relative += ELF64_R_TYPE(r.r_info) == R_AARCH64_RELATIVE;
+	}
+	cr_assert_eq(p->rep.rela_total, rela->size / 24);
+	cr_assert_eq(p->rep.rela_relative, relative);
+	/* struct alt_instr is 12 bytes, struct jump_entry 16 */
+	cr_assert_eq(p->rep.alt_total, alt->size / 12);
+	cr_assert_eq(p->rep.alt_applied + p->rep.alt_cb_applied + p->rep.alt_skipped +
+			     p->rep.alt_cb_unknown,
+		     p->rep.alt_total);
+	cr_assert_eq(p->rep.jump_total, (je - js) / 16);
+	cr_assert_eq(p->rep.jump_enabled + p->rep.jump_disabled, p->rep.jump_total);
+	/* ARM64_NCAPS in 6.1 = number of lines in arch/arm64/tools/cpucaps (85) */
+	cr_assert_eq(p->caps.ncaps, 85);
+	cr_assert_eq(p->rep.alt_cb_unknown, 0, "a callback hotsim cannot run: %s",
+		     p->rep.nunknown_cbs ? p->rep.unknown_cbs[0].name : "");
+	hs_patched_free(p);
+	hs_image_close(img);
+}
+
+Test(patch, relocation_restores_handle_arch_irq)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_patch_report rep = { 0 };
+	uint8_t *mem = malloc(img->span);
+	uint64_t h = sym_addr(img, "handle_arch_irq"), v;
+	struct hs_patched *p;
+
+	/* In the file the pointer is 0: RELOCATABLE links with
+	 * --no-apply-dynamic-relocs. */
+	cr_assert_eq(hs_read64(img, img->mem, h, &v), 0);
+	cr_assert_eq(v, 0, "handle_arch_irq is 0x%llx in the file", (unsigned long long)v);
+	memcpy(mem, img->mem, img->span);
+	cr_assert_eq(hs_apply_relocs(img, mem, &rep), 0, "%s", hs_errmsg());
+	cr_assert_eq(hs_read64(img, mem, h, &v), 0);
+	/* arch/arm64/kernel/irq.c: handle_arch_irq = default_handle_irq */
+	cr_assert_eq(v, sym_addr(img, "default_handle_irq"));
+	hs_patch_report_free(&rep);
+	free(mem);
+	/* After the whole of boot, the GICv3 driver has installed its handler. */
+	p = patch_for(img, "a53");
+	cr_assert_eq(hs_read64(img, p->mem, h, &v), 0);
+	cr_assert_eq(v, sym_addr(img, "gic_handle_irq"));
+	hs_patched_free(p);
+	hs_image_close(img);
+}
+
+/* Count LSE atomics and exclusives in the instructions of every site the
+ * LSE capability patched. */
+static void classify_sites(const struct hs_image *img, const uint8_t *mem,
+			   const struct hs_patched *ref, unsigned cap, unsigned *lse, unsigned *llsc)
+{
+	*lse = *llsc = 0;
+	for (size_t i = 0; i < ref->rep.nsites; i++) {
+		const struct hs_site *s = &ref->rep.sites[i];
+
+		if (s->kind != HS_SITE_ALT || s->cap != cap)
+			continue;
+		for (unsigned k = 0; k < s->ninsn; k++) {
+			struct a64_insn in;
+			uint32_t w;
+
+			memcpy(&w, hs_at(img, (uint8_t *)mem, s->addr + 4 * k, 4), 4);
+			a64_decode(w, s->addr + 4 * k, &in);
+			*lse += in.cls == A64_C_ATOMIC;
+			*llsc += in.cls == A64_C_LOAD_EX || in.cls == A64_C_STORE_EX;
+		}
+	}
+}
+
+Test(patch, a55_has_lse_where_a53_has_llsc)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_patched *a53 = patch_for(img, "a53"), *a55 = patch_for(img, "a55");
+	unsigned cap = 0, lse55, llsc55, lse53, llsc53;
+	char buf[64];
+
+	for (cap = 0; cap < a55->caps.ncaps; cap++)
+		if (!strcmp(hs_cpucap_label(img, &a55->caps, cap, buf, sizeof(buf)), "HAS_LSE_ATOMICS"))
+			break;
+	cr_assert_lt(cap, a55->caps.ncaps);
+	cr_assert(a55->caps.cap[cap].present, "A55 is Armv8.2 with LSE (ID_AA64ISAR0_EL1.Atomic=2)");
+	cr_assert(!a53->caps.cap[cap].present, "A53 is Armv8.0: no LSE");
+	cr_assert_gt(a55->rep.alt_per_cap[cap], 100, "LSE sites throughout the kernel");
+	cr_assert_eq(a53->rep.alt_per_cap[cap], 0);
+	/* The same addresses: LSE atomics on A55, exclusive loops on A53. */
+	classify_sites(img, a55->mem, a55, cap, &lse55, &llsc55);
+	classify_sites(img, a53->mem, a55, cap, &lse53, &llsc53);
+	cr_assert_gt(lse55, 100);
+	cr_assert_eq(lse53, 0);
+	cr_assert_gt(llsc53, 100);
+	cr_assert_lt(llsc55, llsc53);
+	/* and the text differs */
+	cr_assert_neq(memcmp(a53->mem + (img->text_start - img->base),
+			     a55->mem + (img->text_start - img->base), img->text_end - img->text_start),
+		      0);
+	hs_patched_free(a53);
+	hs_patched_free(a55);
+	hs_image_close(img);
+}
+
+Test(patch, twice_is_idempotent)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+
+	for (int i = 0; hs_cores[i]; i++) {
+		struct hs_patched *p = patch_for(img, hs_cores[i]->name);
+		uint8_t *again = malloc(img->span);
+		struct hs_caps *caps = malloc(sizeof(*caps));
+		struct hs_patch_report rep = { 0 };
+
+		memcpy(again, p->mem, img->span);
+		cr_assert_eq(hs_patch_apply(img, hs_cores[i], again, caps, &rep), 0, "%s", hs_errmsg());
+		cr_assert_eq(memcmp(again, p->mem, img->span), 0, "second patch changed %s's image",
+			     hs_cores[i]->name);
+		cr_assert_eq(rep.jump_changed, 0, "jump labels already in their boot state");
+		hs_patch_report_free(&rep);
+		free(caps);
+		free(again);
+		hs_patched_free(p);
+	}
+	hs_image_close(img);
+}
+
+Test(patch, errata_follow_midr)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_patched *a53 = patch_for(img, "a53"), *a55 = patch_for(img, "a55"),
+			  *a73 = patch_for(img, "a73");
+	char buf[64];
+	int seen = 0;
+
+	for (unsigned c = 0; c < a55->caps.ncaps; c++) {
+		const char *n = hs_cpucap_label(img, &a55->caps, c, buf, sizeof(buf));
+
+		/* 843419 (adrp at page end): Cortex-A53 all revisions */
+		if (!strcmp(n, "WORKAROUND_843419")) {
+			cr_assert(a53->caps.cap[c].present && !a55->caps.cap[c].present &&
+				  !a73->caps.cap[c].present);
+			seen++;
+		}
+		/* 1530923 (speculative AT): Cortex-A55 r0p0-r2p0 */
+		if (!strcmp(n, "WORKAROUND_SPECULATIVE_AT")) {
+			cr_assert(a55->caps.cap[c].present && !a53->caps.cap[c].present);
+			seen++;
+		}
+		/* 858921 (timer read): Cortex-A73 all revisions */
+		if (!strcmp(n, "WORKAROUND_858921")) {
+			cr_assert(a73->caps.cap[c].present && !a53->caps.cap[c].present);
+			seen++;
+		}
+		/* Spectre-v2: A53/A55 on the safe list, A73 not */
+		if (!strcmp(n, "SPECTRE_V2")) {
+			cr_assert(a73->caps.cap[c].present && !a53->caps.cap[c].present &&
+				  !a55->caps.cap[c].present);
+			seen++;
+		}
+		/* PAN: ID_AA64MMFR1_EL1.PAN, Armv8.1+ */
+		if (!strcmp(n, "HAS_PAN")) {
+			cr_assert(a55->caps.cap[c].present && !a53->caps.cap[c].present &&
+				  !a73->caps.cap[c].present);
+			seen++;
+		}
+	}
+	cr_assert_eq(seen, 5);
+	hs_patched_free(a53);
+	hs_patched_free(a55);
+	hs_patched_free(a73);
+	hs_image_close(img);
+}
+
+/* A corrupted .altinstructions entry pointing outside text is refused. */
+Test(patch, alternative_outside_text)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	const struct hs_section *alt = hs_section_find(img, ".altinstructions");
+	struct hs_patched *p;
+	int32_t bogus = 0x7ffffff0;
+
+	cr_assert_not_null(alt);
+	/* orig_offset of the first entry, in the pristine image */
+	memcpy(hs_at(img, img->mem, alt->addr, 4), &bogus, 4);
+	p = hs_patch(img, hs_core_find("a55"));
+	cr_assert_null(p);
+	cr_assert(strstr(hs_errmsg(), "outside kernel text"), "%s", hs_errmsg());
+	cr_assert(strstr(hs_errmsg(), HS_KERNEL("base")), "%s", hs_errmsg());
+	hs_image_close(img);
+}
+
+Test(patch, jump_label_outside_text)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	uint64_t js = sym_addr(img, "__start___jump_table");
+	int32_t bogus = -0x7ffffff0;
+
+	memcpy(hs_at(img, img->mem, js, 4), &bogus, 4);
+	cr_assert_null(hs_patch(img, hs_core_find("a53")));
+	cr_assert(strstr(hs_errmsg(), "jump label"), "%s", hs_errmsg());
+	hs_image_close(img);
+}
