@@ -310,6 +310,127 @@ static void txt_bcond(struct out *o, const struct a64_insn *in)
 	put(o, "b.%s #0x%" PRIx64, cc[in->cond & 15], in->target);
 }
 
+/* "[xn, #imm]", "[xn, #imm]!" or "[xn], #imm" for the index forms */
+static void txt_index(struct out *o, unsigned rn, long long imm, unsigned form)
+{
+	if (form == 1)				/* post-index */
+		put(o, "[%s], #%lld", gpr(rn, 1, 1), imm);
+	else
+		txt_addr(o, rn, imm, form == 3);
+}
+
+/*
+ * MTE (FEAT_MTE), newer than Capstone 4: irg, gmi, subp(s)/cmpp,
+ * addg/subg, the tag loads/stores and stgp.  Returns 0 if w is none.
+ */
+static int txt_mte(struct out *o, uint32_t w)
+{
+	static const char *const tagop[4][4] = {
+		{ "stzgm", "stg", "stg", "stg" },
+		{ "ldg", "stzg", "stzg", "stzg" },
+		{ "stgm", "st2g", "st2g", "st2g" },
+		{ "ldgm", "stz2g", "stz2g", "stz2g" },
+	};
+	unsigned rd = A64_RD(w), rn = A64_RN(w), rm = A64_RM(w);
+
+	if ((w & 0xffe0f800) == 0x9ac01000) {		/* irg, gmi */
+		if (a64_field(w, 10, 1))
+			put(o, "gmi %s, %s, %s", gpr(rd, 1, 0), gpr(rn, 1, 1),
+			    gpr(rm, 1, 0));
+		else if (rm == 31)
+			put(o, "irg %s, %s", gpr(rd, 1, 1), gpr(rn, 1, 1));
+		else
+			put(o, "irg %s, %s, %s", gpr(rd, 1, 1), gpr(rn, 1, 1),
+			    gpr(rm, 1, 0));
+		return 1;
+	}
+	if ((w & 0xdfe0fc00) == 0x9ac00000) {		/* subp, subps, cmpp */
+		if (a64_field(w, 29, 1) && rd == 31)
+			put(o, "cmpp %s, %s", gpr(rn, 1, 1), gpr(rm, 1, 1));
+		else
+			put(o, "subp%s %s, %s, %s", a64_field(w, 29, 1) ? "s" : "",
+			    gpr(rd, 1, 0), gpr(rn, 1, 1), gpr(rm, 1, 1));
+		return 1;
+	}
+	if ((w & 0xbfc00000) == 0x91800000) {		/* addg, subg */
+		put(o, "%sg %s, %s, #%u, #%u", a64_field(w, 30, 1) ? "sub" : "add",
+		    gpr(rd, 1, 1), gpr(rn, 1, 1), a64_field(w, 16, 6) * 16,
+		    a64_field(w, 10, 4));
+		return 1;
+	}
+	if ((w & 0xff200000) == 0xd9200000) {		/* tag loads/stores */
+		unsigned opc = a64_field(w, 22, 2), op2 = a64_field(w, 10, 2);
+		long long imm = a64_sext(w >> 12, 9) * 16;
+
+		put(o, "%s %s, ", tagop[opc][op2], gpr(A64_RT(w), 1, op2 != 0));
+		if (op2 == 0 && opc != 1)
+			put(o, "[%s]", gpr(rn, 1, 1));
+		else
+			txt_index(o, rn, imm, op2 ? op2 : 2);
+		return 1;
+	}
+	if ((w & 0xfe400000) == 0x68000000 && (w & 0x01800000)) {	/* stgp */
+		put(o, "stgp %s, %s, ", gpr(A64_RT(w), 1, 0), gpr(A64_RT2(w), 1, 0));
+		txt_index(o, rn, a64_sext(w >> 15, 7) * 16, a64_field(w, 23, 2));
+		return 1;
+	}
+	return 0;
+}
+
+/* dc <op>: Capstone 4 lacks the ARMv8.2+ and MTE ones, so all are here */
+static int txt_dc(struct out *o, uint32_t w)
+{
+	static const struct {
+		uint8_t op1, crm, op2;
+		char name[8];
+	} dc[] = {
+		{ 0, 6, 1, "ivac" }, { 0, 6, 2, "isw" }, { 0, 6, 3, "igvac" },
+		{ 0, 6, 4, "igsw" }, { 0, 6, 5, "igdvac" }, { 0, 6, 6, "igdsw" },
+		{ 0, 10, 2, "csw" }, { 0, 10, 4, "cgsw" }, { 0, 10, 6, "cgdsw" },
+		{ 0, 14, 2, "cisw" }, { 0, 14, 4, "cigsw" }, { 0, 14, 6, "cigdsw" },
+		{ 3, 4, 1, "zva" }, { 3, 4, 3, "gva" }, { 3, 4, 4, "gzva" },
+		{ 3, 10, 1, "cvac" }, { 3, 10, 3, "cgvac" }, { 3, 10, 5, "cgdvac" },
+		{ 3, 11, 1, "cvau" }, { 3, 12, 1, "cvap" }, { 3, 12, 3, "cgvap" },
+		{ 3, 12, 5, "cgdvap" }, { 3, 13, 1, "cvadp" }, { 3, 13, 3, "cgvadp" },
+		{ 3, 13, 5, "cgdvadp" }, { 3, 14, 1, "civac" }, { 3, 14, 3, "cigvac" },
+		{ 3, 14, 5, "cigdvac" },
+	};
+	unsigned op1 = a64_field(w, 16, 3), crm = a64_field(w, 8, 4);
+	unsigned op2 = a64_field(w, 5, 3), i;
+
+	/* sys #op1, C7, Cm, #op2, Xt (L = 0, op0 = 01, CRn = 7) */
+	if ((w & 0xfff8f000) != 0xd5087000)
+		return 0;
+	for (i = 0; i < sizeof(dc) / sizeof(dc[0]); i++)
+		if (dc[i].op1 == op1 && dc[i].crm == crm && dc[i].op2 == op2) {
+			put(o, "dc %s, %s", dc[i].name, gpr(A64_RT(w), 1, 0));
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * Capstone's spelling of a few aliases differs from the Arm ARM's
+ * preferred disassembly: ins is always shown as mov, and sshll/ushll by
+ * #0 as sxtl/uxtl.  Rewrites mnem/ops in place.
+ */
+static void fix_alias(char *mnem, size_t mlen, char *ops)
+{
+	size_t n;
+
+	if (!strcmp(mnem, "ins")) {
+		snprintf(mnem, mlen, "mov");
+		return;
+	}
+	if ((!strncmp(mnem, "sshll", 5) || !strncmp(mnem, "ushll", 5)) &&
+	    (n = strlen(ops)) > 4 && !strcmp(ops + n - 4, ", #0")) {
+		char u = mnem[0], two = mnem[5];	/* "sshll2" -> "sxtl2" */
+
+		snprintf(mnem, mlen, "%cxtl%s", u, two == '2' ? "2" : "");
+		ops[n - 4] = '\0';
+	}
+}
+
 /*
  * Text for the words Capstone gets wrong or cannot decode; 0 when the word
  * should go to Capstone.
@@ -317,6 +438,8 @@ static void txt_bcond(struct out *o, const struct a64_insn *in)
 static int own_text(struct out *o, uint32_t w, const struct a64_insn *in,
 		    const struct a64_enc *e)
 {
+	if (txt_mte(o, w))
+		return 1;
 	switch (in->cls) {
 	case A64_C_BCOND:
 		if ((w & 0xff000010) != 0x54000000)
@@ -329,13 +452,7 @@ static int own_text(struct out *o, uint32_t w, const struct a64_insn *in,
 		put(o, "udf #%u", w & 0xffff);		/* unknown to Capstone */
 		return 1;
 	case A64_C_SYS:
-		/* dc cvap, dc cvadp (ARMv8.2/8.5): Capstone says "sys" */
-		if ((w & 0xfffffee0) == 0xd50b7c20) {
-			put(o, "dc %s, %s", a64_field(w, 8, 1) ? "cvadp" : "cvap",
-			    gpr(A64_RT(w), 1, 0));
-			return 1;
-		}
-		return 0;
+		return txt_dc(o, w);
 	case A64_C_ATOMIC:
 		txt_atomic(o, w, in);
 		return 1;
@@ -440,6 +557,7 @@ void a64_disasm(uint32_t word, uint64_t pc, char *buf, size_t len)
 	bytes[2] = (uint8_t)(word >> 16);
 	bytes[3] = (uint8_t)(word >> 24);
 	if (cs_ready() && (n = cs_disasm(cs_handle, bytes, 4, pc, 1, &insn)) > 0) {
+		fix_alias(insn[0].mnemonic, sizeof(insn[0].mnemonic), insn[0].op_str);
 		if (insn[0].op_str[0])
 			put(&o, "%s %s", insn[0].mnemonic, insn[0].op_str);
 		else

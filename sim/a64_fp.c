@@ -411,7 +411,10 @@ static int x_elem(const struct a64_enc *e, uint32_t w, uint64_t pc,
 	case E_FMLAL:	/* fall through */
 	case E_DOT:	ok = size == 2; break;
 	case E_ALL:	ok = 1; break;
-	case E_FCMLA:	ok = size == 1 || (size == 2 && q && !l); break;
+	case E_FCMLA:	/* index H:L (h) or H (s) must fit the vector */
+		ok = (size == 1 && (q || !a64_field(w, 11, 1))) ||
+		     (size == 2 && q && !l);
+		break;
 	default:	ok = 0; break;
 	}
 	if (!ok)
@@ -778,8 +781,7 @@ static int x_fp_cmp(const struct a64_enc *e, uint32_t w, uint64_t pc,
 	(void)pc;
 	if (!fp_ok(w) || a64_field(w, 14, 2) || (op2 & 7))
 		return -1;
-	if ((op2 & 8) && A64_RM(w))		/* fcmp #0.0: Rm is (0) */
-		return -1;
+	/* fcmp #0.0: Rm is (0), should-be-zero, and not read */
 	a64_src(in, a64_vreg(A64_RN(w)));
 	if (!(op2 & 8))
 		a64_src(in, a64_vreg(A64_RM(w)));

@@ -226,7 +226,9 @@ static int x_pair(const struct a64_enc *e, uint32_t w, uint64_t pc,
 
 /*
  * Exclusives and ordered accesses: size 001000 o2 L o1 Rs o0 Rt2 Rn Rt.
- * Fields the Arm ARM marks (1) must be 11111, as GNU binutils requires.
+ * Rs/Rt2 fields the Arm ARM marks (1) (should-be-one) are not checked:
+ * other values are CONSTRAINED UNPREDICTABLE, not unallocated, and GNU
+ * objdump decodes them too.  cas/casp's Rt2 is part of the opcode.
  *	o2 o1
  *	 0  0	stxr/stlxr (L 0), ldxr/ldaxr (L 1); o0 = acquire/release
  *	 0  1	size 1x: stxp/stlxp, ldxp/ldaxp; size 0x: casp (FEAT_LSE)
@@ -274,7 +276,9 @@ static int x_excl(const struct a64_enc *e, uint32_t w, uint64_t pc,
 		return 0;
 	}
 	if (o2) {				/* ldar/stlr family */
-		if (rs != 31 || rt2 != 31)
+		/* binutils, and so the kernel's toolchain, take ldar (not
+		 * ldlar, stlr) only with both fields all ones */
+		if (l && o0 && (rs != 31 || rt2 != 31))
 			return -1;
 		in->cls = l ? A64_C_LOAD : A64_C_STORE;
 		in->flags |= l ? A64_F_ACQ : A64_F_REL;
@@ -291,17 +295,12 @@ static int x_excl(const struct a64_enc *e, uint32_t w, uint64_t pc,
 		in->flags |= A64_F_PAIR;
 		if (size & 1)
 			in->flags |= A64_F_64;
-	} else {
-		if (size == 3)
-			in->flags |= A64_F_64;
-		if (rt2 != 31)
-			return -1;
+	} else if (size == 3) {
+		in->flags |= A64_F_64;
 	}
 	in->mem_size = (uint8_t)(o1 ? 2 * each : each);
 	base(in, w, 0);
 	if (l) {
-		if (rs != 31)
-			return -1;
 		in->cls = A64_C_LOAD_EX;
 		if (o0)
 			in->flags |= A64_F_ACQ;

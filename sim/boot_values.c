@@ -12,7 +12,7 @@
 static const struct hs_boot_value values[] = {
 	/* gic_init_bases() -> set_handle_irq(gic_handle_irq): the GICv3 root
 	 * handler (the paths emulate the GICv3 CPU interface). */
-	{ "handle_arch_irq", "gic_handle_irq",
+	{ "handle_arch_irq", "gic_handle_irq", "irq-gic-v3.c",
 	  "set_handle_irq(gic_handle_irq) in gic_init_bases() (GICv3)" },
 };
 
@@ -23,10 +23,11 @@ int hs_boot_value(const struct hs_image *img, const char *var, uint64_t *val, co
 
 		if (strcmp(values[i].var, var))
 			continue;
-		s = hs_sym_lookup(img, values[i].value_sym, NULL);
+		s = values[i].value_file ? hs_sym_in_file(img, values[i].value_sym, values[i].value_file)
+					 : hs_sym_lookup(img, values[i].value_sym, NULL);
 		if (!s)
-			return hs_fail("%s: %s: boot sets it to %s, which this image lacks", img->path,
-				       var, values[i].value_sym);
+			return hs_fail("%s: %s: boot sets it to %s (%s), which this image lacks", img->path,
+				       var, values[i].value_sym, values[i].value_file ? values[i].value_file : "");
 		*val = s->addr;
 		if (why)
 			*why = values[i].why;

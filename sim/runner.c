@@ -35,6 +35,11 @@ void hs_rt_set_reg(struct hs_runner *r, int reg, uint64_t v)
 	uc_reg_write(r->uc, reg, &v);
 }
 
+void hs_rt_set_cp(struct hs_runner *r, struct uc_arm64_cp_reg *cp)
+{
+	uc_reg_write(r->uc, UC_ARM64_REG_CP_REG, cp);
+}
+
 void *hs_rt_host(struct hs_runner *r, uint64_t va, uint64_t len)
 {
 	if (va >= HS_HEAP_VA && va - HS_HEAP_VA <= HS_HEAP_SIZE && len <= HS_HEAP_SIZE - (va - HS_HEAP_VA))
@@ -134,7 +139,7 @@ static int add_fn(struct hs_runner *r, uint64_t addr, const char *name, hs_shim_
 
 int hs_rt_stub(struct hs_runner *r, const char *sym, uint64_t ret)
 {
-	const struct hs_sym *s = hs_sym_lookup(r->img, sym, NULL);
+	const struct hs_sym *s = hs_sym_spec(r->img, sym, NULL);
 
 	if (!s)
 		return 0;	/* not in this image: nothing to stub */
@@ -214,7 +219,7 @@ static void on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 
 		if (r->stop_sp_min)
 			uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
-		if (!r->stop_sp_min || sp >= r->stop_sp_min) {
+		if ((!r->stop_sp_min || sp >= r->stop_sp_min) && --r->stop_hits_left == 0) {
 			r->reached_stop = 1;
 			uc_emu_stop(uc);
 			return;
@@ -367,8 +372,14 @@ struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const 
 	if (!r)
 		return NULL;
 	r->img = img;
-	r->mem = mem;
 	r->core = core;
+	/* The kernel writes its own image (data, bss): every runner gets a
+	 * private copy so runs never see each other's state. */
+	if (posix_memalign((void **)&r->mem, PAGE, img->span)) {
+		hs_fail("out of memory for the image copy (%llu bytes)", (unsigned long long)img->span);
+		goto fail;
+	}
+	memcpy(r->mem, mem, img->span);
 	hs_dcache_init(&r->dc);
 	if (posix_memalign((void **)&r->heap, PAGE, HS_HEAP_SIZE) ||
 	    posix_memalign((void **)&r->harness, PAGE, HS_HARNESS_SIZE) ||
@@ -390,8 +401,9 @@ struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const 
 		hs_fail("unicorn: cannot select the MAX cpu model");
 		goto fail;
 	}
-	if (map(r, img->base, img->span, mem) || map(r, HS_HEAP_VA, HS_HEAP_SIZE, r->heap) ||
-	    map(r, HS_HARNESS_VA, HS_HARNESS_SIZE, r->harness) || map(r, HS_EXIT_VA, PAGE, r->exitpage))
+	if (map(r, img->base, img->span, r->mem) || map(r, HS_HEAP_VA, HS_HEAP_SIZE, r->heap) ||
+	    map(r, HS_HARNESS_VA, HS_HARNESS_SIZE, r->harness) || map(r, HS_EXIT_VA, PAGE, r->exitpage) ||
+	    map(r, HS_USER_EXIT_VA, PAGE, r->exitpage))
 		goto fail;
 	if (uc_hook_add(r->uc, &h, UC_HOOK_CODE, (void *)on_code, r, 1, 0) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_mem, r, 1, 0) ||
@@ -421,6 +433,7 @@ void hs_runner_free(struct hs_runner *r)
 	if (r->uc)
 		uc_close(r->uc);
 	hs_dcache_free(&r->dc);
+	free(r->mem);
 	free(r->heap);
 	free(r->harness);
 	free(r->exitpage);
@@ -437,6 +450,7 @@ int hs_rt_run(struct hs_runner *r, const struct hs_run *run)
 	r->reached_stop = 0;
 	r->stop_pc = run->stop ? run->stop : HS_EXIT_VA;
 	r->stop_sp_min = run->stop_sp_min;
+	r->stop_hits_left = run->stop_hits ? run->stop_hits : 1;
 	r->budget = run->budget;
 	r->budget_end = r->icount + run->budget;
 	r->tr = run->trace;

@@ -38,6 +38,7 @@ struct hs_runner {
 	uint64_t trace_from;
 	uint64_t icount, budget, budget_end;
 	uint64_t stop_pc, stop_sp_min;
+	unsigned stop_hits_left;
 	int reached_stop;
 	char stop_msg[768];
 	uint64_t cstack[HS_CSTACK];

@@ -54,6 +54,7 @@ int hs_image_load_symbols(struct hs_image *img, Elf *elf)
 	Elf_Scn *scn = NULL;
 	Elf_Data *data;
 	size_t i, n, strndx = 0;
+	const char *file = NULL;
 	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
@@ -90,13 +91,17 @@ int hs_image_load_symbols(struct hs_image *img, Elf *elf)
 		name = elf_strptr(elf, strndx, s.st_name);
 		if (!name)
 			return hs_fail("%s: symbol %zu has a bad name offset", img->path, i);
-		if (is_mapping_symbol(name) || GELF_ST_TYPE(s.st_info) == STT_FILE ||
-		    GELF_ST_TYPE(s.st_info) == STT_SECTION)
+		if (GELF_ST_TYPE(s.st_info) == STT_FILE) {
+			file = name;
+			continue;
+		}
+		if (is_mapping_symbol(name) || GELF_ST_TYPE(s.st_info) == STT_SECTION)
 			continue;
 		o = &img->syms[img->nsyms++];
 		o->addr = s.st_value;
 		o->size = s.st_size;
 		o->name = name;
+		o->file = GELF_ST_BIND(s.st_info) == STB_LOCAL ? file : NULL;
 		o->type = GELF_ST_TYPE(s.st_info);
 		o->bind = GELF_ST_BIND(s.st_info);
 	}
@@ -137,6 +142,35 @@ const struct hs_sym *hs_sym_exact(const struct hs_image *img, const char *name)
 	if (i < img->nsyms && strcmp(img->syms[img->by_name[i]].name, name) == 0)
 		return &img->syms[img->by_name[i]];
 	return NULL;
+}
+
+const struct hs_sym *hs_sym_in_file(const struct hs_image *img, const char *name, const char *file)
+{
+	for (size_t i = lower_bound(img, name); i < img->nsyms; i++) {
+		const struct hs_sym *s = &img->syms[img->by_name[i]];
+
+		if (strcmp(s->name, name))
+			break;
+		if (s->file && !strcmp(s->file, file))
+			return s;
+	}
+	return NULL;
+}
+
+const struct hs_sym *hs_sym_spec(const struct hs_image *img, const char *spec, const char **note)
+{
+	const char *at = strchr(spec, '@');
+	char name[128];
+
+	if (!at)
+		return hs_sym_lookup(img, spec, note);
+	if (note)
+		*note = NULL;
+	if ((size_t)(at - spec) >= sizeof(name))
+		return NULL;
+	memcpy(name, spec, (size_t)(at - spec));
+	name[at - spec] = 0;
+	return hs_sym_in_file(img, name, at + 1);
 }
 
 /* Suffixes gcc and clang add to local copies of a function. */

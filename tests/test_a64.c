@@ -26,6 +26,9 @@
 #ifndef A64_XCHECK_IMAGE
 #define A64_XCHECK_IMAGE HS_KERNEL("base")
 #endif
+#ifndef A64_OBJDUMP_FLAGS
+#define A64_OBJDUMP_FLAGS "-d"	/* -D -b binary -m aarch64 for raw words */
+#endif
 
 #define MAX_REPORT 20		/* mismatches listed per test */
 
@@ -636,11 +639,17 @@ static int parse_oline(const char *line, struct oline *o)
 	return 1;
 }
 
+static int printed_target(const struct oline *o, uint64_t *t);
+
+/* FP/SIMD register operands; a printed target address ("b40") is none */
 static int ops_have_fpreg(const struct oline *o)
 {
-	int i;
+	uint64_t t;
+	int i, n = o->ntok;
 
-	for (i = 0; i < o->ntok; i++)
+	if (printed_target(o, &t))
+		n--;
+	for (i = 0; i < n; i++)
 		if (is_fpreg(o->tok[i]))
 			return 1;
 	return 0;
@@ -974,8 +983,35 @@ static void report(struct xcheck *x, const struct oline *o, const char *fmt, ...
 #endif
 }
 
-/* first token of a64_disasm() after the alias spellings that differ */
-static void disasm_mnem(uint32_t w, uint64_t pc, char *m, size_t len)
+/*
+ * The general registers a text names, in order ("x0 sp xzr"): operand
+ * formatting differs between Capstone and objdump (hex or decimal
+ * immediates, "#0x..." or bare branch targets, s3_0_c.. or names for some
+ * system registers), the registers must not.
+ */
+static void gpr_seq(const char *ops, char *out, size_t len)
+{
+	size_t pos = 0, n;
+	char t[40];
+
+	out[0] = '\0';
+	while (*ops) {
+		n = strcspn(ops, " ,[]{}!-\t");
+		if (n && n < sizeof(t)) {
+			memcpy(t, ops, n);
+			t[n] = '\0';
+			if (gpr_id(t) != -1 && pos + n + 2 < len)
+				pos += (size_t)snprintf(out + pos, len - pos, "%s ", t);
+		}
+		ops += n;
+		if (*ops)
+			ops++;
+	}
+}
+
+/* a64_disasm(): mnemonic and the general registers of the operands */
+static void disasm_split(uint32_t w, uint64_t pc, char *m, size_t len,
+			 char *regs, size_t rlen)
 {
 	char buf[128];
 	size_t n;
@@ -986,6 +1022,7 @@ static void disasm_mnem(uint32_t w, uint64_t pc, char *m, size_t len)
 		n = len - 1;
 	memcpy(m, buf, n);
 	m[n] = '\0';
+	gpr_seq(buf + n, regs, rlen);
 }
 
 static void check_one(struct xcheck *x, const struct oline *o)
@@ -1066,11 +1103,13 @@ static void check_one(struct xcheck *x, const struct oline *o)
 			return;
 		}
 	}
-	/* text: a64_disasm() must agree with objdump on the mnemonic */
-	disasm_mnem(o->word, o->addr, dm, sizeof(dm));
-	if (strcmp(dm, o->mnem)) {
+	/* text: a64_disasm() must agree with objdump on the mnemonic and on
+	 * the general registers it prints, in order */
+	disasm_split(o->word, o->addr, dm, sizeof(dm), a, sizeof(a));
+	gpr_seq(o->ops, b, sizeof(b));
+	if (strcmp(dm, o->mnem) || strcmp(a, b)) {
 		x->text_bad++;
-		report(x, o, "a64_disasm mnemonic '%s'", dm);
+		report(x, o, "a64_disasm '%s' registers '%s'", dm, a);
 	}
 }
 
@@ -1081,7 +1120,8 @@ static void xcheck_image(const char *path, struct xcheck *x)
 	FILE *p;
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "LC_ALL=C aarch64-linux-gnu-objdump -d '%s'", path);
+	snprintf(cmd, sizeof(cmd), "LC_ALL=C aarch64-linux-gnu-objdump %s '%s'",
+		 A64_OBJDUMP_FLAGS, path);
 	p = popen(cmd, "r");
 	cr_assert_not_null(p, "cannot run objdump");
 	while (fgets(line, sizeof(line), p)) {

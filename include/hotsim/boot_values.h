@@ -9,6 +9,7 @@
 struct hs_boot_value {
 	const char *var;	/* variable */
 	const char *value_sym;	/* boot stores this symbol's address */
+	const char *value_file;	/* ... the one defined in this source file (statics) */
 	const char *why;	/* where boot does it */
 };
 

@@ -18,6 +18,7 @@ struct hs_sym {
 	uint64_t addr;
 	uint64_t size;
 	const char *name;	/* points into the mapped file's string table */
+	const char *file;	/* locals: the source file (STT_FILE before it), else NULL */
 	uint8_t type;		/* STT_FUNC, STT_OBJECT, STT_NOTYPE... */
 	uint8_t bind;		/* STB_LOCAL, STB_GLOBAL, STB_WEAK */
 };
@@ -90,6 +91,13 @@ void hs_image_close(struct hs_image *img);
  */
 const struct hs_sym *hs_sym_lookup(const struct hs_image *img, const char *name,
 				   const char **note);
+
+/* Exact name defined in source file `file` ("irq-gic-v3.c"): for static
+ * functions that exist once per file under the same name. */
+const struct hs_sym *hs_sym_in_file(const struct hs_image *img, const char *name, const char *file);
+
+/* "name" (as hs_sym_lookup) or "name@file.c" (as hs_sym_in_file). */
+const struct hs_sym *hs_sym_spec(const struct hs_image *img, const char *spec, const char **note);
 
 /* Exact name only (no suffix resolution). */
 const struct hs_sym *hs_sym_exact(const struct hs_image *img, const char *name);

@@ -25,6 +25,7 @@
 #define HS_HARNESS_VA	0xffff0000f0000000ULL	/* hotsim's own code, 64 KiB */
 #define HS_HARNESS_SIZE	0x10000ULL
 #define HS_EXIT_VA	0xffff0000f0100000ULL	/* sentinel, never executed */
+#define HS_USER_EXIT_VA	0x0000000000400000ULL	/* same page, where eret to EL0 lands */
 
 struct hs_runner;
 
@@ -62,12 +63,16 @@ int hs_rt_shim(struct hs_runner *r, const char *sym, hs_shim_fn fn, void *ctx, i
 /* Registers, by Unicorn id (UC_ARM64_REG_*). */
 uint64_t hs_rt_reg(struct hs_runner *r, int reg);
 void hs_rt_set_reg(struct hs_runner *r, int reg, uint64_t v);
+struct uc_arm64_cp_reg;
+/* A system register by encoding (Unicorn's uc_arm64_cp_reg). */
+void hs_rt_set_cp(struct hs_runner *r, struct uc_arm64_cp_reg *cp);
 
 struct hs_run {
 	const char *what;	/* path or setup step, for messages */
 	uint64_t pc;		/* start */
 	uint64_t stop;		/* run ends when pc reaches this (HS_EXIT_VA if 0) */
 	uint64_t stop_sp_min;	/* with stop: only when sp >= this (0: any) */
+	unsigned stop_hits;	/* stop the Nth time stop is reached (0, 1: first) */
 	uint64_t budget;	/* instruction budget */
 	struct hs_trace *trace;	/* NULL: untraced */
 	uint64_t trace_from;	/* start tracing when pc first equals this (0: at once) */

@@ -1,0 +1,84 @@
+/*
+ * paths.h - hot paths, by stable name: irq-el1, irq-el0, cswitch, percpu.
+ *
+ * A path definition is data (kernels/paths/, one file per path): how it is
+ * entered, where it ends, which callees are stubbed, which functions it is
+ * expected to pass through. The engine builds boot-like state (kstate.h) on
+ * a fresh runner over the patched image, then runs the path and keeps its
+ * trace. A path that cannot run says exactly why.
+ */
+#ifndef HOTSIM_PATHS_H
+#define HOTSIM_PATHS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hotsim/kstate.h"
+#include "hotsim/patch.h"
+#include "hotsim/runner.h"
+#include "hotsim/trace.h"
+
+struct hs_path_def;
+
+/* Everything a path's run function works with. */
+struct hs_path_ctx {
+	const struct hs_image *img;
+	const struct hs_patched *pt;
+	struct hs_runner *r;
+	struct hs_kstate ks;
+	uint64_t budget;
+};
+
+/* A run's outcome. The runner stays alive: the trace's decode cache is its. */
+struct hs_path_run {
+	const struct hs_path_def *def;
+	int ok;
+	char why[768];			/* when !ok: why the path cannot run */
+	uint64_t entry;			/* first traced pc */
+	char entry_desc[160];		/* "vectors+0x280 (el1h_64_irq)" ... */
+	char notes[4][160];		/* e.g. "finish_task_switch: not in this image (inlined)" */
+	unsigned nnotes;
+	unsigned setup_insns;
+	struct hs_runner *r;
+	struct hs_kstate *ks;
+	struct hs_trace tr;
+};
+
+enum hs_path_kind {
+	HS_PATH_EXCEPTION,	/* taken exception: from the vector entry to eret */
+	HS_PATH_SWITCH,		/* yield() between two runnable tasks */
+	HS_PATH_CUSTOM		/* the definition's own run function */
+};
+
+struct hs_path_def {
+	const char *name;
+	const char *summary;
+	enum hs_path_kind kind;
+	/* exceptions */
+	int from_el;			/* 0 or 1: exception level interrupted */
+	unsigned vector;		/* offset in the vector table (0x280: EL1h IRQ) */
+	uint32_t intid;			/* GIC INTID pending at entry */
+	/* callees answered at once (return 0), reported as excluded */
+	const char *const *stubs;
+	/* functions the path passes through when it is whole; one missing is
+	 * reported (it may be inlined in this image) */
+	const char *const *landmarks;
+	int (*run)(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
+};
+
+/* All paths, NULL-terminated, in report order. */
+extern const struct hs_path_def *const hs_paths[];
+const struct hs_path_def *hs_path_find(const char *name);
+
+/* Build state and run one path; out->ok says whether it ran. Returns -1 only
+ * for internal failures (out of memory). */
+int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
+		struct hs_path_run *out);
+void hs_path_run_free(struct hs_path_run *out);
+
+/* Shared by the path kinds (kernels/paths/engine.c). */
+int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
+int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
+void hs_path_note(struct hs_path_run *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

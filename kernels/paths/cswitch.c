@@ -1,0 +1,21 @@
+/*
+ * cswitch: a real switch between two runnable tasks. Task A yields:
+ * __schedule -> pick_next_task (CFS) -> context_switch -> __switch_to ->
+ * cpu_switch_to -> finish_task_switch, ending when task B, asleep in
+ * __schedule since its own last yield, is back out of schedule().
+ * finish_task_switch may be inlined (cswitch-inline pair): the path is
+ * defined by __schedule and schedule(), not by it.
+ */
+#include "hotsim/paths.h"
+
+static const char *const landmarks[] = {
+	"__schedule", "pick_next_task_fair", "__switch_to", "cpu_switch_to",
+	"finish_task_switch", NULL
+};
+
+const struct hs_path_def hs_path_cswitch = {
+	.name = "cswitch",
+	.summary = "context switch between two runnable tasks (yield), __schedule to schedule() return",
+	.kind = HS_PATH_SWITCH,
+	.landmarks = landmarks,
+};

@@ -1,0 +1,29 @@
+/*
+ * irq-el0: the same IRQ taken from user space (AArch64 EL0): el0t_64_irq,
+ * kernel_entry 0, el0t_64_irq_handler -> el0_interrupt, the root handler
+ * through handle_arch_irq, then ret_to_user with no pending work and
+ * kernel_exit 0 to eret. On cores with a Spectre-BHB mitigation the vector
+ * is the hardened one boot installs (firmware call on A73).
+ */
+#include "hotsim/paths.h"
+
+static const char *const stubs[] = {
+	"generic_handle_domain_irq",
+	NULL
+};
+
+static const char *const landmarks[] = {
+	"el0t_64_irq", "el0t_64_irq_handler", "gic_handle_irq@irq-gic-v3.c", "irq_enter_rcu", "irq_exit_rcu",
+	"ret_to_user", NULL
+};
+
+const struct hs_path_def hs_path_irq_el0 = {
+	.name = "irq-el0",
+	.summary = "IRQ taken from EL0: vector entry to eret, ret_to_user with no pending work",
+	.kind = HS_PATH_EXCEPTION,
+	.from_el = 0,
+	.vector = 0x480,	/* IRQ, lower EL using AArch64 */
+	.intid = 27,
+	.stubs = stubs,
+	.landmarks = landmarks,
+};

@@ -1,0 +1,30 @@
+/*
+ * irq-el1: an IRQ taken while the kernel runs (task A in kernel code with
+ * IRQs on): vector entry el1h_64_irq, kernel_entry, el1h_64_irq_handler ->
+ * el1_interrupt -> do_interrupt_handler -> the root handler through
+ * handle_arch_irq (gic_handle_irq acks INTID 27, the virtual timer, through
+ * the emulated GICv3 CPU interface and EOIs it), then kernel_exit to eret.
+ * Below the root handler, the irq domain's flow handler is stubbed.
+ */
+#include "hotsim/paths.h"
+
+static const char *const stubs[] = {
+	"generic_handle_domain_irq",	/* the handler body below the root handler */
+	NULL
+};
+
+static const char *const landmarks[] = {
+	"el1h_64_irq", "el1h_64_irq_handler", "el1_interrupt", "do_interrupt_handler",
+	"gic_handle_irq@irq-gic-v3.c", "irq_enter_rcu", "irq_exit_rcu", NULL
+};
+
+const struct hs_path_def hs_path_irq_el1 = {
+	.name = "irq-el1",
+	.summary = "IRQ taken at EL1: vector entry to eret, GICv3 root handler via handle_arch_irq",
+	.kind = HS_PATH_EXCEPTION,
+	.from_el = 1,
+	.vector = 0x280,	/* IRQ, current EL with SP_ELx */
+	.intid = 27,		/* EL1 virtual timer PPI */
+	.stubs = stubs,
+	.landmarks = landmarks,
+};
