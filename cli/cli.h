@@ -11,6 +11,10 @@
 #define HS_EXIT_ERROR 2
 
 int cmd_image(int argc, char **argv);
+int cmd_paths(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_models(int argc, char **argv);
+int cmd_snippet(int argc, char **argv);
 
 /* "hotsim: <hs_errmsg()>" on stderr; returns HS_EXIT_ERROR */
 int cli_error(void);
@@ -20,6 +24,10 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 
 /* Parse "a53,a55" (or "all") into cores[]; returns count or -1 (hs_errmsg set). */
 int cli_parse_cpus(const char *arg, const struct hs_core **cores, int max);
+
+/* Parse "cswitch,irq-el1" or "all" into paths[]; count or -1 (hs_errmsg set). */
+struct hs_path_def;
+int cli_parse_paths(const char *arg, const struct hs_path_def **out, int max);
 
 /* Parse a non-negative integer option value; -1 on error. */
 long cli_parse_count(const char *s);

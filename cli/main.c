@@ -17,6 +17,8 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "image", cmd_image, "VMLINUX [--cpu X] [--list] [--json]: identity and boot-time patching" },
+	{ "paths", cmd_paths, "VMLINUX [--cpu X] [--path P] [--json]: run the hot paths, what they execute" },
+	{ "trace", cmd_trace, "VMLINUX PATH [--cpu X] [--limit N]: one path's instruction stream" },
 };
 
 int cli_error(void)

@@ -17,6 +17,7 @@
 #ifndef HOTSIM_A64_INTERNAL_H
 #define HOTSIM_A64_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hotsim/a64.h"
@@ -61,6 +62,22 @@ int a64_bitmask_imm(unsigned n, unsigned immr, unsigned imms, int is64,
 
 /* Entry i of the system register name table, or NULL past its end. */
 const char *a64_sysreg_entry(unsigned i, uint16_t *enc);
+
+/*
+ * Disassembly text (a64_text.c): a bounded output buffer, and the words
+ * whose text is built here rather than by Capstone.  a64_text_own() is
+ * tried first; a64_text_fallback() when Capstone cannot decode the word.
+ * Both return 1 when they wrote the text.
+ */
+struct a64_out {
+	char *buf;
+	size_t len, pos;
+};
+
+void a64_put(struct a64_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int a64_text_own(struct a64_out *o, uint32_t w, const struct a64_insn *in);
+int a64_text_fallback(struct a64_out *o, uint32_t w, const struct a64_insn *in);
 
 /* Field extraction: n bits of w starting at bit lo. */
 static inline uint32_t a64_field(uint32_t w, unsigned lo, unsigned n)

@@ -1152,3 +1152,357 @@ Test(a64, image, .timeout = 120)
 	cr_assert_eq(x.bad, 0, "%lu mismatches against objdump", x.bad);
 	a64_disasm_release();
 }
+
+/* ------------------------------------------------------------------ */
+/* a64/fuzz: any 32-bit word, never a crash, always sane output        */
+
+static uint64_t xs_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t xorshift(void)
+{
+	xs_state ^= xs_state << 13;
+	xs_state ^= xs_state >> 7;
+	xs_state ^= xs_state << 17;
+	return (uint32_t)(xs_state >> 32);
+}
+
+struct fuzzstat {
+	unsigned long words, known, bad;
+};
+
+static void fuzz_one(struct fuzzstat *f, uint32_t w, uint64_t pc, size_t len)
+{
+	struct a64_insn in;
+	char buf[160];
+	unsigned i, j;
+	int rc, ok = 1;
+
+	memset(&in, 0xa5, sizeof(in));		/* everything must be written */
+	rc = a64_decode(w, pc, &in);
+	f->words++;
+	if (in.word != w || in.cls >= A64_C_NCLASSES || in.nsrc > 6 ||
+	    in.ndst > 4 || (rc == 0) != (in.cls != A64_C_UNKNOWN))
+		ok = 0;
+	if (rc < 0 && (in.nsrc || in.ndst || in.flags || in.mem_size))
+		ok = 0;
+	if (in.mem_size && !a64_is_mem(in.cls))
+		ok = 0;
+	for (i = 0; ok && i < in.nsrc && i < 6; i++) {
+		if (in.src[i] >= A64_NREGS)
+			ok = 0;
+		for (j = 0; j < i; j++)
+			ok &= in.src[j] != in.src[i];	/* a set */
+	}
+	for (i = 0; ok && i < in.ndst && i < 4; i++) {
+		if (in.dst[i] >= A64_NREGS)
+			ok = 0;
+		for (j = 0; j < i; j++)
+			ok &= in.dst[j] != in.dst[i];
+	}
+	/* text: NUL-terminated inside len, nothing written past it */
+	memset(buf, 0x5a, sizeof(buf));
+	a64_disasm(w, pc, buf, len);
+	if (!memchr(buf, '\0', len))
+		ok = 0;
+	for (i = (unsigned)len; i < sizeof(buf); i++)
+		if (buf[i] != 0x5a)
+			ok = 0;
+	f->known += rc == 0;
+	if (!ok && f->bad++ < MAX_REPORT)
+		fprintf(stderr, "fuzz: %08x cls %u nsrc %u ndst %u rc %d\n", w,
+			in.cls, in.nsrc, in.ndst, rc);
+}
+
+Test(a64, fuzz, .timeout = 600)
+{
+	struct fuzzstat f = { 0, 0, 0 };
+	unsigned g, i, b, n;
+	uint64_t pc = 0xffff800008010000ull;
+
+	/* every entry well formed: value inside mask, found by lookup */
+	for (g = 0; g < A64_NGROUPS; g++) {
+		const struct a64_enc *t = a64_enc_group(g, &n);
+
+		for (i = 0; i < n; i++) {
+			cr_expect_eq(t[i].value & ~t[i].mask, 0, "%s: value outside mask",
+				     t[i].name);
+			cr_expect_not_null(a64_enc_lookup(t[i].value), "%s: not found",
+					   t[i].name);
+		}
+	}
+	/* 2M pseudo-random words, buffer lengths 1..96 */
+	for (i = 0; i < 2000000; i++)
+		fuzz_one(&f, xorshift(), pc + 4ull * i, 1 + i % 96);
+	/*
+	 * mask edges: each entry's value, value with all free bits set, and
+	 * every single-bit flip of both (free bits set/cleared, fixed bits
+	 * inverted) - the words where an off-by-one in a mask would show
+	 */
+	for (g = 0; g < A64_NGROUPS; g++) {
+		const struct a64_enc *t = a64_enc_group(g, &n);
+
+		for (i = 0; i < n; i++) {
+			uint32_t v = t[i].value, all = v | ~t[i].mask;
+
+			fuzz_one(&f, v, pc, 64);
+			fuzz_one(&f, all, pc, 64);
+			for (b = 0; b < 32; b++) {
+				fuzz_one(&f, v ^ (1u << b), pc, 64);
+				fuzz_one(&f, all ^ (1u << b), pc, 64);
+			}
+		}
+	}
+	fprintf(stderr, "a64 fuzz: %lu words, %lu allocated, %lu bad\n", f.words,
+		f.known, f.bad);
+	cr_assert_eq(f.bad, 0);
+	a64_disasm_release();
+}
+
+/* ------------------------------------------------------------------ */
+/* a64/sysreg: the name table                                           */
+
+/*
+ * The registers an arm64 kernel touches, encodings from the Arm ARM
+ * register index (op0, op1, CRn, CRm, op2) and the GICv3 spec for ICC_.
+ */
+static const struct {
+	const char *name;
+	uint16_t enc;
+} sysreg_want[] = {
+	{ "tpidr_el1", SR(3, 0, 13, 0, 4) }, { "tpidr_el0", SR(3, 3, 13, 0, 2) },
+	{ "tpidrro_el0", SR(3, 3, 13, 0, 3) }, { "sp_el0", SR(3, 0, 4, 1, 0) },
+	{ "spsel", SR(3, 0, 4, 2, 0) }, { "daif", SR(3, 3, 4, 2, 1) },
+	{ "nzcv", SR(3, 3, 4, 2, 0) }, { "currentel", SR(3, 0, 4, 2, 2) },
+	{ "elr_el1", SR(3, 0, 4, 0, 1) }, { "spsr_el1", SR(3, 0, 4, 0, 0) },
+	{ "esr_el1", SR(3, 0, 5, 2, 0) }, { "far_el1", SR(3, 0, 6, 0, 0) },
+	{ "sctlr_el1", SR(3, 0, 1, 0, 0) }, { "tcr_el1", SR(3, 0, 2, 0, 2) },
+	{ "ttbr0_el1", SR(3, 0, 2, 0, 0) }, { "ttbr1_el1", SR(3, 0, 2, 0, 1) },
+	{ "mair_el1", SR(3, 0, 10, 2, 0) }, { "vbar_el1", SR(3, 0, 12, 0, 0) },
+	{ "contextidr_el1", SR(3, 0, 13, 0, 1) },
+	{ "cntvct_el0", SR(3, 3, 14, 0, 2) }, { "cntpct_el0", SR(3, 3, 14, 0, 1) },
+	{ "cntfrq_el0", SR(3, 3, 14, 0, 0) }, { "cntv_ctl_el0", SR(3, 3, 14, 3, 1) },
+	{ "cntv_cval_el0", SR(3, 3, 14, 3, 2) }, { "cntv_tval_el0", SR(3, 3, 14, 3, 0) },
+	{ "cntp_ctl_el0", SR(3, 3, 14, 2, 1) }, { "cntp_cval_el0", SR(3, 3, 14, 2, 2) },
+	{ "cntp_tval_el0", SR(3, 3, 14, 2, 0) }, { "cntkctl_el1", SR(3, 0, 14, 1, 0) },
+	{ "mdscr_el1", SR(2, 0, 0, 2, 2) }, { "pan", SR(3, 0, 4, 2, 3) },
+	{ "uao", SR(3, 0, 4, 2, 4) }, { "dit", SR(3, 3, 4, 2, 5) },
+	{ "ssbs", SR(3, 3, 4, 2, 6) }, { "midr_el1", SR(3, 0, 0, 0, 0) },
+	{ "mpidr_el1", SR(3, 0, 0, 0, 5) }, { "revidr_el1", SR(3, 0, 0, 0, 6) },
+	{ "id_aa64pfr0_el1", SR(3, 0, 0, 4, 0) }, { "id_aa64pfr1_el1", SR(3, 0, 0, 4, 1) },
+	{ "id_aa64dfr0_el1", SR(3, 0, 0, 5, 0) }, { "id_aa64isar0_el1", SR(3, 0, 0, 6, 0) },
+	{ "id_aa64isar1_el1", SR(3, 0, 0, 6, 1) }, { "id_aa64isar2_el1", SR(3, 0, 0, 6, 2) },
+	{ "id_aa64mmfr0_el1", SR(3, 0, 0, 7, 0) }, { "id_aa64mmfr1_el1", SR(3, 0, 0, 7, 1) },
+	{ "id_aa64mmfr2_el1", SR(3, 0, 0, 7, 2) }, { "id_aa64zfr0_el1", SR(3, 0, 0, 4, 4) },
+	{ "icc_iar0_el1", SR(3, 0, 12, 8, 0) }, { "icc_eoir0_el1", SR(3, 0, 12, 8, 1) },
+	{ "icc_iar1_el1", SR(3, 0, 12, 12, 0) }, { "icc_eoir1_el1", SR(3, 0, 12, 12, 1) },
+	{ "icc_hppir1_el1", SR(3, 0, 12, 12, 2) }, { "icc_bpr1_el1", SR(3, 0, 12, 12, 3) },
+	{ "icc_ctlr_el1", SR(3, 0, 12, 12, 4) }, { "icc_sre_el1", SR(3, 0, 12, 12, 5) },
+	{ "icc_igrpen1_el1", SR(3, 0, 12, 12, 7) }, { "icc_pmr_el1", SR(3, 0, 4, 6, 0) },
+	{ "icc_rpr_el1", SR(3, 0, 12, 11, 3) }, { "icc_dir_el1", SR(3, 0, 12, 11, 1) },
+	{ "icc_sgi1r_el1", SR(3, 0, 12, 11, 5) },
+	{ "apiakeylo_el1", SR(3, 0, 2, 1, 0) }, { "apiakeyhi_el1", SR(3, 0, 2, 1, 1) },
+	{ "apibkeylo_el1", SR(3, 0, 2, 1, 2) }, { "apgakeylo_el1", SR(3, 0, 2, 3, 0) },
+	{ "pmcr_el0", SR(3, 3, 9, 12, 0) }, { "pmccntr_el0", SR(3, 3, 9, 13, 0) },
+	{ "pmuserenr_el0", SR(3, 3, 9, 14, 0) }, { "disr_el1", SR(3, 0, 12, 1, 1) },
+	{ "gcr_el1", SR(3, 0, 1, 0, 6) }, { "rgsr_el1", SR(3, 0, 1, 0, 5) },
+	{ "zcr_el1", SR(3, 0, 1, 2, 0) }, { "tfsr_el1", SR(3, 0, 5, 6, 0) },
+};
+
+Test(a64, sysreg)
+{
+	const char *name, *prev_name = NULL;
+	uint16_t enc, prev = 0;
+	struct a64_insn in;
+	unsigned i, j;
+
+	/* sorted (bsearch depends on it), names lower case */
+	for (i = 0; (name = a64_sysreg_entry(i, &enc)); i++) {
+		if (i)
+			cr_expect_gt(enc, prev, "%s after %s: table not sorted",
+				     name, prev_name);
+		for (j = 0; name[j]; j++)
+			cr_expect(!isupper((unsigned char)name[j]), "%s", name);
+		cr_expect_str_eq(a64_sysreg_name(enc), name);
+		prev = enc;
+		prev_name = name;
+	}
+	cr_assert_gt(i, 200);
+	for (i = 0; i < sizeof(sysreg_want) / sizeof(sysreg_want[0]); i++) {
+		uint32_t mrs = 0xd5200000 | (uint32_t)sysreg_want[i].enc << 5 | 3;
+
+		name = a64_sysreg_name(sysreg_want[i].enc);
+		cr_expect(name && !strcmp(name, sysreg_want[i].name),
+			  "%#x: '%s', want %s", sysreg_want[i].enc,
+			  name ? name : "(none)", sysreg_want[i].name);
+		/* and the decoder packs the same encoding */
+		cr_expect_eq(a64_decode(mrs, 0, &in), 0);
+		cr_expect_eq(in.cls, A64_C_MRS);
+		cr_expect_eq(in.sysreg, sysreg_want[i].enc, "%s", sysreg_want[i].name);
+	}
+	cr_expect_null(a64_sysreg_name(SR(3, 7, 15, 15, 7)));
+	cr_expect_null(a64_sysreg_name(0));
+}
+
+/*
+ * Every name in the table is the one objdump prints for "mrs x0, <enc>":
+ * the table is written as mrs words to a temporary file and disassembled.
+ */
+Test(a64, sysreg_objdump)
+{
+	char path[] = "/tmp/hotsim-a64-XXXXXX", cmd[256], line[256];
+	const char *name;
+	unsigned i, n, bad = 0;
+	uint16_t enc;
+	struct oline o;
+	FILE *f, *p;
+	int fd;
+
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "wb");
+	cr_assert_not_null(f);
+	for (n = 0; a64_sysreg_entry(n, &enc); n++) {
+		uint32_t w = 0xd5200000 | (uint32_t)enc << 5;
+		uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16),
+				 (uint8_t)(w >> 24) };
+
+		fwrite(b, 1, 4, f);
+	}
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "LC_ALL=C aarch64-linux-gnu-objdump -D -b binary -m aarch64 '%s'", path);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	i = 0;
+	while (fgets(line, sizeof(line), p)) {
+		if (!parse_oline(line, &o) || strcmp(o.mnem, "mrs") || o.ntok < 2)
+			continue;
+		name = a64_sysreg_entry((unsigned)(o.addr / 4), &enc);
+		if (!name || strcmp(name, o.tok[1])) {
+			if (bad++ < MAX_REPORT)
+				fprintf(stderr, "sysreg %#x: table '%s', objdump '%s'\n",
+					enc, name ? name : "?", o.tok[1]);
+		}
+		i++;
+	}
+	pclose(p);
+	unlink(path);
+	cr_assert_eq(i, n, "objdump printed %u of %u mrs", i, n);
+	cr_assert_eq(bad, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* a64/disasm: text                                                     */
+
+static const struct {
+	uint32_t word;
+	const char *text;
+} texts[] = {
+	/* this decoder's text: objdump's spelling */
+	{ 0xf8200041, "ldadd x0, x1, [x2]" },
+	{ 0xb8e003e1, "ldaddal w0, w1, [sp]" },
+	{ 0xb820003f, "stadd w0, [x1]" },
+	{ 0xf860003f, "staddl x0, [x1]" },
+	{ 0x38201041, "ldclrb w0, w1, [x2]" },
+	{ 0x78a03041, "ldsetah w0, w1, [x2]" },
+	{ 0xf8e08041, "swpal x0, x1, [x2]" },
+	{ 0xc8a07c41, "cas x0, x1, [x2]" },
+	{ 0x88e0fc41, "casal w0, w1, [x2]" },
+	{ 0x08a07c41, "casb w0, w1, [x2]" },
+	{ 0x48207c82, "casp x0, x1, x2, x3, [x4]" },
+	{ 0x0864ffe6, "caspal w4, w5, w6, w7, [sp]" },
+	{ 0xf8bfc020, "ldapr x0, [x1]" },
+	{ 0x38bfc020, "ldaprb w0, [x1]" },
+	{ 0x995fc020, "ldapur w0, [x1, #-4]" },
+	{ 0xd9008020, "stlur x0, [x1, #8]" },
+	{ 0xd65f0bff, "retaa" },
+	{ 0xd65f0fff, "retab" },
+	{ 0xd69f0bff, "eretaa" },
+	{ 0xd71f0801, "braa x0, x1" },
+	{ 0xd63f081f, "blraaz x0" },
+	{ 0xd503233f, "paciasp" },
+	{ 0xd50323bf, "autiasp" },
+	{ 0xd503237f, "pacibsp" },
+	{ 0xd50323ff, "autibsp" },
+	{ 0xd503231f, "paciaz" },
+	{ 0xd503239f, "autiaz" },
+	{ 0xd50320ff, "xpaclri" },
+	{ 0xd503211f, "pacia1716" },
+	{ 0xdac10020, "pacia x0, x1" },
+	{ 0xdac117e0, "autib x0, sp" },
+	{ 0xdac143e0, "xpaci x0" },
+	{ 0x9ac23020, "pacga x0, x1, x2" },
+	{ 0xd503241f, "bti" },
+	{ 0xd503245f, "bti c" },
+	{ 0xd503249f, "bti j" },
+	{ 0xd50324df, "bti jc" },
+	{ 0xd503229f, "csdb" },
+	{ 0xd503221f, "esb" },
+	{ 0xd50322df, "clearbhb" },
+	{ 0xd50330ff, "sb" },
+	{ 0xd503309f, "ssbb" },
+	{ 0xd503349f, "pssbb" },
+	{ 0xd5031000, "wfet x0" },
+	{ 0x00000000, "udf #0" },
+	{ 0x5283ffe0, "mov w0, #0x1fff" },
+	{ 0x12800015, "mov w21, #0xffffffff" },
+	{ 0x32013fe0, "mov w0, #0x80007fff" },
+	{ 0xd50342df, "msr daifset, #0x2" },
+	{ 0xd500419f, "msr pan, #0x1" },
+	{ 0x54000041, "b.ne #0x1008" },
+	{ 0x54000042, "b.cs #0x1008" },
+	/* Capstone's text */
+	{ 0x910003fd, "mov x29, sp" },
+	{ 0xf9400420, "ldr x0, [x1, #8]" },
+	{ 0xd3442c20, "ubfx x0, x1, #4, #8" },
+	{ 0xd538d080, "mrs x0, tpidr_el1" },
+	{ 0xd538cc00, "mrs x0, icc_iar1_el1" },
+	{ 0xd5033bbf, "dmb ish" },
+	{ 0xd508831f, "tlbi vmalle1is" },
+	{ 0xd65f03c0, "ret" },
+	{ 0xd69f03e0, "eret" },
+	{ 0xd63f0020, "blr x1" },
+	/* unallocated */
+	{ 0xffff8000, ".inst 0xffff8000" },
+	{ 0x082cce10, ".inst 0x082cce10" },
+};
+
+Test(a64, disasm)
+{
+	char buf[128], full[128];
+	unsigned i;
+	size_t len, n;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		a64_disasm(texts[i].word, 0x1000, buf, sizeof(buf));
+		cr_expect_str_eq(buf, texts[i].text, "%08x", texts[i].word);
+	}
+	/* bounded: a prefix of the full text, NUL within len, nothing past */
+	a64_disasm(0x0864ffe6, 0x1000, full, sizeof(full));
+	n = strlen(full);
+	for (len = 0; len <= n + 2; len++) {
+		memset(buf, 'Z', sizeof(buf));
+		a64_disasm(0x0864ffe6, 0x1000, buf, len);
+		if (len == 0) {
+			cr_expect_eq(buf[0], 'Z');
+			continue;
+		}
+		cr_expect_eq(strlen(buf), len - 1 < n ? len - 1 : n);
+		cr_expect_eq(strncmp(buf, full, strlen(buf)), 0);
+		cr_expect_eq(buf[len], 'Z');
+	}
+	/* same for Capstone's path */
+	a64_disasm(0xa9bb7bfd, 0x1000, full, sizeof(full));
+	for (len = 1; len < 8; len++) {
+		memset(buf, 'Z', sizeof(buf));
+		a64_disasm(0xa9bb7bfd, 0x1000, buf, len);
+		cr_expect_eq(strlen(buf), len - 1);
+		cr_expect_eq(buf[len], 'Z');
+	}
+	/* the handle can be released, twice, and comes back on demand */
+	a64_disasm_release();
+	a64_disasm_release();
+	a64_disasm(0x910003fd, 0, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "mov x29, sp");
+	a64_disasm_release();
+}

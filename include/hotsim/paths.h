@@ -15,6 +15,7 @@
 
 #include "hotsim/kstate.h"
 #include "hotsim/patch.h"
+#include "hotsim/percpu.h"
 #include "hotsim/runner.h"
 #include "hotsim/trace.h"
 
@@ -36,9 +37,18 @@ struct hs_path_run {
 	char why[768];			/* when !ok: why the path cannot run */
 	uint64_t entry;			/* first traced pc */
 	char entry_desc[160];		/* "vectors+0x280 (el1h_64_irq)" ... */
-	char notes[4][160];		/* e.g. "finish_task_switch: not in this image (inlined)" */
+	char notes[12][160];		/* e.g. "finish_task_switch: not in this image (inlined)" */
 	unsigned nnotes;
 	unsigned setup_insns;
+	/* paths made of several measured pieces (percpu: one per op kind) */
+	struct {
+		char label[32];		/* "read", "add", ... */
+		size_t begin, end;	/* trace records [begin, end) */
+		uint64_t site;		/* the site measured */
+		int wrapped;		/* preempt_disable/enable around it */
+	} segs[16];
+	unsigned nsegs;
+	struct hs_pcpu_census *census;	/* percpu: every site in the image */
 	struct hs_runner *r;
 	struct hs_kstate *ks;
 	struct hs_trace tr;

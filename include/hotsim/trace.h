@@ -21,6 +21,7 @@
 #define HS_T_STUB	0x01	/* a call whose callee was stubbed: returned at once */
 #define HS_T_FIRMWARE	0x02	/* smc/hvc answered by the emulated firmware */
 #define HS_T_SYSREG_EMU	0x04	/* sysreg emulated by hotsim (GIC CPU interface...) */
+#define HS_T_EXC_ENTRY	0x08	/* first instruction after a (hardware) exception entry */
 
 struct hs_tinsn {
 	uint64_t pc;

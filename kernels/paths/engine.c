@@ -142,7 +142,11 @@ int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct
 	hs_rt_gic_raise(c->r, d->intid);
 	run.pc = vbar + d->vector;
 	out->entry = run.pc;
-	return hs_rt_run(c->r, &run);
+	if (hs_rt_run(c->r, &run))
+		return -1;
+	if (out->tr.n)
+		out->tr.v[0].flags |= HS_T_EXC_ENTRY;	/* the models charge the entry */
+	return 0;
 }
 
 /* The address a call of `callee` from one of `callers` returns to. */
@@ -261,5 +265,9 @@ void hs_path_run_free(struct hs_path_run *out)
 	hs_trace_free(&out->tr);
 	hs_runner_free(out->r);
 	free(out->ks);
+	if (out->census) {
+		hs_pcpu_census_free(out->census);
+		free(out->census);
+	}
 	memset(out, 0, sizeof(*out));
 }

@@ -1,0 +1,314 @@
+/*
+ * cmd_paths.c - `hotsim paths VMLINUX [--cpu X] [--path NAME,...] [--json]`:
+ * per path and core, the resolved entry, instructions executed, functions
+ * visited (first-visit order, instructions in each), stubs, system register
+ * accesses - or exactly why the path cannot run.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hotsim/a64.h"
+#include "hotsim/err.h"
+#include "hotsim/paths.h"
+#include "json.h"
+
+#define MAX_CORES 8
+#define MAX_FUNCS 256
+#define TRACE_LIMIT 1000000
+
+struct func_count {
+	const char *name;
+	unsigned insns;
+};
+
+/* Instructions per function, in first-visit order. */
+static unsigned count_functions(const struct hs_image *img, const struct hs_trace *t,
+				struct func_count *fc, unsigned max, unsigned *other)
+{
+	unsigned n = 0;
+	const char *last = NULL;
+	unsigned last_i = 0;
+
+	*other = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct hs_sym *s = hs_sym_at(img, t->v[i].pc);
+		const char *name = s ? s->name : "?";
+		unsigned k;
+
+		if (last == name) {
+			fc[last_i].insns++;
+			continue;
+		}
+		for (k = 0; k < n && fc[k].name != name; k++)
+			;
+		if (k == n) {
+			if (n == max) {
+				(*other)++;
+				continue;
+			}
+			fc[n].name = name;
+			fc[n].insns = 0;
+			n++;
+		}
+		fc[k].insns++;
+		last = name;
+		last_i = k;
+	}
+	return n;
+}
+
+static void sysreg_label(uint16_t enc, char *buf, size_t len)
+{
+	const char *n = a64_sysreg_name(enc);
+
+	if (n)
+		snprintf(buf, len, "%s", n);
+	else
+		snprintf(buf, len, "s%u_%u_c%u_c%u_%u", enc >> 14, (enc >> 11) & 7, (enc >> 7) & 15,
+			 (enc >> 3) & 15, enc & 7);
+}
+
+static void print_run(const struct hs_image *img, const char *cpu, const struct hs_path_run *pr)
+{
+	struct func_count fc[MAX_FUNCS];
+	unsigned n, other, col;
+	char buf[64];
+
+	if (!pr->ok) {
+		printf("\n%s on %s: cannot run: %s\n", pr->def->name, cpu, pr->why);
+		return;
+	}
+	printf("\n%s on %s: %zu instructions from %s\n", pr->def->name, cpu, pr->tr.n, pr->entry_desc);
+	n = count_functions(img, &pr->tr, fc, MAX_FUNCS, &other);
+	printf("  functions  ");
+	col = 13;
+	for (unsigned i = 0; i < n; i++) {
+		int w = snprintf(buf, sizeof(buf), "%s %u%s", fc[i].name, fc[i].insns, i + 1 < n ? ", " : "");
+
+		if (col + (unsigned)w > 100) {
+			printf("\n             ");
+			col = 13;
+		}
+		printf("%s", buf);
+		col += (unsigned)w;
+	}
+	if (other)
+		printf(" (+%u instructions in further functions)", other);
+	printf("\n");
+	if (pr->tr.nstubs) {
+		printf("  stubs      ");
+		for (unsigned i = 0; i < pr->tr.nstubs; i++)
+			printf("%s%s (%u call%s, excluded)", i ? ", " : "", pr->tr.stubs[i].name,
+			       pr->tr.stubs[i].count, pr->tr.stubs[i].count == 1 ? "" : "s");
+		printf("\n");
+	}
+	if (pr->tr.nsysregs) {
+		printf("  sysregs    ");
+		col = 13;
+		for (unsigned i = 0; i < pr->tr.nsysregs; i++) {
+			char name[48];
+			int w;
+
+			sysreg_label(pr->tr.sysregs[i].enc, name, sizeof(name));
+			w = snprintf(buf, sizeof(buf), "%s %s x%u%s", name, pr->tr.sysregs[i].write ? "w" : "r",
+				     pr->tr.sysregs[i].count, i + 1 < pr->tr.nsysregs ? ", " : "");
+			if (col + (unsigned)w > 100) {
+				printf("\n             ");
+				col = 13;
+			}
+			printf("%s", buf);
+			col += (unsigned)w;
+		}
+		printf("\n");
+	}
+	if (pr->tr.firmware_calls)
+		printf("  firmware   %u SMCCC call%s (Spectre workaround)\n", pr->tr.firmware_calls,
+		       pr->tr.firmware_calls == 1 ? "" : "s");
+	for (unsigned i = 0; i < pr->nnotes; i++)
+		printf("  note       %s\n", pr->notes[i]);
+	for (unsigned i = 0; i < pr->nsegs; i++)
+		printf("  segment    %-12s %3zu instructions%s\n", pr->segs[i].label,
+		       pr->segs[i].end - pr->segs[i].begin,
+		       pr->segs[i].wrapped ? " (incl. preempt_disable/enable)" : "");
+	if (pr->census) {
+		const struct hs_pcpu_census *c = pr->census;
+
+		printf("  census     %zu sites (kind: wrapped/bare):", c->n);
+		for (int k = 0; k < HS_PCPU_NKINDS; k++)
+			printf(" %s %u/%u", hs_pcpu_kind_names[k], c->count[k][1], c->count[k][0]);
+		printf("\n");
+	}
+}
+
+static void json_run(struct json *j, const struct hs_image *img, const char *cpu,
+		     const struct hs_path_run *pr)
+{
+	struct func_count fc[MAX_FUNCS];
+	unsigned n, other;
+	char name[48];
+
+	json_begin_obj(j, NULL);
+	json_str(j, "path", pr->def->name);
+	json_str(j, "cpu", cpu);
+	json_bool(j, "ok", pr->ok);
+	if (!pr->ok) {
+		json_str(j, "why", pr->why);
+		json_end_obj(j);
+		return;
+	}
+	json_hex(j, "entry", pr->entry);
+	json_str(j, "entry_desc", pr->entry_desc);
+	json_uint(j, "instructions", pr->tr.n);
+	json_uint(j, "setup_instructions", pr->setup_insns);
+	n = count_functions(img, &pr->tr, fc, MAX_FUNCS, &other);
+	json_begin_arr(j, "functions");
+	for (unsigned i = 0; i < n; i++) {
+		json_begin_obj(j, NULL);
+		json_str(j, "name", fc[i].name);
+		json_uint(j, "instructions", fc[i].insns);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_begin_arr(j, "stubs");
+	for (unsigned i = 0; i < pr->tr.nstubs; i++) {
+		json_begin_obj(j, NULL);
+		json_str(j, "name", pr->tr.stubs[i].name);
+		json_uint(j, "calls", pr->tr.stubs[i].count);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_begin_arr(j, "sysregs");
+	for (unsigned i = 0; i < pr->tr.nsysregs; i++) {
+		sysreg_label(pr->tr.sysregs[i].enc, name, sizeof(name));
+		json_begin_obj(j, NULL);
+		json_str(j, "reg", name);
+		json_str(j, "access", pr->tr.sysregs[i].write ? "write" : "read");
+		json_uint(j, "count", pr->tr.sysregs[i].count);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_uint(j, "firmware_calls", pr->tr.firmware_calls);
+	json_begin_arr(j, "notes");
+	for (unsigned i = 0; i < pr->nnotes; i++)
+		json_str(j, NULL, pr->notes[i]);
+	json_end_arr(j);
+	json_end_obj(j);
+}
+
+/* "cswitch,irq-el1" or "all" */
+int cli_parse_paths(const char *arg, const struct hs_path_def **out, int max)
+{
+	char buf[256];
+	int n = 0;
+
+	if (!strcmp(arg, "all")) {
+		for (int i = 0; hs_paths[i] && n < max; i++)
+			out[n++] = hs_paths[i];
+		return n;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		return hs_fail("--path list too long");
+	strcpy(buf, arg);
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		const struct hs_path_def *d = hs_path_find(tok);
+
+		if (!d) {
+			char known[256] = "";
+
+			for (int i = 0; hs_paths[i]; i++) {
+				strncat(known, i ? ", " : "", sizeof(known) - strlen(known) - 1);
+				strncat(known, hs_paths[i]->name, sizeof(known) - strlen(known) - 1);
+			}
+			return hs_fail("unknown path '%s' (known: %s)", tok, known);
+		}
+		if (n < max)
+			out[n++] = d;
+	}
+	return n ? n : hs_fail("empty --path list");
+}
+
+int cmd_paths(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' }, { "path", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },     { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct hs_core *cores[MAX_CORES];
+	const struct hs_path_def *paths[32];
+	int ncores = 0, npaths = 0, as_json = 0, c, rc = HS_EXIT_OK;
+	struct hs_image *img;
+	struct json j;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:p:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if ((ncores = cli_parse_cpus(optarg, cores, MAX_CORES)) < 0)
+				return cli_error();
+			break;
+		case 'p':
+			if ((npaths = cli_parse_paths(optarg, paths, 32)) < 0)
+				return cli_error();
+			break;
+		case 'j': as_json = 1; break;
+		case 'h':
+			printf("usage: hotsim paths VMLINUX [--cpu a53,a55,a73] [--path NAME,...] [--json]\n");
+			return HS_EXIT_OK;
+		default:
+			return cli_usage("paths", "usage: hotsim paths VMLINUX [--cpu X] [--path NAME,...] [--json]");
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage("paths", "expects one VMLINUX argument");
+	if (!ncores)
+		ncores = cli_parse_cpus("all", cores, MAX_CORES);
+	if (!npaths)
+		npaths = cli_parse_paths("all", paths, 32);
+	img = hs_image_open(argv[optind]);
+	if (!img)
+		return cli_error();
+	if (as_json) {
+		json_init(&j, stdout);
+		json_begin_obj(&j, NULL);
+		json_int(&j, "schema", 1);
+		json_str(&j, "image", img->path);
+		json_str(&j, "kernel", img->version);
+		json_begin_arr(&j, "runs");
+	} else {
+		printf("image  %s (%s, %s)\n", img->path, img->version, img->compiler);
+	}
+	for (int i = 0; i < ncores && rc == HS_EXIT_OK; i++) {
+		struct hs_patched *pt = hs_patch(img, cores[i]);
+
+		if (!pt) {
+			rc = cli_error();
+			break;
+		}
+		for (int k = 0; k < npaths; k++) {
+			struct hs_path_run pr;
+
+			if (hs_path_run(paths[k], pt, TRACE_LIMIT, &pr)) {
+				rc = cli_error();
+				hs_path_run_free(&pr);
+				break;
+			}
+			if (as_json)
+				json_run(&j, img, cores[i]->name, &pr);
+			else
+				print_run(img, cores[i]->name, &pr);
+			hs_path_run_free(&pr);
+		}
+		hs_patched_free(pt);
+	}
+	if (as_json && rc == HS_EXIT_OK) {
+		json_end_arr(&j);
+		json_end_obj(&j);
+		json_finish(&j);
+	}
+	hs_image_close(img);
+	return rc;
+}

@@ -1,0 +1,410 @@
+/*
+ * percpu_scan.c - find and classify this_cpu_*() sites in patched text
+ * (see percpu.h for the shape of a site).
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotsim/a64.h"
+#include "hotsim/err.h"
+#include "hotsim/percpu.h"
+
+const char *const hs_pcpu_kind_names[HS_PCPU_NKINDS] = {
+	"read", "write", "add", "add_return", "xchg", "cmpxchg", "ptr"
+};
+
+#define MRS_TPIDR_EL1(w) (((w) & 0xffffffe0u) == 0xd538d080u)
+#define MRS_SP_EL0(w)	 (((w) & 0xffffffe0u) == 0xd5384100u)
+#define FWD_LIMIT 28
+#define BACK_LIMIT 10
+
+struct scan {
+	const struct hs_image *img;
+	const uint8_t *mem;
+	uint64_t lo, hi;	/* the containing function */
+};
+
+static int word(const struct scan *s, uint64_t pc, uint32_t *w)
+{
+	return hs_read32(s->img, s->mem, pc, w);
+}
+
+static int reads(const struct a64_insn *in, unsigned reg)
+{
+	for (unsigned i = 0; i < in->nsrc; i++)
+		if (in->src[i] == reg)
+			return 1;
+	return 0;
+}
+
+static int writes(const struct a64_insn *in, unsigned reg)
+{
+	for (unsigned i = 0; i < in->ndst; i++)
+		if (in->dst[i] == reg)
+			return 1;
+	return 0;
+}
+
+static int reads_any(const struct a64_insn *in, uint32_t mask)
+{
+	for (unsigned i = 0; i < in->nsrc; i++)
+		if (in->src[i] < 32 && (mask & (1u << in->src[i])))
+			return 1;
+	return 0;
+}
+
+static unsigned rn(uint32_t w) { return (w >> 5) & 31; }
+static unsigned rt(uint32_t w) { return w & 31; }
+
+/* LSE: cas*, swp*, ld<op>* / st<op>* */
+static int lse_kind(uint32_t w)
+{
+	if ((w & 0x3fa07c00u) == 0x08a07c00u)
+		return HS_PCPU_CMPXCHG;
+	if ((w & 0x3f20fc00u) == 0x38208000u)
+		return HS_PCPU_XCHG;
+	if ((w & 0x3f208c00u) == 0x38200000u)
+		return rt(w) == 31 ? HS_PCPU_ADD : HS_PCPU_ADD_RETURN;
+	return -1;
+}
+
+struct walker {
+	uint64_t pc;
+	int steps;
+};
+
+/* Next pc in execution order from pc: follows "b", stops (0) at anything
+ * that leaves the function or the fall-through path (calls, returns,
+ * indirect branches, branches out of the function). */
+static uint64_t next_pc(const struct scan *s, uint64_t pc, const struct a64_insn *in)
+{
+	if (in->cls == A64_C_BRANCH)
+		return (in->target >= s->lo && in->target < s->hi) ? in->target : 0;
+	if (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND || in->cls == A64_C_BR_IND ||
+	    in->cls == A64_C_RET || in->cls == A64_C_ERET || in->cls == A64_C_EXC)
+		return 0;
+	return pc + 4 < s->hi ? pc + 4 : 0;
+}
+
+static int push(struct hs_pcpu_site *site, uint64_t pc)
+{
+	if (site->n >= HS_PCPU_MAX_WINDOW)
+		return -1;
+	site->pcs[site->n++] = pc;
+	return 0;
+}
+
+/*
+ * LL/SC loop from the exclusive load at pc: classify and extend the window
+ * through the store-exclusive and its retry branch.
+ */
+static int llsc(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, unsigned addr_reg)
+{
+	int compare = 0, arith = 0;
+	unsigned loaded = 31;
+	struct a64_insn in;
+	uint32_t w;
+
+	for (int i = 0; i < 8 && pc; i++) {
+		if (word(s, pc, &w) || push(site, pc))
+			return -1;
+		a64_decode(w, pc, &in);
+		if (in.cls == A64_C_LOAD_EX && rn(w) == addr_reg) {
+			loaded = rt(w);
+		} else if (in.cls == A64_C_STORE_EX) {
+			/* the retry branch follows */
+			pc += 4;
+			if (word(s, pc, &w) || push(site, pc))
+				return -1;
+			site->kind = compare ? HS_PCPU_CMPXCHG : arith ? HS_PCPU_ADD : HS_PCPU_XCHG;
+			/* result of an add used right after the loop: add_return */
+			if (site->kind == HS_PCPU_ADD) {
+				for (int k = 1; k <= 3; k++) {
+					struct a64_insn nx;
+					uint32_t nw;
+
+					if (word(s, pc + 4 * k, &nw))
+						break;
+					a64_decode(nw, pc + 4 * k, &nx);
+					if (reads(&nx, loaded) || reads(&nx, rt(w)))
+						site->kind = HS_PCPU_ADD_RETURN;
+					if (writes(&nx, loaded))
+						break;
+				}
+			}
+			return 0;
+		} else if (in.cls == A64_C_BCOND || (in.flags & A64_F_SETFLAGS) ||
+			   ((w & 0x7f200000u) == 0x4a000000u)) {
+			/* cmp/eor + cbnz: compare-and-exchange */
+			compare |= in.cls == A64_C_BCOND || (w & 0x7f200000u) == 0x4a000000u;
+		} else if (in.cls == A64_C_ALU || in.cls == A64_C_ALU_SHIFT) {
+			arith = 1;
+		}
+		pc += 4;
+	}
+	return -1;
+}
+
+/* preempt_count_add(1) before the mrs: mrs xT, sp_el0; ldr wK, [xT, #off];
+ * add wK, wK, #1; str wK, [xT, #off]. Returns the start pc or 0. */
+static uint64_t wrapper_before(const struct scan *s, uint64_t mrs, uint32_t *off)
+{
+	for (uint64_t pc = mrs - 4; pc >= s->lo && pc + 4 * BACK_LIMIT >= mrs; pc -= 4) {
+		uint32_t w, w1, w2, w3;
+
+		if (word(s, pc, &w) || !MRS_SP_EL0(w))
+			continue;
+		/* the three instructions may be interleaved with others */
+		for (uint64_t a = pc + 4; a < mrs; a += 4) {
+			if (word(s, a, &w1) || (w1 & 0xffc00000u) != 0xb9400000u || rn(w1) != rt(w))
+				continue;
+			for (uint64_t b = a + 4; b < mrs; b += 4) {
+				if (word(s, b, &w2) || (w2 & 0xfffffc00u) != (0x11000400u | 0) ||
+				    rn(w2) != rt(w1))
+					continue;
+				for (uint64_t c = b + 4; c < mrs; c += 4)
+					if (!word(s, c, &w3) && (w3 & 0xffc00000u) == 0xb9000000u &&
+					    rn(w3) == rt(w) && ((w3 >> 10) & 0xfff) == ((w1 >> 10) & 0xfff)) {
+						*off = ((w1 >> 10) & 0xfff) * 4;
+						return pc;
+					}
+			}
+		}
+	}
+	return 0;
+}
+
+/* After the op: the preempt_count decrement and its test, through a
+ * register that came from sp_el0. Extends the window; 1 if found. */
+static int wrapper_after(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, uint32_t off)
+{
+	uint64_t start_n = site->n;
+	struct a64_insn in;
+	uint32_t w;
+
+	for (int i = 0; i < 14 && pc; i++) {
+		if (word(s, pc, &w) || push(site, pc))
+			break;
+		a64_decode(w, pc, &in);
+		/* str wK, [xT, #off]: the decremented count written back */
+		if ((w & 0xffc00000u) == 0xb9000000u && ((w >> 10) & 0xfff) * 4 == off) {
+			/* then the test: cbz/cbnz (and a reload) */
+			for (int k = 0; k < 3; k++) {
+				uint64_t npc = pc + 4 * (k + 1);
+
+				if (word(s, npc, &w))
+					break;
+				a64_decode(w, npc, &in);
+				if (in.cls != A64_C_BCOND && in.cls != A64_C_LOAD)
+					break;
+				push(site, npc);
+				if (in.cls == A64_C_BCOND && k > 0)
+					break;
+			}
+			return 1;
+		}
+		pc = next_pc(s, pc, &in);
+	}
+	site->n = (uint8_t)start_n;
+	return 0;
+}
+
+static int classify(const struct scan *s, uint64_t mrs, struct hs_pcpu_site *site)
+{
+	uint32_t w, off = 0, addr = 0;	/* addr: registers holding the address */
+	unsigned pcpu_reg;
+	uint64_t pc, start;
+	struct a64_insn in;
+
+	memset(site, 0, sizeof(*site));
+	site->mrs = mrs;
+	site->kind = HS_PCPU_PTR;
+	word(s, mrs, &w);
+	pcpu_reg = rt(w);
+	start = wrapper_before(s, mrs, &off);
+	for (pc = start ? start : mrs; pc < mrs; pc += 4)
+		push(site, pc);
+	pc = mrs;
+	for (int i = 0; i < FWD_LIMIT && pc; i++) {
+		if (word(s, pc, &w))
+			return -1;
+		a64_decode(w, pc, &in);
+		if (in.cls == A64_C_LOAD_EX && (addr & (1u << rn(w)))) {
+			site->op = pc;
+			if (llsc(s, site, pc, rn(w)))
+				return -1;
+			pc = site->pcs[site->n - 1] + 4;
+			break;
+		}
+		if (push(site, pc))
+			return -1;
+		if (!addr && reads(&in, pcpu_reg) && pc != mrs) {
+			if ((in.cls == A64_C_LOAD || in.cls == A64_C_STORE) && (in.flags & A64_F_REGOFF)) {
+				site->op = pc;
+				site->kind = in.cls == A64_C_LOAD ? HS_PCPU_READ : HS_PCPU_WRITE;
+				site->base_reg = (uint8_t)(rn(w) == pcpu_reg ? (w >> 16) & 31 : rn(w));
+				pc = next_pc(s, pc, &in);
+				break;
+			}
+			if (in.cls == A64_C_ALU && in.ndst == 1 && in.nsrc == 2 && in.dst[0] < 31) {
+				addr = 1u << in.dst[0];
+				site->base_reg = in.src[0] == pcpu_reg ? in.src[1] : in.src[0];
+			} else {
+				break;	/* used some other way: a per-CPU pointer */
+			}
+		} else if (addr && reads_any(&in, addr)) {
+			int k = in.cls == A64_C_ATOMIC ? lse_kind(w) : -1;
+
+			if ((w & 0xffe0ffe0u) == 0xaa0003e0u && rt(w) != 31) {
+				/* mov xd, xa: the address is in another register too
+				 * (the LSE helpers pin their operands) */
+				addr |= 1u << rt(w);
+			} else if (in.cls == A64_C_PRFM) {
+				/* prfm pstl1strm before an LL/SC loop */
+			} else if ((in.cls == A64_C_LOAD || in.cls == A64_C_STORE) && (addr & (1u << rn(w)))) {
+				site->op = pc;
+				site->kind = in.cls == A64_C_LOAD ? HS_PCPU_READ : HS_PCPU_WRITE;
+				pc = next_pc(s, pc, &in);
+				break;
+			} else if (k >= 0) {
+				site->op = pc;
+				site->kind = (uint8_t)k;
+				pc = next_pc(s, pc, &in);
+				break;
+			} else {
+				break;
+			}
+		} else if (addr) {
+			/* an unrelated instruction overwriting an address copy */
+			for (unsigned d = 0; d < in.ndst; d++)
+				if (in.dst[d] < 31)
+					addr &= ~(1u << in.dst[d]);
+			if (!addr)
+				break;
+		}
+		if (!addr && writes(&in, pcpu_reg) && pc != mrs)
+			break;
+		pc = next_pc(s, pc, &in);
+	}
+	if (site->kind == HS_PCPU_PTR) {
+		/* keep ptr sites short: the mrs and the address formation */
+		site->n = 0;
+		push(site, mrs);
+		return 0;
+	}
+	if (start && pc && wrapper_after(s, site, pc, off))
+		site->wrapped = 1;
+	else if (start) {
+		/* no matching preempt_enable: not a wrapped op, drop the prefix */
+		size_t skip = (mrs - start) / 4;
+
+		memmove(site->pcs, site->pcs + skip, (site->n - skip) * sizeof(site->pcs[0]));
+		site->n = (uint8_t)(site->n - skip);
+	}
+	return 0;
+}
+
+int hs_pcpu_scan(const struct hs_image *img, const uint8_t *mem, struct hs_pcpu_census *c)
+{
+	struct scan s = { .img = img, .mem = mem };
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < img->nsyms; i++) {
+		const struct hs_sym *f = &img->syms[i];
+
+		if (f->type != STT_FUNC || !f->size || f->addr < img->text_start ||
+		    f->addr + f->size > img->text_end || f->size > (1u << 20))
+			continue;
+		s.lo = f->addr;
+		s.hi = f->addr + f->size;
+		for (uint64_t pc = f->addr; pc < s.hi; pc += 4) {
+			struct hs_pcpu_site site;
+			uint32_t w;
+
+			if (word(&s, pc, &w) || !MRS_TPIDR_EL1(w))
+				continue;
+			if (classify(&s, pc, &site)) {
+				c->unclassified++;
+				continue;
+			}
+			if (c->n == c->cap) {
+				size_t nc = c->cap ? 2 * c->cap : 256;
+				struct hs_pcpu_site *nv = hs_realloc(c->v, nc * sizeof(*nv));
+
+				if (!nv)
+					return -1;
+				c->v = nv;
+				c->cap = nc;
+			}
+			c->v[c->n++] = site;
+			c->count[site.kind][site.wrapped]++;
+		}
+	}
+	return 0;
+}
+
+void hs_pcpu_census_free(struct hs_pcpu_census *c)
+{
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * The same representative in two images of one kernel: the site in the
+ * function whose name sorts first (then the lowest address), so a patch
+ * elsewhere does not change which site a kind is measured on.
+ */
+const struct hs_pcpu_site *hs_pcpu_pick(const struct hs_image *img, const struct hs_pcpu_census *c,
+					enum hs_pcpu_kind kind, int want_wrapped)
+{
+	const struct hs_pcpu_site *best = NULL;
+	const char *best_name = NULL;
+
+	for (int pass = 0; pass < 2 && !best; pass++)
+		for (size_t i = 0; i < c->n; i++) {
+			const struct hs_pcpu_site *s = &c->v[i];
+			const struct hs_sym *f;
+			const char *name;
+			int cmp;
+
+			if (s->kind != kind || (pass == 0 && s->wrapped != want_wrapped))
+				continue;
+			f = hs_sym_at(img, s->mrs);
+			name = f ? f->name : "";
+			cmp = best ? strcmp(name, best_name) : -1;
+			if (cmp < 0 || (cmp == 0 && s->mrs < best->mrs)) {
+				best = s;
+				best_name = name;
+			}
+		}
+	return best;
+}
+
+/*
+ * A site's window as trace records, in execution order: the preempt check
+ * not taken, one LL/SC iteration (no contention on one CPU), which is what
+ * the emulator would produce. The op's data address is the per-CPU slot;
+ * the other accesses of a window are the preempt_count updates through
+ * current's thread_info, given the task's address.
+ */
+int hs_pcpu_site_trace(const struct hs_image *img, const uint8_t *mem, const struct hs_pcpu_site *s,
+		       struct hs_dcache *dc, struct hs_trace *t, uint64_t slot, uint64_t task)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		uint32_t w = 0;
+		long idx;
+
+		if (hs_read32(img, mem, s->pcs[i], &w))
+			return hs_fail("%s: this_cpu site 0x%llx outside the image", img->path,
+				       (unsigned long long)s->pcs[i]);
+		idx = hs_dcache_get(dc, s->pcs[i], w);
+		if (idx < 0 || hs_trace_push(t, s->pcs[i], (uint32_t)idx))
+			return -1;
+		if (a64_is_mem(dc->v[idx].in.cls) && dc->v[idx].in.cls != A64_C_PRFM)
+			t->v[t->n - 1].addr = s->pcs[i] == s->op ? slot : task;
+		else if (dc->v[idx].in.cls == A64_C_PRFM)
+			t->v[t->n - 1].addr = slot;
+	}
+	return 0;
+}
