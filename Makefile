@@ -48,19 +48,22 @@ hotsim: $(BUILD)/hotsim
 endif
 
 $(BUILD)/hotsim: $(CLI_OBJS) $(LIB)
-	$(CC) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS_ALL)
+	@echo "  LD      $@"
+	@$(CC) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS_ALL)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(EXTRA_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL) -lcriterion
+	@echo "  LD      $@"
+	@$(CC) $(EXTRA_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL) -lcriterion
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.d)
 

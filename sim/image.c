@@ -268,11 +268,40 @@ static int load_btf(struct hs_image *img)
 	return 0;
 }
 
+/* Everything after the bytes are in place (file mapping or caller buffer). */
+static struct hs_image *parse(struct hs_image *img)
+{
+	Elf *elf = NULL;
+
+	if (check_header(img))
+		goto fail;
+	elf_version(EV_CURRENT);
+	/* libelf reads from our bytes, so it never sees more than the file. */
+	elf = elf_memory((char *)img->file, img->file_size);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		hs_fail("%s: unreadable ELF (%s)", img->path, elf_errmsg(-1));
+		goto fail;
+	}
+	if (load_segments(img, elf) || load_sections(img, elf) ||
+	    hs_image_load_symbols(img, elf))
+		goto fail;
+	text_range(img);
+	hs_image_read_identity(img);
+	if (load_btf(img))
+		goto fail;
+	elf_end(elf);
+	return img;
+fail:
+	if (elf)
+		elf_end(elf);
+	hs_image_close(img);
+	return NULL;
+}
+
 struct hs_image *hs_image_open(const char *path)
 {
 	struct hs_image *img;
 	struct stat st;
-	Elf *elf = NULL;
 	int fd;
 
 	img = hs_calloc(1, sizeof(*img));
@@ -304,37 +333,40 @@ struct hs_image *hs_image_open(const char *path)
 		close(fd);
 		goto fail;
 	}
+	img->mapped = 1;
 	close(fd);
-	if (check_header(img))
-		goto fail;
-	elf_version(EV_CURRENT);
-	/* libelf reads from our mapping, so it never sees more than the file. */
-	elf = elf_memory((char *)img->file, img->file_size);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		hs_fail("%s: unreadable ELF (%s)", path, elf_errmsg(-1));
-		goto fail;
-	}
-	if (load_segments(img, elf) || load_sections(img, elf) ||
-	    hs_image_load_symbols(img, elf))
-		goto fail;
-	text_range(img);
-	hs_image_read_identity(img);
-	if (load_btf(img))
-		goto fail;
-	elf_end(elf);
-	return img;
+	return parse(img);
 fail:
-	if (elf)
-		elf_end(elf);
 	hs_image_close(img);
 	return NULL;
+}
+
+struct hs_image *hs_image_open_mem(const char *name, const uint8_t *data, size_t len)
+{
+	struct hs_image *img = hs_calloc(1, sizeof(*img));
+
+	if (!img)
+		return NULL;
+	img->path = hs_strdup(name);
+	if (!img->path) {
+		free(img);
+		return NULL;
+	}
+	if (len == 0) {
+		hs_fail("%s: empty file, not an ELF file", name);
+		hs_image_close(img);
+		return NULL;
+	}
+	img->file = data;
+	img->file_size = len;
+	return parse(img);
 }
 
 void hs_image_close(struct hs_image *img)
 {
 	if (!img)
 		return;
-	if (img->file)
+	if (img->file && img->mapped)
 		munmap((void *)img->file, img->file_size);
 	hs_btf_free(img->btf);
 	free(img->mem);

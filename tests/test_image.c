@@ -289,18 +289,21 @@ Test(image_bad, overlapping_segments)
 	size_t len;
 	uint8_t *b = slurp(HS_KERNEL("base"), &len);
 	const char *p;
-	int a = -1, c = -1;
+	int load = -1, other = -1;
 
-	for (int i = 0; i < ehdr(b)->e_phnum; i++)
-		if (phdr(b, i)->p_type == PT_LOAD) {
-			if (a < 0)
-				a = i;
-			else if (c < 0)
-				c = i;
-		}
-	cr_assert(a >= 0 && c >= 0, "need two PT_LOADs");
-	/* move the second segment onto the first, keeping its alignment */
-	phdr(b, c)->p_vaddr = phdr(b, a)->p_vaddr + (phdr(b, c)->p_offset % phdr(b, c)->p_align);
+	for (int i = 0; i < ehdr(b)->e_phnum; i++) {
+		if (phdr(b, i)->p_type == PT_LOAD && load < 0)
+			load = i;
+		else if (phdr(b, i)->p_type != PT_LOAD && other < 0)
+			other = i;
+	}
+	cr_assert(load >= 0 && other >= 0, "need a PT_LOAD and another program header");
+	/* a second loadable segment lying inside the first one */
+	phdr(b, other)->p_type = PT_LOAD;
+	phdr(b, other)->p_offset = phdr(b, load)->p_offset + 0x1000;
+	phdr(b, other)->p_vaddr = phdr(b, load)->p_vaddr + 0x1000;
+	phdr(b, other)->p_filesz = phdr(b, other)->p_memsz = 0x1000;
+	phdr(b, other)->p_align = 0x1000;
 	p = spill(b, len);
 	expect_bad(p, "overlap");
 	unlink(p);

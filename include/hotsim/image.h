@@ -43,6 +43,7 @@ struct hs_image {
 	/* the file, mapped read-only */
 	const uint8_t *file;
 	size_t file_size;
+	int mapped;		/* file is our mapping (else the caller's buffer) */
 
 	/* PT_LOAD segments laid out at their link addresses */
 	uint64_t base;		/* lowest segment address, page aligned */
@@ -81,6 +82,10 @@ struct hs_image {
 /* Open and validate. Returns NULL with hs_errmsg() = "PATH: problem". */
 struct hs_image *hs_image_open(const char *path);
 void hs_image_close(struct hs_image *img);
+
+/* The same from bytes in memory (the caller keeps them alive until close);
+ * name is used in messages. For fuzzing and tests. */
+struct hs_image *hs_image_open_mem(const char *name, const uint8_t *data, size_t len);
 
 /*
  * Symbol by name. Exact match first; otherwise a compiler-suffixed local

@@ -4,6 +4,7 @@
 #   kernels/linux/build.sh all            every variant in kernels/linux/variants
 #   kernels/linux/build.sh base null ...  just these (and what they derive from)
 #   kernels/linux/build.sh --list         variants and their cache state
+#   kernels/linux/build.sh --key VARIANT  its cache key
 #
 # Source: Debian's linux-source-6.1 tarball (/usr/src/linux-source-6.1.tar.xz).
 # Outputs are cached outside the checkout in $HOTSIM_CACHE (default
@@ -27,6 +28,10 @@ mkdir -p "$cache/images" "$cache/trees" "$out"
 # One kernel build at a time on this machine, whoever asks.
 exec 9>"$cache/.lock"
 flock 9
+
+# Bump when the way images are built changes (what the cache key cannot see
+# otherwise); editing messages or progress output need not bump it.
+RECIPE=1
 
 # Reproducible banner and build id: the null pair must be bit-identical code.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
@@ -74,7 +79,7 @@ key() {
 	[ -n "$tc" ] || die "no variant '$v' in kernels/linux/variants"
 	{
 		echo "$srcver"; echo "$v"; toolchain_id "$tc"
-		sha256sum "$here/build.sh"
+		echo "recipe $RECIPE"; make_args "$tc"; env | grep '^KBUILD_BUILD_' | sort
 		for f in ${frags//,/ }; do cat "$here/$f.config"; done
 		[ "$patches" = - ] || for p in ${patches//,/ }; do cat "$here/patches/$p.diff"; done
 		[ "$parent" = - ] || key "$parent"
@@ -118,19 +123,21 @@ run_make() {
 # Every option a fragment sets must survive olddefconfig, or the image would
 # silently not be what its name says.
 verify_config() {
-	local v=$1 cfg=$2 frags=$3 line k val got bad=0
-	for f in ${frags//,/ }; do
-		while IFS= read -r line; do
-			case "$line" in ''|'#'*) continue ;; esac
-			k=${line%%=*}; val=${line#*=}
-			got=$(grep -E "^$k=|^# $k is not set" "$cfg" || true)
-			if [ "$val" = n ]; then
-				case "$got" in ''|*"not set") ;; *) echo "kernels: [$v] $line did not stick: $got" >&2; bad=1 ;; esac
-			elif [ "$got" != "$line" ]; then
-				echo "kernels: [$v] $line did not stick: ${got:-unset}" >&2; bad=1
-			fi
-		done < "$here/$f.config"
-	done
+	local v=$1 cfg=$2 frags=$3 line k val got bad=0 f
+	# later fragments override earlier ones: check each key's last value
+	for f in ${frags//,/ }; do cat "$here/$f.config"; done |
+		awk -F= '/^CONFIG_/ { last[$1] = $0; order[$1] = NR } END { for (k in last) print order[k] " " last[k] }' |
+		sort -n | cut -d' ' -f2- > "$cfg.expected"
+	while IFS= read -r line; do
+		k=${line%%=*}; val=${line#*=}
+		got=$(grep -E "^$k=|^# $k is not set" "$cfg" || true)
+		if [ "$val" = n ]; then
+			case "$got" in ''|*"not set") ;; *) echo "kernels: [$v] $line did not stick: $got" >&2; bad=1 ;; esac
+		elif [ "$got" != "$line" ]; then
+			echo "kernels: [$v] $line did not stick: ${got:-unset}" >&2; bad=1
+		fi
+	done < "$cfg.expected"
+	rm -f "$cfg.expected"
 	[ $bad = 0 ] || die "[$v] config fragment not honoured (see above)"
 }
 
@@ -208,6 +215,9 @@ build_one() {
 }
 
 case "${1:-all}" in
+--key)
+	key "$2"
+	exit 0 ;;
 --list)
 	for v in $(all_variants); do
 		img=$(built_image "$v")
