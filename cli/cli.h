@@ -15,6 +15,8 @@ int cmd_paths(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_snippet(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* "hotsim: <hs_errmsg()>" on stderr; returns HS_EXIT_ERROR */
 int cli_error(void);

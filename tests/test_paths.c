@@ -1,0 +1,268 @@
+/*
+ * test_paths.c - the hot paths on the real kernels: every path on every core
+ * on both images of every pair; cswitch without a finish_task_switch
+ * function; the handle_arch_irq load present in the baseline and gone in
+ * irq-direct; the percpu census under PREEMPT vs PREEMPT_NONE; LSE vs LL/SC
+ * streams; identical streams for the null pair; a fault report for a broken
+ * state.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+#include <unicorn/unicorn.h>
+
+#include "hotsim/err.h"
+#include "hotsim/paths.h"
+#include "testutil.h"
+
+#define LIMIT 1000000
+
+static struct hs_image *open_kernel(const char *path)
+{
+	struct hs_image *img = hs_image_open(path);
+
+	cr_assert_not_null(img, "%s", hs_errmsg());
+	return img;
+}
+
+static struct hs_patched *patch(const struct hs_image *img, const char *cpu)
+{
+	struct hs_patched *p = hs_patch(img, hs_core_find(cpu));
+
+	cr_assert_not_null(p, "%s", hs_errmsg());
+	return p;
+}
+
+static void run(const char *path, const struct hs_patched *p, struct hs_path_run *pr)
+{
+	cr_assert_eq(hs_path_run(hs_path_find(path), p, LIMIT, pr), 0, "%s", hs_errmsg());
+	cr_assert(pr->ok, "%s on %s (%s): %s", path, p->core->name, p->img->path, pr->why);
+}
+
+Test(paths, every_path_every_core_every_image, .timeout = 300)
+{
+	static const char *const images[] = { HS_KERNEL("base"), HS_KERNEL("cswitch-inline"),
+					       HS_KERNEL("irq-direct"), HS_KERNEL("preempt-none"),
+					       HS_KERNEL("null"), HS_KERNEL("base-btf"),
+					       HS_KERNEL("base-clang") };
+
+	for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++) {
+		struct hs_image *img = open_kernel(images[i]);
+
+		for (int c = 0; hs_cores[c]; c++) {
+			struct hs_patched *p = patch(img, hs_cores[c]->name);
+
+			for (int k = 0; hs_paths[k]; k++) {
+				struct hs_path_run pr;
+
+				run(hs_paths[k]->name, p, &pr);
+				/* a real path is more than a handful of instructions */
+				cr_assert_gt(pr.tr.n, 20, "%s on %s: %zu instructions", hs_paths[k]->name,
+					     hs_cores[c]->name, pr.tr.n);
+				hs_path_run_free(&pr);
+			}
+			hs_patched_free(p);
+		}
+		hs_image_close(img);
+	}
+}
+
+static int visits(const struct hs_image *img, const struct hs_trace *t, const char *fn)
+{
+	const struct hs_sym *s = hs_sym_lookup(img, fn, NULL);
+
+	for (size_t i = 0; s && i < t->n; i++)
+		if (t->v[i].pc >= s->addr && t->v[i].pc < s->addr + s->size)
+			return 1;
+	return 0;
+}
+
+Test(paths, cswitch_without_finish_task_switch)
+{
+	struct hs_image *base = open_kernel(HS_KERNEL("base"));
+	struct hs_image *inl = open_kernel(HS_KERNEL("cswitch-inline"));
+	struct hs_patched *pb = patch(base, "a53"), *pi = patch(inl, "a53");
+	struct hs_path_run rb, ri;
+	int noted = 0;
+
+	cr_assert_not_null(hs_sym_lookup(base, "finish_task_switch", NULL));
+	cr_assert_null(hs_sym_lookup(inl, "finish_task_switch", NULL),
+		       "the patch makes it __always_inline: no symbol left");
+	run("cswitch", pb, &rb);
+	run("cswitch", pi, &ri);
+	cr_assert(visits(base, &rb.tr, "finish_task_switch"));
+	cr_assert(visits(inl, &ri.tr, "cpu_switch_to"));
+	cr_assert(visits(inl, &ri.tr, "__switch_to"));
+	for (unsigned i = 0; i < ri.nnotes; i++)
+		noted |= strstr(ri.notes[i], "finish_task_switch: not a function") != NULL;
+	cr_assert(noted, "the run says finish_task_switch is not in this image");
+	/* both end back in schedule(): the last function is schedule */
+	cr_assert_str_eq(hs_sym_at(inl, ri.tr.v[ri.tr.n - 1].pc)->name, "schedule");
+	hs_path_run_free(&rb);
+	hs_path_run_free(&ri);
+	hs_patched_free(pb);
+	hs_patched_free(pi);
+	hs_image_close(base);
+	hs_image_close(inl);
+}
+
+/* Loads whose data address is handle_arch_irq itself. */
+static unsigned handle_arch_irq_loads(const struct hs_image *img, const struct hs_trace *t)
+{
+	const struct hs_sym *h = hs_sym_exact(img, "handle_arch_irq");
+	unsigned n = 0;
+
+	cr_assert_not_null(h);
+	for (size_t i = 0; i < t->n; i++)
+		n += hs_trace_insn(t, i)->cls == A64_C_LOAD && t->v[i].addr == h->addr;
+	return n;
+}
+
+Test(paths, irq_direct_drops_the_handle_arch_irq_load)
+{
+	struct hs_image *base = open_kernel(HS_KERNEL("base"));
+	struct hs_image *dir = open_kernel(HS_KERNEL("irq-direct"));
+	static const char *const irq_paths[] = { "irq-el1", "irq-el0" };
+
+	for (int c = 0; hs_cores[c]; c++) {
+		struct hs_patched *pb = patch(base, hs_cores[c]->name), *pd = patch(dir, hs_cores[c]->name);
+
+		for (int k = 0; k < 2; k++) {
+			struct hs_path_run rb, rd;
+
+			run(irq_paths[k], pb, &rb);
+			run(irq_paths[k], pd, &rd);
+			cr_assert_eq(handle_arch_irq_loads(base, &rb.tr), 1, "%s %s baseline",
+				     irq_paths[k], hs_cores[c]->name);
+			cr_assert_eq(handle_arch_irq_loads(dir, &rd.tr), 0, "%s %s irq-direct",
+				     irq_paths[k], hs_cores[c]->name);
+			/* and the root handler still runs */
+			cr_assert(visits(dir, &rd.tr, "gic_handle_irq"));
+			hs_path_run_free(&rb);
+			hs_path_run_free(&rd);
+		}
+		hs_patched_free(pb);
+		hs_patched_free(pd);
+	}
+	hs_image_close(base);
+	hs_image_close(dir);
+}
+
+Test(paths, percpu_census_preempt_vs_none)
+{
+	struct hs_image *pre = open_kernel(HS_KERNEL("base"));
+	struct hs_image *none = open_kernel(HS_KERNEL("preempt-none"));
+	struct hs_patched *pp = patch(pre, "a55"), *pn = patch(none, "a55");
+	struct hs_path_run rp, rn;
+	unsigned wrapped_p = 0, wrapped_n = 0;
+
+	run("percpu", pp, &rp);
+	run("percpu", pn, &rn);
+	for (int k = 0; k < HS_PCPU_NKINDS; k++) {
+		wrapped_p += rp.census->count[k][1];
+		wrapped_n += rn.census->count[k][1];
+	}
+	/* CONFIG_PREEMPT wraps this_cpu ops in preempt_disable/enable;
+	 * PREEMPT_NONE has no preempt_count, so no wrapper at all */
+	cr_assert_gt(wrapped_p, 50);
+	cr_assert_eq(wrapped_n, 0);
+	cr_assert_gt(rn.census->n, 100, "the ops are still there");
+	for (unsigned i = 0; i < rn.nsegs; i++)
+		cr_assert_eq(rn.segs[i].wrapped, 0);
+	hs_path_run_free(&rp);
+	hs_path_run_free(&rn);
+	hs_patched_free(pp);
+	hs_patched_free(pn);
+	hs_image_close(pre);
+	hs_image_close(none);
+}
+
+static void count_atomics(const struct hs_path_run *pr, const char *seg, unsigned *lse, unsigned *llsc)
+{
+	*lse = *llsc = 0;
+	for (unsigned s = 0; s < pr->nsegs; s++) {
+		if (strcmp(pr->segs[s].label, seg))
+			continue;
+		for (size_t i = pr->segs[s].begin; i < pr->segs[s].end; i++) {
+			unsigned cls = hs_trace_insn(&pr->tr, i)->cls;
+
+			*lse += cls == A64_C_ATOMIC;
+			*llsc += cls == A64_C_LOAD_EX || cls == A64_C_STORE_EX;
+		}
+	}
+}
+
+Test(paths, percpu_lse_on_a55_llsc_on_a53)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_patched *p53 = patch(img, "a53"), *p55 = patch(img, "a55");
+	struct hs_path_run r53, r55;
+	unsigned lse, llsc;
+
+	run("percpu", p53, &r53);
+	run("percpu", p55, &r55);
+	count_atomics(&r55, "add", &lse, &llsc);
+	cr_assert_eq(lse, 1, "A55: one stadd");
+	cr_assert_eq(llsc, 0);
+	count_atomics(&r53, "add", &lse, &llsc);
+	cr_assert_eq(lse, 0);
+	cr_assert_eq(llsc, 2, "A53: ldxr + stxr");
+	hs_path_run_free(&r53);
+	hs_path_run_free(&r55);
+	hs_patched_free(p53);
+	hs_patched_free(p55);
+	hs_image_close(img);
+}
+
+Test(paths, null_pair_identical_streams)
+{
+	struct hs_image *a = open_kernel(HS_KERNEL("base"));
+	struct hs_image *b = open_kernel(HS_KERNEL("null"));
+
+	for (int c = 0; hs_cores[c]; c++) {
+		struct hs_patched *pa = patch(a, hs_cores[c]->name), *pb = patch(b, hs_cores[c]->name);
+
+		for (int k = 0; hs_paths[k]; k++) {
+			struct hs_path_run ra, rb;
+
+			run(hs_paths[k]->name, pa, &ra);
+			run(hs_paths[k]->name, pb, &rb);
+			cr_assert_eq(ra.tr.n, rb.tr.n, "%s on %s", hs_paths[k]->name, hs_cores[c]->name);
+			for (size_t i = 0; i < ra.tr.n; i++) {
+				cr_assert_eq(ra.tr.v[i].pc, rb.tr.v[i].pc);
+				cr_assert_eq(hs_trace_insn(&ra.tr, i)->word, hs_trace_insn(&rb.tr, i)->word);
+				cr_assert_eq(ra.tr.v[i].addr, rb.tr.v[i].addr);
+			}
+			hs_path_run_free(&ra);
+			hs_path_run_free(&rb);
+		}
+		hs_patched_free(pa);
+		hs_patched_free(pb);
+	}
+	hs_image_close(a);
+	hs_image_close(b);
+}
+
+Test(paths, broken_state_gives_fault_report)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_patched *p = patch(img, "a55");
+	struct hs_path_ctx c = { .img = img, .pt = p, .budget = 100000 };
+	struct hs_path_run out;
+
+	memset(&out, 0, sizeof(out));
+	out.def = hs_path_find("irq-el1");
+	c.r = hs_runner_new(img, p->mem, p->core);
+	cr_assert_not_null(c.r);
+	hs_trace_init(&out.tr, hs_rt_dcache(c.r), LIMIT);
+	cr_assert_eq(hs_kstate_boot(c.r, &c.ks), 0, "%s", hs_errmsg());
+	/* current (sp_el0) points at unmapped memory */
+	hs_rt_set_reg(c.r, UC_ARM64_REG_SP_EL0, 0xffff0000dead0000ULL);
+	cr_assert_neq(hs_path_exception(&c, out.def, &out), 0);
+	cr_assert(strstr(hs_errmsg(), "irq-el1: fault:"), "%s", hs_errmsg());
+	cr_assert(strstr(hs_errmsg(), "0xffff0000dead"), "%s", hs_errmsg());
+	cr_assert(strstr(hs_errmsg(), " at "), "%s", hs_errmsg());
+	hs_trace_free(&out.tr);
+	hs_runner_free(c.r);
+	hs_patched_free(p);
+	hs_image_close(img);
+}
