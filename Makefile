@@ -60,10 +60,13 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
+# The fuzz regression test links the fuzz target's entry point.
+$(BUILD)/tests/test_fuzz_regress: $(BUILD)/obj/tests/fuzz/fuzz_image.o
+
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	@$(CC) $(EXTRA_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL) -lcriterion
+	@$(CC) $(EXTRA_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS_ALL) -lcriterion
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.d)
 
@@ -87,6 +90,7 @@ check: deps
 	@$(MAKE) --no-print-directory kernels
 	@$(MAKE) --no-print-directory check-tests
 	@$(MAKE) --no-print-directory SAN=1 check-tests
+	@FUZZ_SECONDS=$${FUZZ_SECONDS:-15} scripts/fuzz.sh
 
 check-tests: hotsim fixtures $(TESTS)
 	@scripts/run-tests.sh $(BUILD) $(TESTS)
@@ -95,6 +99,9 @@ demo: deps
 	@$(MAKE) --no-print-directory hotsim
 	@$(MAKE) --no-print-directory kernels
 	@scripts/demo.sh
+
+fuzz: deps fixtures
+	@scripts/fuzz.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory hotsim kernels

@@ -45,22 +45,34 @@ void a64_dst(struct a64_insn *in, unsigned reg)
 		in->flags |= A64_F_VTRUNC;
 }
 
-/* Group index for op0 = bits 28:25, or -1 for the reserved/SME/SVE space. */
-static int group_of(uint32_t w)
+/*
+ * The group tables for op0 = bits 28:25; the FP/SIMD space has two (the
+ * Advanced SIMD and the scalar FP/crypto encodings are disjoint, so their
+ * order does not matter).  Returns how many tables, 0 for the reserved,
+ * SME and SVE spaces this decoder does not cover.
+ */
+static unsigned groups_of(uint32_t w, unsigned g[2])
 {
 	uint32_t op0 = a64_field(w, 25, 4);
 
-	if ((op0 & 0xe) == 0x8)		/* 100x: DP immediate */
+	if ((w & 0xffff0000) == 0) {	/* UDF #imm16 in the reserved space */
+		g[0] = 0;
 		return 1;
+	}
 	if ((op0 & 0xe) == 0xa)		/* 101x: branches, exceptions, system */
-		return 0;
-	if ((op0 & 0x5) == 0x4)		/* x1x0: loads and stores */
+		g[0] = 0;
+	else if ((op0 & 0xe) == 0x8 || (op0 & 0x7) == 0x5)
+		g[0] = 1;		/* 100x DP immediate, x101 DP register */
+	else if ((op0 & 0x5) == 0x4)	/* x1x0: loads and stores */
+		g[0] = 2;
+	else if ((op0 & 0x7) == 0x7) {	/* x111: DP FP/SIMD */
+		g[0] = 3;
+		g[1] = 4;
 		return 2;
-	if ((op0 & 0x7) == 0x5)		/* x101: DP register */
-		return 1;
-	if ((op0 & 0x7) == 0x7)		/* x111: DP FP/SIMD */
-		return 3;
-	return -1;			/* 0000 reserved (udf), 0001 SME, 0010 SVE, 0011 */
+	} else {
+		return 0;		/* 0000 reserved, 0001 SME, 0010 SVE, 0011 */
+	}
+	return 1;
 }
 
 const struct a64_enc *a64_enc_group(unsigned g, unsigned *n)
@@ -69,7 +81,8 @@ const struct a64_enc *a64_enc_group(unsigned g, unsigned *n)
 	case 0: *n = a64_sys_n; return a64_sys_tab;
 	case 1: *n = a64_dp_n; return a64_dp_tab;
 	case 2: *n = a64_ldst_n; return a64_ldst_tab;
-	case 3: *n = a64_fp_n; return a64_fp_tab;
+	case 3: *n = a64_simd_n; return a64_simd_tab;
+	case 4: *n = a64_fp_n; return a64_fp_tab;
 	}
 	*n = 0;
 	return NULL;
@@ -78,23 +91,15 @@ const struct a64_enc *a64_enc_group(unsigned g, unsigned *n)
 const struct a64_enc *a64_enc_lookup(uint32_t w)
 {
 	const struct a64_enc *t;
-	unsigned i, n;
-	int g;
+	unsigned g[2], ng, k, i, n;
 
-	/*
-	 * UDF #imm16 (the permanently undefined encoding) sits in the reserved
-	 * op0 = 0000 space; the sys table carries its entry.
-	 */
-	if ((w & 0xffff0000) == 0)
-		g = 0;
-	else
-		g = group_of(w);
-	if (g < 0)
-		return NULL;
-	t = a64_enc_group((unsigned)g, &n);
-	for (i = 0; i < n; i++)
-		if ((w & t[i].mask) == t[i].value)
-			return &t[i];
+	ng = groups_of(w, g);
+	for (k = 0; k < ng; k++) {
+		t = a64_enc_group(g[k], &n);
+		for (i = 0; i < n; i++)
+			if ((w & t[i].mask) == t[i].value)
+				return &t[i];
+	}
 	return NULL;
 }
 

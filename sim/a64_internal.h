@@ -1,18 +1,22 @@
 /*
  * a64_internal.h - shared pieces of the A64 decoder (sim/a64_*.c only).
  *
- * The decoder is one ordered table of { mask, value } patterns in the style
- * of the kernel's arch/arm64/include/asm/insn.h (__AARCH64_INSN_FUNCS).  The
- * first entry with (word & mask) == value wins and its extraction function
- * fills in the operands.  An extraction function may still reject the word
- * (return -1) for the reserved sub-encodings that a plain mask cannot
- * express; the word is then unallocated.  Entries are grouped by the Arm ARM
- * (DDI 0487) encoding index and each group's functions live in one file:
+ * The decoder is a set of ordered { mask, value } tables in the style of
+ * the kernel's arch/arm64/include/asm/insn.h (__AARCH64_INSN_FUNCS): the
+ * top-level op0 field (bits 28:25) picks the tables of one encoding group,
+ * the first entry with (word & mask) == value wins and its extraction
+ * function fills in the operands.  An extraction function may still reject
+ * the word (return -1) for the reserved sub-encodings a plain mask cannot
+ * express; the word is then unallocated.  Groups follow the Arm ARM
+ * (DDI 0487) encoding index, one file each:
  *
- *	a64_dp.c	data processing, immediate and register
  *	a64_sys.c	branches, exception generation, system
+ *	a64_dp.c	data processing, immediate and register
  *	a64_ldst.c	loads and stores, LSE atomics
- *	a64_fp.c	FP/SIMD data processing
+ *	a64_simd.c	Advanced SIMD data processing
+ *	a64_fp.c	scalar FP and crypto data processing
+ *
+ * Text: a64_disasm.c (Capstone), a64_text.c and a64_text_fb.c (own text).
  */
 #ifndef HOTSIM_A64_INTERNAL_H
 #define HOTSIM_A64_INTERNAL_H
@@ -43,7 +47,7 @@ struct a64_enc {
  * the tests; a64_enc_lookup() returns the entry a word matches, or NULL,
  * before any extraction-level check.
  */
-#define A64_NGROUPS 4
+#define A64_NGROUPS 5
 const struct a64_enc *a64_enc_group(unsigned g, unsigned *n);
 const struct a64_enc *a64_enc_lookup(uint32_t w);
 
@@ -53,6 +57,8 @@ extern const struct a64_enc a64_dp_tab[];
 extern const unsigned a64_dp_n;
 extern const struct a64_enc a64_ldst_tab[];
 extern const unsigned a64_ldst_n;
+extern const struct a64_enc a64_simd_tab[];
+extern const unsigned a64_simd_n;
 extern const struct a64_enc a64_fp_tab[];
 extern const unsigned a64_fp_n;
 
@@ -64,10 +70,10 @@ int a64_bitmask_imm(unsigned n, unsigned immr, unsigned imms, int is64,
 const char *a64_sysreg_entry(unsigned i, uint16_t *enc);
 
 /*
- * Disassembly text (a64_text.c): a bounded output buffer, and the words
- * whose text is built here rather than by Capstone.  a64_text_own() is
- * tried first; a64_text_fallback() when Capstone cannot decode the word.
- * Both return 1 when they wrote the text.
+ * Disassembly text: a bounded output buffer, and the words whose text is
+ * built here rather than by Capstone.  a64_text_own() (a64_text.c) is
+ * tried first, a64_text_fallback() (a64_text_fb.c) when Capstone cannot
+ * decode the word.  Both return 1 when they wrote the text.
  */
 struct a64_out {
 	char *buf;
@@ -78,6 +84,14 @@ void a64_put(struct a64_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int a64_text_own(struct a64_out *o, uint32_t w, const struct a64_insn *in);
 int a64_text_fallback(struct a64_out *o, uint32_t w, const struct a64_insn *in);
+
+/* "x3" or "w3"; register 31 is sp/wsp when sp is set, else xzr/wzr */
+const char *a64_gpr_name(unsigned r, int x, int sp);
+/* "[xn]", "[xn, #imm]" or, with pre, "[xn, #imm]!" */
+void a64_put_addr(struct a64_out *o, unsigned rn, long long imm, int pre);
+/* by form: 1 post-index "[xn], #imm", 2 offset, 3 pre-index */
+void a64_put_index(struct a64_out *o, unsigned rn, long long imm,
+		   unsigned form);
 
 /* Field extraction: n bits of w starting at bit lo. */
 static inline uint32_t a64_field(uint32_t w, unsigned lo, unsigned n)
@@ -104,8 +118,9 @@ static inline int64_t a64_sext(uint64_t v, unsigned n)
 #define A64_SF(w)	a64_field(w, 31, 1)
 
 /*
- * Register recording.  Sets, so duplicates are dropped; full arrays drop
- * silently (only long V register lists can get there, see A64_F_VTRUNC).
+ * Register recording.  Sets, so duplicates are dropped.  A full array
+ * drops the register and sets A64_F_VTRUNC; only the V register lists of
+ * ld3/ld4/st3/st4 get there, and their GPRs are always recorded first.
  *
  * Register number 31 means XZR or SP depending on the operand: _zr() drops
  * it (XZR is never recorded), _sp() records SP (A64_R_SP == 31).
@@ -140,6 +155,14 @@ static inline unsigned a64_vreg(unsigned n)
 {
 	return A64_R_V0 + (n & 31);
 }
+
+/*
+ * FP/SIMD operands Rd <- op(Rn[, Rm]); rule flags: A64_VACC (Vd is read
+ * too) and A64_VNARROW (Q = 1 writes only the upper half: Vd read).
+ */
+#define A64_VACC	0x80
+#define A64_VNARROW	0x40
+void a64_vregs(struct a64_insn *in, uint32_t w, int has_rm, unsigned rule);
 
 /* Shared extraction used by more than one group: nothing to record. */
 int a64_x_none(const struct a64_enc *e, uint32_t w, uint64_t pc,

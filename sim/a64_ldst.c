@@ -276,8 +276,8 @@ static int x_excl(const struct a64_enc *e, uint32_t w, uint64_t pc,
 		return 0;
 	}
 	if (o2) {				/* ldar/stlr family */
-		/* binutils, and so the kernel's toolchain, take ldar (not
-		 * ldlar, stlr) only with both fields all ones */
+		/* as GNU binutils does, ldar alone (not ldlar or stlr)
+		 * needs both fields all ones; otherwise unallocated */
 		if (l && o0 && (rs != 31 || rt2 != 31))
 			return -1;
 		in->cls = l ? A64_C_LOAD : A64_C_STORE;

@@ -23,6 +23,8 @@
 
 #define PAGE 4096ULL
 
+uint64_t hs_image_max_span = HS_IMAGE_MAX_SPAN;
+
 static int bad(const struct hs_image *img, const char *what)
 {
 	return hs_fail("%s: %s", img->path, what);
@@ -107,9 +109,10 @@ static int load_segments(struct hs_image *img, Elf *elf)
 				       (unsigned long long)ph.p_align);
 		if (ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
 			return hs_fail("%s: PT_LOAD %zu wraps the address space", img->path, i);
-		if (ph.p_memsz > HS_IMAGE_MAX_SPAN)
-			return hs_fail("%s: PT_LOAD %zu size 0x%llx exceeds the 1 GiB limit",
-				       img->path, i, (unsigned long long)ph.p_memsz);
+		if (ph.p_memsz > hs_image_max_span)
+			return hs_fail("%s: PT_LOAD %zu size 0x%llx exceeds the %llu MiB limit",
+				       img->path, i, (unsigned long long)ph.p_memsz,
+				       (unsigned long long)(hs_image_max_span >> 20));
 		s = &img->segs[img->nsegs++];
 		s->vaddr = ph.p_vaddr;
 		s->memsz = ph.p_memsz;
@@ -135,9 +138,10 @@ static int load_segments(struct hs_image *img, Elf *elf)
 					       (unsigned long long)(a->vaddr > b->vaddr ? a->vaddr : b->vaddr));
 		}
 	img->base = lo & ~(PAGE - 1);
-	if (hi - img->base > HS_IMAGE_MAX_SPAN)
-		return hs_fail("%s: loadable segments span 0x%llx bytes, over the 1 GiB limit",
-			       img->path, (unsigned long long)(hi - img->base));
+	if (hi - img->base > hs_image_max_span)
+		return hs_fail("%s: loadable segments span 0x%llx bytes, over the %llu MiB limit",
+			       img->path, (unsigned long long)(hi - img->base),
+			       (unsigned long long)(hs_image_max_span >> 20));
 	img->span = ((hi - img->base) + PAGE - 1) & ~(PAGE - 1);
 	img->mem = hs_calloc(1, img->span);
 	if (!img->mem)

@@ -2,11 +2,17 @@
  * test_a64.c - the A64 classifier (sim/a64_*.c) against the Arm ARM and
  * against GNU objdump 2.40 on a real kernel image.
  *
- *	a64/unit	hand-checked words: class, registers, size, flags
- *	a64/image	every instruction of the base kernel vs objdump
- *	a64/fuzz	2M random words and the table's mask edges
- *	a64/sysreg	the system register name table
- *	a64/disasm	text of the words Capstone 4.0.2 gets wrong
+ *	a64/unit		hand-checked words: class, registers, size, flags
+ *	a64/image		every instruction of the base kernel vs objdump
+ *	a64/fuzz		2M random words and the tables' mask edges
+ *	a64/sysreg		the system register name table
+ *	a64/sysreg_objdump	every name in it, as objdump spells it
+ *	a64/disasm		text, and its bounds
+ *
+ * a64/image runs "aarch64-linux-gnu-objdump -d" on HS_KERNEL("base") and
+ * fails when the image is missing (`make kernels` builds it).  To check
+ * another binary, build with EXTRA_CFLAGS='-DA64_XCHECK_IMAGE="\"path\""'
+ * (and -DA64_OBJDUMP_FLAGS='"\"-D -b binary -m aarch64\""' for raw words).
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -396,6 +402,43 @@ Test(a64, unit)
 
 /* ------------------------------------------------------------------ */
 /* a64/image: every instruction of the kernel image against objdump    */
+
+/*
+ * For each instruction objdump -d prints (all executable sections; ".word"
+ * lines are data marked by $d mapping symbols and are skipped):
+ *
+ *  (a) class: from the mnemonic (tables below; aliases under the class of
+ *      the instruction they stand for).  ".inst" must decode as unknown,
+ *      "udf" as exc.  Decisions rather than facts, kept in one place:
+ *      crc32* is MUL (multiply pipe and latency), clrex and the effect-free
+ *      hints (yield, esb, psb, tsb, dgh, clearbhb, unnamed hint #n) are
+ *      NOP, ssbb/pssbb are DSB (cond 0/4), cfinv/xaflag/axflag are ALU,
+ *      ALU_SHIFT only when a register operand really is shifted/extended.
+ *  (b) general registers: the set objdump names (w and x as one id, sp,
+ *      never xzr/wzr) plus the implicit ones the Arm ARM gives the
+ *      instruction (implicit_gprs(): x30 of bl/blr/ret and of the PAC
+ *      hints, sp of paciasp/retaa/eretaa, x16/x17 of the 1716 hints) must
+ *      equal src|dst.  NZCV must be written by exactly the flag setters
+ *      and read by exactly the flag users (sets_nzcv()/reads_nzcv()).
+ *  (c) mem_size: from the mnemonic's size suffix or the data register's
+ *      width, twice for pairs; ld1-4/st1-4 from the register list.  prfm
+ *      is 0 (a hint: nothing reaches a register), as are the MTE block
+ *      and tag-only forms; stg 16, st2g 32.
+ *  (d) the branch, adr(p) and literal target objdump prints.
+ *  (e) the system register name objdump prints, from a64_sysreg_name();
+ *      the one encoding with two names by direction (dbgdtrrx_el0 when
+ *      read, dbgdtrtx_el0 when written) compares as the read name.
+ *  (f) a64_disasm(): same mnemonic, and the same general registers in the
+ *      same order.  The rest of the operand text is not compared: Capstone
+ *      writes immediates and offsets in hex ("#-0x50") where objdump uses
+ *      decimal, branch targets as "#0x..." without the <symbol>, and some
+ *      system registers as s3_0_c12_c12_0.
+ *
+ * Differences from objdump 2.40 seen on random words (not in any kernel,
+ * see the report): objdump also decodes msr/mrs with op0 = 00 outside the
+ * PSTATE/hint space, ldpsw with Rt == Rt2 only as .inst, and fmlal with
+ * sz = 1; the decoder follows the Arm ARM in all three.
+ */
 
 /*
  * Expected class of an objdump mnemonic.  Aliases are listed under the
@@ -968,19 +1011,6 @@ static void report(struct xcheck *x, const struct oline *o, const char *fmt, ...
 		}
 	}
 	x->bad++;
-#ifdef A64_DEV
-	{
-		char msg[256];
-		int k;
-
-		va_start(ap, fmt);
-		vsnprintf(msg, sizeof(msg), fmt, ap);
-		va_end(ap);
-		k = fprintf(stderr, "DEV %" PRIx64 " %08x %s %s: %s\n", o->addr,
-			    o->word, o->mnem, o->ops, msg);
-		(void)k;
-	}
-#endif
 }
 
 /*
@@ -1135,7 +1165,7 @@ static void xcheck_image(const char *path, struct xcheck *x)
 	cr_assert_eq(st, 0, "objdump failed on %s (status %d)", path, st);
 }
 
-Test(a64, image, .timeout = 120)
+Test(a64, image)
 {
 	static struct xcheck x;
 	unsigned long i;
@@ -1213,7 +1243,7 @@ static void fuzz_one(struct fuzzstat *f, uint32_t w, uint64_t pc, size_t len)
 			in.cls, in.nsrc, in.ndst, rc);
 }
 
-Test(a64, fuzz, .timeout = 600)
+Test(a64, fuzz)
 {
 	struct fuzzstat f = { 0, 0, 0 };
 	unsigned g, i, b, n;

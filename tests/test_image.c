@@ -352,7 +352,7 @@ Test(image_bad, absurd_segment_size)
 			break;
 		}
 	p = spill(b, len);
-	expect_bad(p, "1 GiB");
+	expect_bad(p, "1024 MiB limit");
 	unlink(p);
 	free(b);
 }

@@ -38,7 +38,7 @@ static void run(const char *path, const struct hs_patched *p, struct hs_path_run
 	cr_assert(pr->ok, "%s on %s (%s): %s", path, p->core->name, p->img->path, pr->why);
 }
 
-Test(paths, every_path_every_core_every_image, .timeout = 300)
+Test(paths, every_path_every_core_every_image)
 {
 	static const char *const images[] = { HS_KERNEL("base"), HS_KERNEL("cswitch-inline"),
 					       HS_KERNEL("irq-direct"), HS_KERNEL("preempt-none"),

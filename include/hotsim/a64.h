@@ -30,11 +30,13 @@ enum {
 enum a64_class {
 	A64_C_UNKNOWN = 0,	/* unallocated or not classified: charged a default */
 	A64_C_NOP,		/* nop, yield, hint space without effect */
+				/* (also esb, psb/tsb csync, dgh, clearbhb, clrex) */
 	A64_C_ALU,		/* add/sub/logic imm or plain reg, mov*, adr(p), csel, ccmp, rev, clz */
 	A64_C_ALU_SHIFT,	/* add/sub/logic with shifted or extended register */
 	A64_C_BITFIELD,		/* ubfm/sbfm/bfm (lsl/lsr/asr imm, ubfx, sxtw...), extr */
 	A64_C_SHIFT_REG,	/* lslv/lsrv/asrv/rorv */
 	A64_C_MUL,		/* mul/madd/msub, smaddl/umaddl */
+				/* (also crc32*: same pipeline and latency class) */
 	A64_C_MULH,		/* smulh/umulh */
 	A64_C_DIV,		/* sdiv/udiv */
 	A64_C_LOAD,		/* ldr*, ldur*, ldp, ldar, ldapr, ld1.. (see flags) */
@@ -51,7 +53,7 @@ enum a64_class {
 	A64_C_RET,		/* ret, retaa/retab */
 	A64_C_ERET,		/* eret, eretaa/eretab */
 	A64_C_DMB,
-	A64_C_DSB,
+	A64_C_DSB,		/* also ssbb/pssbb: cond 0/4 */
 	A64_C_ISB,
 	A64_C_SB,		/* speculation barrier */
 	A64_C_CSDB,		/* consumption of speculative data barrier (hint #20) */
@@ -95,7 +97,8 @@ struct a64_insn {
 	uint8_t dst[4];		/* register ids written */
 	uint8_t mem_size;	/* bytes transferred by the whole access (ldp x: 16), 0 if none */
 	uint8_t cond;		/* b.cond condition, or barrier option (CRm) for dmb/dsb;
-				 * also the #imm (CRm) of msr <pstatefield>, #imm */
+				 * also the #imm (CRm) of msr <pstatefield>, #imm, and
+				 * the condition of csel/ccmp/fcsel/fccmp and aliases */
 	uint16_t flags;		/* A64_F_* */
 	uint16_t sysreg;	/* mrs/msr/sys: op0<<14|op1<<11|CRn<<7|CRm<<3|op2;
 				 * msr <pstatefield>: A64_SYSREG(0, op1, 4, 0, op2) */

@@ -76,8 +76,10 @@ struct hs_image {
 	int has_dwarf;		/* .debug_info present */
 };
 
-/* Upper bound on the memory image; a vmlinux of a distro config is ~60 MB. */
+/* Upper bound on the memory image; a vmlinux of a distro config is ~60 MB.
+ * A variable so the fuzzer can lower it (it copies the image per core). */
 #define HS_IMAGE_MAX_SPAN (1ULL << 30)
+extern uint64_t hs_image_max_span;
 
 /* Open and validate. Returns NULL with hs_errmsg() = "PATH: problem". */
 struct hs_image *hs_image_open(const char *path);
