@@ -19,6 +19,8 @@ static const struct {
 	{ "image", cmd_image, "VMLINUX [--cpu X] [--list] [--json]: identity and boot-time patching" },
 	{ "paths", cmd_paths, "VMLINUX [--cpu X] [--path P] [--json]: run the hot paths, what they execute" },
 	{ "trace", cmd_trace, "VMLINUX PATH [--cpu X] [--limit N]: one path's instruction stream" },
+	{ "run", cmd_run, "VMLINUX [--cpu X] [--path P] [--state S] [--json]: cycles per path and core" },
+	{ "compare", cmd_compare, "BASE PATCHED [options]: base vs patched cycles, delta, explain, svg" },
 };
 
 int cli_error(void)

@@ -10,11 +10,14 @@ static char errbuf[512];
 
 int hs_fail(const char *fmt, ...)
 {
+	char tmp[sizeof(errbuf)];
 	va_list ap;
 
+	/* format aside: an argument may be hs_errmsg() itself */
 	va_start(ap, fmt);
-	vsnprintf(errbuf, sizeof(errbuf), fmt, ap);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
+	memcpy(errbuf, tmp, sizeof(errbuf));
 	/* Keep it one line whatever the inputs contained. */
 	for (char *p = errbuf; *p; p++)
 		if (*p == '\n' || *p == '\r')

@@ -149,7 +149,9 @@ static int load_segments(struct hs_image *img, Elf *elf)
 	for (i = 0; i < img->nsegs; i++) {
 		const struct hs_segment *s = &img->segs[i];
 
-		memcpy(img->mem + (s->vaddr - img->base), img->file + s->offset, s->filesz);
+		/* empty segments may lie anywhere: they were left out of the span */
+		if (s->memsz)
+			memcpy(img->mem + (s->vaddr - img->base), img->file + s->offset, s->filesz);
 	}
 	return 0;
 }
@@ -267,8 +269,13 @@ static int load_btf(struct hs_image *img)
 	if (!p)
 		return hs_fail("%s: .BTF section unreadable", img->path);
 	img->btf = hs_btf_parse(p, s->size);
-	if (!img->btf)
-		return hs_fail("%s: .BTF: %s", img->path, hs_errmsg());
+	if (!img->btf) {
+		char why[256];
+
+		/* hs_errmsg() is the buffer hs_fail() writes: copy it first */
+		snprintf(why, sizeof(why), "%s", hs_errmsg());
+		return hs_fail("%s: .BTF: %s", img->path, why);
+	}
 	return 0;
 }
 

@@ -405,8 +405,8 @@ struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const 
 	    map(r, HS_HARNESS_VA, HS_HARNESS_SIZE, r->harness) || map(r, HS_EXIT_VA, PAGE, r->exitpage) ||
 	    map(r, HS_USER_EXIT_VA, PAGE, r->exitpage))
 		goto fail;
-	if (uc_hook_add(r->uc, &h, UC_HOOK_CODE, (void *)on_code, r, 1, 0) ||
-	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_mem, r, 1, 0) ||
+	if (uc_hook_add(r->uc, &r->h_code, UC_HOOK_CODE, (void *)on_code, r, 1, 0) ||
+	    uc_hook_add(r->uc, &r->h_mem, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_mem, r, 1, 0) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)on_unmapped, r, 1, 0) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_INTR, (void *)on_intr, r, 1, 0) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)on_mrs, r, 1, 0, UC_ARM64_INS_MRS) ||
@@ -469,6 +469,25 @@ int hs_rt_run(struct hs_runner *r, const struct hs_run *run)
 	if (!r->reached_stop && !(r->stop_pc == HS_EXIT_VA && pc == HS_EXIT_VA))
 		return hs_fail("%s: stopped at %s before reaching its end", run->what,
 			       hs_addr_fmt(r->img, pc, where, sizeof(where)));
+	return 0;
+}
+
+int hs_rt_run_bare(struct hs_runner *r, uint64_t pc, uint64_t until)
+{
+	uc_err e;
+
+	/* no per-instruction hooks: what Unicorn alone costs (benchmarks) */
+	uc_hook_del(r->uc, r->h_code);
+	uc_hook_del(r->uc, r->h_mem);
+	r->stop_msg[0] = 0;
+	e = uc_emu_start(r->uc, pc, until, 1000000, 0);
+	if (uc_hook_add(r->uc, &r->h_code, UC_HOOK_CODE, (void *)on_code, r, 1, 0) ||
+	    uc_hook_add(r->uc, &r->h_mem, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_mem, r, 1, 0))
+		return hs_fail("unicorn: cannot reinstall hooks");
+	if (e != UC_ERR_OK || r->stop_msg[0])
+		return hs_fail("bare run: %s", r->stop_msg[0] ? r->stop_msg : uc_strerror(e));
+	if (hs_rt_reg(r, UC_ARM64_REG_PC) != until)
+		return hs_fail("bare run stopped before 0x%llx", (unsigned long long)until);
 	return 0;
 }
 

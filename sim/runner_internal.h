@@ -31,6 +31,7 @@ struct hs_runner {
 	uint64_t fn_lo, fn_hi;
 
 	struct hs_dcache dc;
+	uc_hook h_code, h_mem;
 
 	/* the current run */
 	struct hs_trace *tr;

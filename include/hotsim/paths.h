@@ -91,4 +91,10 @@ int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct
 int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
 void hs_path_note(struct hs_path_run *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* For benchmarks: a fresh runner with boot state and the path's stubs
+ * (c->r is the caller's to free), and the run a path would do, unexecuted. */
+int hs_path_setup(struct hs_path_ctx *c, const struct hs_path_def *d, const struct hs_patched *pt);
+int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out,
+		    struct hs_run *run);
+
 #endif

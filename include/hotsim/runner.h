@@ -81,6 +81,10 @@ struct hs_run {
 /* 0, or -1 with hs_errmsg() naming what->, the pc and the call stack. */
 int hs_rt_run(struct hs_runner *r, const struct hs_run *run);
 
+/* From pc until pc == until with no per-instruction hooks (benchmarks:
+ * Unicorn's own speed); 1 s timeout instead of a budget. */
+int hs_rt_run_bare(struct hs_runner *r, uint64_t pc, uint64_t until);
+
 /* Call fn(args...) with lr = sentinel on the given stack (0: the runner's own). */
 int hs_rt_call(struct hs_runner *r, const char *what, uint64_t fn, const uint64_t *args,
 	       int nargs, uint64_t sp, uint64_t budget, uint64_t *ret);

@@ -93,7 +93,10 @@ static void set_spsr_el1(struct hs_runner *r, uint64_t v)
 	hs_rt_set_cp(r, &cp);
 }
 
-int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
+/* Enter the exception (registers as the hardware leaves them) and describe
+ * the run; nothing executes yet. */
+static int exception_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
+			     struct hs_path_run *out, struct hs_run *runp)
 {
 	char vdesc[64], where[128];
 	uint64_t vbar = vector_base(c, vdesc, sizeof(vdesc)), pstate;
@@ -142,7 +145,15 @@ int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct
 	hs_rt_gic_raise(c->r, d->intid);
 	run.pc = vbar + d->vector;
 	out->entry = run.pc;
-	if (hs_rt_run(c->r, &run))
+	*runp = run;
+	return 0;
+}
+
+int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
+{
+	struct hs_run run;
+
+	if (exception_prepare(c, d, out, &run) || hs_rt_run(c->r, &run))
 		return -1;
 	if (out->tr.n)
 		out->tr.v[0].flags |= HS_T_EXC_ENTRY;	/* the models charge the entry */
@@ -178,7 +189,8 @@ static uint64_t return_site(const struct hs_path_ctx *c, const char *const *call
  * B, which was sleeping in __schedule, is back out of schedule() in its own
  * do_sched_yield().
  */
-int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
+static int switch_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
+			  struct hs_path_run *out, struct hs_run *runp)
 {
 	static const char *const callers[] = { "do_sched_yield", "yield", NULL };
 	const struct hs_sym *s = hs_sym_lookup(c->img, "__schedule", NULL);
@@ -194,7 +206,44 @@ int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs
 	run.pc = hs_rt_reg(c->r, UC_ARM64_REG_PC);
 	out->entry = s->addr;
 	snprintf(out->entry_desc, sizeof(out->entry_desc), "%s (task A yields to task B)", s->name);
+	*runp = run;
+	return 0;
+}
+
+int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
+{
+	struct hs_run run;
+
+	if (switch_prepare(c, d, out, &run))
+		return -1;
 	return hs_rt_run(c->r, &run);
+}
+
+int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out,
+		    struct hs_run *run)
+{
+	switch (d->kind) {
+	case HS_PATH_EXCEPTION: return exception_prepare(c, d, out, run);
+	case HS_PATH_SWITCH: return switch_prepare(c, d, out, run);
+	default: return hs_fail("%s is not a single emulated run", d->name);
+	}
+}
+
+int hs_path_setup(struct hs_path_ctx *c, const struct hs_path_def *d, const struct hs_patched *pt)
+{
+	memset(c, 0, sizeof(*c));
+	c->img = pt->img;
+	c->pt = pt;
+	c->budget = PATH_BUDGET;
+	c->r = hs_runner_new(pt->img, pt->mem, pt->core);
+	if (!c->r)
+		return -1;
+	if (hs_kstate_boot(c->r, &c->ks))
+		return -1;
+	for (int i = 0; d->stubs && d->stubs[i]; i++)
+		if (hs_rt_stub(c->r, d->stubs[i], 0))
+			return -1;
+	return 0;
 }
 
 static int visited(const struct hs_trace *t, const struct hs_sym *s)

@@ -1,0 +1,199 @@
+/*
+ * bench.c - `make bench`: how fast hotsim is, measured (a benchmark, never a
+ * test). Prints, medians of several runs, with the machine named:
+ *   - load + boot-time patching of one image;
+ *   - per core and path: emulation with hotsim's hooks, the same run with
+ *     Unicorn alone (no per-instruction hooks), the model alone, and the
+ *     end-to-end simulated instructions per second (emulation + model);
+ *   - the model's throughput on a long stream (all paths repeated);
+ *   - wall time and peak RSS of `hotsim compare` on a real pair.
+ * Usage: bench BASE.vmlinux PATCHED.vmlinux HOTSIM-BINARY
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hotsim/err.h"
+#include "hotsim/model.h"
+#include "hotsim/paths.h"
+
+#define REPS 5
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "bench: %s: %s\n", what, hs_errmsg());
+	exit(2);
+}
+
+static void machine(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256], model[160] = "unknown";
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "model name", 10)) {
+			char *c = strchr(line, ':');
+
+			snprintf(model, sizeof(model), "%s", c ? c + 2 : line);
+			model[strcspn(model, "\n")] = 0;
+			break;
+		}
+	if (f)
+		fclose(f);
+	printf("machine: %s, %ld cores online\n", model, sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+/* One timed emulation of a path from fresh state: hooked (traced) or bare. */
+static double emulate(const struct hs_path_def *d, const struct hs_patched *pt, int bare, size_t *n)
+{
+	struct hs_path_ctx c;
+	struct hs_path_run out;
+	struct hs_run run;
+	double t0, t;
+
+	memset(&out, 0, sizeof(out));
+	out.def = d;
+	if (hs_path_setup(&c, d, pt))
+		die(d->name);
+	hs_trace_init(&out.tr, hs_rt_dcache(c.r), 1000000);
+	if (hs_path_prepare(&c, d, &out, &run))
+		die(d->name);
+	t0 = now();
+	if (bare) {
+		if (hs_rt_run_bare(c.r, run.pc, run.stop))
+			die(d->name);
+	} else if (hs_rt_run(c.r, &run)) {
+		die(d->name);
+	}
+	t = now() - t0;
+	if (n)
+		*n = out.tr.n;
+	hs_trace_free(&out.tr);
+	hs_runner_free(c.r);
+	return t;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const paths[] = { "irq-el1", "irq-el0", "cswitch" };
+	double t[REPS];
+	struct hs_image *img;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: bench BASE PATCHED HOTSIM\n");
+		return 2;
+	}
+	machine();
+	for (int i = 0; i < REPS; i++) {
+		double t0 = now();
+		struct hs_patched *p;
+
+		img = hs_image_open(argv[1]);
+		if (!img || !(p = hs_patch(img, hs_cores[1])))
+			die(argv[1]);
+		t[i] = now() - t0;
+		hs_patched_free(p);
+		hs_image_close(img);
+	}
+	printf("load + patch one image (%s, a55): %.1f ms\n\n", argv[1], 1e3 * median(t, REPS));
+
+	img = hs_image_open(argv[1]);
+	if (!img)
+		die(argv[1]);
+	printf("%-4s %-8s %6s %12s %12s %8s %12s %14s\n", "cpu", "path", "insns", "hooked M/s",
+	       "unicorn M/s", "ratio", "model M/s", "end-to-end M/s");
+	for (int c = 0; hs_cores[c]; c++) {
+		struct hs_patched *pt = hs_patch(img, hs_cores[c]);
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+
+		if (!pt || !m)
+			die(hs_cores[c]->name);
+		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
+			const struct hs_path_def *d = hs_path_find(paths[k]);
+			double th[REPS], tb[REPS], tm[REPS], hooked, bare, model;
+			struct hs_path_run pr;
+			struct hs_model_result res;
+			size_t n = 0;
+
+			for (int i = 0; i < REPS; i++) {
+				th[i] = emulate(d, pt, 0, &n);
+				tb[i] = emulate(d, pt, 1, NULL);
+			}
+			if (hs_path_run(d, pt, 1000000, &pr) || !pr.ok)
+				die(d->name);
+			hs_model_reset(m);
+			for (int i = 0; i < REPS; i++) {
+				double t0 = now();
+
+				for (int it = 0; it < 200; it++)
+					hs_model_run(m, &pr.tr, &res, NULL);
+				tm[i] = (now() - t0) / 200;
+			}
+			hooked = median(th, REPS);
+			bare = median(tb, REPS);
+			model = median(tm, REPS);
+			printf("%-4s %-8s %6zu %12.2f %12.2f %8.2f %12.1f %14.2f\n", hs_cores[c]->name, d->name, n,
+			       n / hooked / 1e6, n / bare / 1e6, hooked / bare, n / model / 1e6,
+			       n / (hooked + model) / 1e6);
+			hs_path_run_free(&pr);
+		}
+		hs_model_free(m);
+		hs_patched_free(pt);
+	}
+	hs_image_close(img);
+
+	/* the CLI end to end, as users run it */
+	{
+		double tw[3];
+		long rss = 0;
+
+		for (int i = 0; i < 3; i++) {
+			double t0 = now();
+			pid_t pid = fork();
+			struct rusage ru;
+			int st;
+
+			if (pid == 0) {
+				freopen("/dev/null", "w", stdout);
+				execl(argv[3], argv[3], "compare", argv[1], argv[2], "--state", "both", (char *)NULL);
+				_exit(127);
+			}
+			if (pid < 0 || wait4(pid, &st, 0, &ru) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) > 1) {
+				fprintf(stderr, "bench: hotsim compare failed\n");
+				return 2;
+			}
+			tw[i] = now() - t0;
+			if (ru.ru_maxrss > rss)
+				rss = ru.ru_maxrss;
+		}
+		printf("\nhotsim compare %s %s (all paths x all cores x warm and cold): %.2f s, peak RSS %.0f MB\n",
+		       argv[1], argv[2], median(tw, 3), rss / 1024.0);
+	}
+	return 0;
+}

@@ -1,0 +1,239 @@
+/*
+ * test_compare.c - `hotsim compare` and `hotsim run` end to end on the real
+ * pairs: the null pair is exactly zero everywhere, swapping base and patched
+ * flips every sign, --fail-above gates on regressions, the same command
+ * gives byte-identical text, JSON and SVG every time, and errors exit 2.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define MAX_OUT (4 << 20)
+
+static const char *bin(void)
+{
+	return getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim";
+}
+
+/* Run "hotsim ARGS", capture stdout (bounded), return the exit status. */
+static int run(const char *args, char **out, size_t *len)
+{
+	char cmd[1024];
+	FILE *p;
+	char *buf = malloc(MAX_OUT);
+	size_t n = 0, r;
+	int st;
+
+	cr_assert(buf);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", bin(), args);
+	p = popen(cmd, "r");
+	cr_assert(p);
+	while ((r = fread(buf + n, 1, MAX_OUT - 1 - n, p)) > 0)
+		n += r;
+	buf[n] = 0;
+	st = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	if (len)
+		*len = n;
+	cr_assert(WIFEXITED(st), "%s did not exit", cmd);
+	return WEXITSTATUS(st);
+}
+
+struct result {
+	char path[40], cpu[8], state[8];
+	long long delta;
+	double pct;
+};
+
+/* Pull (path, cpu, state, delta, delta_pct) out of the JSON results. */
+static int results(const char *json, struct result *r, int max)
+{
+	int n = 0;
+	const char *p = json;
+
+	while (n < max && (p = strstr(p, "\"path\": \""))) {
+		struct result *x = &r[n];
+		const char *q;
+
+		memset(x, 0, sizeof(*x));
+		sscanf(p, "\"path\": \"%39[^\"]\"", x->path);
+		q = strstr(p, "\"cpu\": \"");
+		sscanf(q, "\"cpu\": \"%7[^\"]\"", x->cpu);
+		q = strstr(p, "\"state\": \"");
+		sscanf(q, "\"state\": \"%7[^\"]\"", x->state);
+		q = strstr(p, "\"status\": \"");
+		cr_assert(q && !strncmp(q + 11, "ok", 2), "result %s %s not ok", x->path, x->cpu);
+		q = strstr(p, "\"delta\": ");
+		cr_assert(q);
+		sscanf(q, "\"delta\": %lld", &x->delta);
+		q = strstr(p, "\"delta_pct\": ");
+		cr_assert(q);
+		sscanf(q, "\"delta_pct\": %lf", &x->pct);
+		n++;
+		p = q;
+	}
+	return n;
+}
+
+#define PAIR(a, b) HS_KERNEL(a) " " HS_KERNEL(b)
+
+Test(compare, null_pair_is_exactly_zero)
+{
+	static struct result r[256];
+	char *out;
+	int n;
+
+	cr_assert_eq(run("compare " PAIR("base", "null") " --json", &out, NULL), 0);
+	n = results(out, r, 256);
+	/* 3 cores x (irq-el1, irq-el0, cswitch, 6 percpu ops, census) x warm+cold */
+	cr_assert_eq(n, 3 * 10 * 2, "got %d results", n);
+	for (int i = 0; i < n; i++) {
+		cr_assert_eq(r[i].delta, 0, "%s %s %s: delta %lld", r[i].path, r[i].cpu, r[i].state,
+			     r[i].delta);
+		cr_assert_eq(r[i].pct, 0.0);
+	}
+	free(out);
+	/* and --fail-above 0 passes on it */
+	cr_assert_eq(run("compare " PAIR("base", "null") " --fail-above 0", NULL, NULL), 0);
+}
+
+Test(compare, swapping_flips_every_sign)
+{
+	static struct result a[256], b[256];
+	char *oa, *ob;
+	int na, nb;
+
+	cr_assert_eq(run("compare " PAIR("base", "cswitch-inline") " --json", &oa, NULL), 0);
+	cr_assert_eq(run("compare " PAIR("cswitch-inline", "base") " --json", &ob, NULL), 0);
+	na = results(oa, a, 256);
+	nb = results(ob, b, 256);
+	cr_assert_eq(na, nb);
+	for (int i = 0; i < na; i++) {
+		cr_assert_str_eq(a[i].path, b[i].path);
+		cr_assert_str_eq(a[i].cpu, b[i].cpu);
+		cr_assert_eq(a[i].delta, -b[i].delta, "%s %s %s: %lld vs %lld", a[i].path, a[i].cpu,
+			     a[i].state, a[i].delta, b[i].delta);
+	}
+	free(oa);
+	free(ob);
+}
+
+Test(compare, fail_above_gates_regressions)
+{
+	static struct result r[64];
+	char *out;
+	double worst = -1e9;
+	int n;
+
+	/* cswitch-inline removes a call from the switch: as the "patch" it must
+	 * not regress cswitch anywhere, so swapped it regresses somewhere */
+	cr_assert_eq(run("compare " PAIR("cswitch-inline", "base") " --path cswitch --json", &out, NULL), 0);
+	n = results(out, r, 64);
+	cr_assert_eq(n, 6);
+	for (int i = 0; i < n; i++)
+		worst = r[i].pct > worst ? r[i].pct : worst;
+	cr_assert_gt(worst, 0.0, "the swapped pair regresses");
+	free(out);
+	cr_assert_eq(run("compare " PAIR("cswitch-inline", "base") " --path cswitch --fail-above 0", NULL, NULL), 1);
+	cr_assert_eq(run("compare " PAIR("base", "cswitch-inline") " --path cswitch --fail-above 0", NULL, NULL), 0);
+	cr_assert_eq(run("compare " PAIR("base", "null") " --path cswitch --fail-above 0", NULL, NULL), 0);
+}
+
+static void same_bytes(const char *args)
+{
+	char *a, *b;
+	size_t la, lb;
+
+	cr_assert_eq(run(args, &a, &la), 0, "%s", args);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(run(args, &b, &lb), 0);
+		cr_assert_eq(la, lb, "%s: output length differs", args);
+		cr_assert_eq(memcmp(a, b, la), 0, "%s: output differs", args);
+		free(b);
+	}
+	free(a);
+}
+
+static char *read_file(const char *file, size_t *len)
+{
+	FILE *f = fopen(file, "rb");
+	char *b = malloc(MAX_OUT);
+
+	cr_assert(f, "%s not written", file);
+	cr_assert(b);
+	*len = fread(b, 1, MAX_OUT - 1, f);
+	b[*len] = 0;
+	fclose(f);
+	return b;
+}
+
+static void same_file(const char *args, const char *file)
+{
+	char *a, *b;
+	size_t la, lb;
+
+	cr_assert_eq(run(args, NULL, NULL), 0);
+	a = read_file(file, &la);
+	cr_assert_eq(run(args, NULL, NULL), 0);
+	b = read_file(file, &lb);
+	cr_assert_eq(la, lb);
+	cr_assert_eq(memcmp(a, b, la), 0, "%s differs between runs", file);
+	cr_assert(strstr(a, "<svg"), "%s is not an SVG", file);
+	free(a);
+	free(b);
+}
+
+Test(compare, byte_identical_text_json_svg)
+{
+	same_bytes("compare " PAIR("base", "irq-direct") " --path irq-el1,cswitch");
+	same_bytes("compare " PAIR("base", "irq-direct") " --path irq-el1 --json");
+	same_bytes("compare " PAIR("base", "irq-direct") " --path irq-el1 --explain irq-el1 --cpu a55");
+	same_bytes("compare " PAIR("base", "irq-direct") " --path irq-el1 --timeline irq-el1 --window 0:30 --cpu a53");
+	same_bytes("run " HS_KERNEL("base") " --path percpu --cpu a55");
+	same_file("compare " PAIR("base", "irq-direct") " --path irq-el1 --svg /tmp/hotsim-test.svg",
+		  "/tmp/hotsim-test.svg");
+	unlink("/tmp/hotsim-test.svg");
+}
+
+Test(compare, text_table_names_both_images)
+{
+	char *out;
+
+	cr_assert_eq(run("compare " PAIR("base", "irq-direct") " --path irq-el1 --cpu a53", &out, NULL), 0);
+	cr_assert(strstr(out, "base     " HS_KERNEL("base")), "%s", out);
+	cr_assert(strstr(out, "patched  " HS_KERNEL("irq-direct")), "%s", out);
+	cr_assert(strstr(out, "deterministic"));
+	cr_assert(strstr(out, "irq-el1"));
+	free(out);
+}
+
+Test(compare, config_difference_is_warned)
+{
+	char *out;
+
+	/* both embed their .config (CONFIG_IKCONFIG): PREEMPT vs PREEMPT_NONE */
+	cr_assert_eq(run("compare " PAIR("base", "preempt-none") " --path irq-el1 --cpu a53", &out, NULL), 0);
+	cr_assert(strstr(out, "warning: embedded .config differs"), "%s", out);
+	free(out);
+	cr_assert_eq(run("compare " PAIR("base", "base-clang") " --path irq-el1 --cpu a53", &out, NULL), 0);
+	cr_assert(strstr(out, "warning: compilers differ"), "%s", out);
+	free(out);
+}
+
+Test(compare, errors_exit_2)
+{
+	cr_assert_eq(run("compare " HS_KERNEL("base") " /nonexistent", NULL, NULL), 2);
+	cr_assert_eq(run("compare " PAIR("base", "null") " --cpu a99", NULL, NULL), 2);
+	cr_assert_eq(run("compare " PAIR("base", "null") " --path nosuch", NULL, NULL), 2);
+	cr_assert_eq(run("compare " PAIR("base", "null") " --param a55.nosuch=3", NULL, NULL), 2);
+	cr_assert_eq(run("compare " HS_KERNEL("base"), NULL, NULL), 2);
+	cr_assert_eq(run("run " HS_FIXTURE("stripped.elf"), NULL, NULL), 2);
+}
