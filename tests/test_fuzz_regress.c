@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
