@@ -44,8 +44,14 @@ static void parse_banner(struct hs_image *img)
 		n = sizeof(img->version) - 1;
 	memcpy(img->version, p, n);
 	img->version[n] = 0;
-	if (sscanf(img->version, "%d.%d.%d", &a, &m, &s) >= 2)
+	/* "6.1.192-hotsim": each part clamped to a byte (KERNEL_VERSION does
+	 * the same for sublevels over 255); anything else is "unknown" */
+	if (sscanf(img->version, "%d.%d.%d", &a, &m, &s) >= 2 && a >= 0 && m >= 0 && a < 128 &&
+	    m < 256) {
+		if (s < 0)
+			s = 0;
 		img->version_code = (a << 16) | (m << 8) | (s > 255 ? 255 : s);
+	}
 	/* skip "(user@host) " */
 	p = strchr(p, '(');
 	if (!p || !(p = strchr(p, ')')))
