@@ -90,14 +90,16 @@ check: deps
 	@$(MAKE) --no-print-directory kernels
 	@$(MAKE) --no-print-directory check-tests
 	@$(MAKE) --no-print-directory SAN=1 check-tests
+	@scripts/valgrind.sh
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-15} scripts/fuzz.sh
 
 check-tests: hotsim fixtures $(TESTS)
 	@scripts/run-tests.sh $(BUILD) $(TESTS)
 
+# The demo needs only the baseline and two patched images (minutes, once).
 demo: deps
 	@$(MAKE) --no-print-directory hotsim
-	@$(MAKE) --no-print-directory kernels
+	@kernels/linux/build.sh base cswitch-inline irq-direct
 	@scripts/demo.sh
 
 fuzz: deps fixtures

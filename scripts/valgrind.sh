@@ -1,0 +1,29 @@
+#!/bin/sh
+# valgrind memcheck on the CLI over the real images: no leaks, no invalid
+# accesses (part of make check). Bounded: a few representative commands,
+# including error exits.
+set -eu
+K=build/kernels
+vg() {
+	want=$1; shift
+	echo "  VALGRIND hotsim $*"
+	set +e
+	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 -q \
+		./hotsim "$@" >/dev/null 2>/tmp/hotsim-valgrind.log
+	rc=$?
+	set -e
+	# hotsim's own one-line error is expected for error cases; anything
+	# valgrind adds is not
+	if [ $rc -ne "$want" ] || grep -q '^==' /tmp/hotsim-valgrind.log; then
+		head -40 /tmp/hotsim-valgrind.log >&2
+		echo "valgrind: hotsim $* exited $rc (expected $want)" >&2
+		exit 1
+	fi
+}
+vg 0 image $K/base.vmlinux --list --limit 50
+vg 0 paths $K/base-btf.vmlinux --cpu a73
+vg 0 compare $K/base.vmlinux $K/cswitch-inline.vmlinux --cpu a55 --path cswitch,percpu \
+	--explain cswitch --timeline cswitch --svg /tmp/hotsim-valgrind.svg
+vg 2 image kernels/fixtures/build/stripped.elf
+vg 2 compare $K/base.vmlinux /nonexistent
+echo "valgrind: clean"
