@@ -21,6 +21,8 @@ static const struct {
 	{ "trace", cmd_trace, "VMLINUX PATH [--cpu X] [--limit N]: one path's instruction stream" },
 	{ "run", cmd_run, "VMLINUX [--cpu X] [--path P] [--state S] [--json]: cycles per path and core" },
 	{ "compare", cmd_compare, "BASE PATCHED [options]: base vs patched cycles, delta, explain, svg" },
+	{ "models", cmd_models, "[--json]: every model parameter, its value, source and calibration" },
+	{ "snippet", cmd_snippet, "FILE --entry SYM [--cpu X] [--iterations N]: time your own function" },
 };
 
 int cli_error(void)

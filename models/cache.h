@@ -1,0 +1,73 @@
+/*
+ * cache.h - set-associative LRU caches and TLBs, and the memory hierarchy a
+ * core model owns (L1I, L1D, L2, optional L3; micro I/D TLBs and a main TLB).
+ *
+ * A cache is a tag array: nsets x assoc entries of "block number + 1" (0 is
+ * an invalid way) with a use stamp for true LRU. The same structure serves
+ * TLBs (block = page). All storage is allocated when the geometry is set;
+ * lookups never allocate.
+ */
+#ifndef HOTSIM_MODELS_CACHE_H
+#define HOTSIM_MODELS_CACHE_H
+
+#include <stdint.h>
+
+struct hs_cache {
+	uint64_t *tag;		/* nsets * assoc: block + 1, 0 = invalid */
+	uint64_t *use;		/* LRU stamps, same shape */
+	uint64_t clock;
+	uint64_t last;		/* block + 1 of the last access: a hit without a scan */
+	unsigned nsets, assoc, shift;
+	uint64_t hits, misses;	/* since the last flush */
+};
+
+/*
+ * entries blocks of 2^shift bytes, assoc ways (entries/assoc sets, a power of
+ * two). entries == 0 makes an absent cache (every access misses, nothing is
+ * stored). -1 with hs_errmsg() naming what on a bad geometry.
+ */
+int hs_cache_init(struct hs_cache *c, const char *what, uint64_t entries, unsigned assoc,
+		  unsigned shift);
+void hs_cache_free(struct hs_cache *c);
+void hs_cache_flush(struct hs_cache *c);
+
+/* Look addr up; on a miss the block is filled (LRU victim). 1 hit, 0 miss. */
+int hs_cache_access(struct hs_cache *c, uint64_t addr);
+
+/* Is addr's block present (no state change)? */
+int hs_cache_present(const struct hs_cache *c, uint64_t addr);
+
+/* Geometry of a memory hierarchy, in bytes / ways / cycles. */
+struct hs_memcfg {
+	unsigned line, page;
+	uint64_t l1i_size, l1d_size, l2_size, l3_size;
+	unsigned l1i_assoc, l1d_assoc, l2_assoc, l3_assoc;
+	unsigned l2_lat, l3_lat, mem_lat;
+	unsigned itlb, dtlb, tlb, tlb_assoc, tlb_lat, walk_lat;
+	unsigned iprefetch;
+};
+
+struct hs_memsys {
+	struct hs_cache l1i, l1d, l2, l3, itlb, dtlb, tlb;
+	struct hs_memcfg cfg;
+};
+
+/* Where an access was served. */
+enum hs_level { HS_LV_L1, HS_LV_L2, HS_LV_L3, HS_LV_MEM };
+
+int hs_mem_init(struct hs_memsys *ms, const struct hs_memcfg *cfg);
+void hs_mem_free(struct hs_memsys *ms);
+void hs_mem_flush(struct hs_memsys *ms);
+
+/*
+ * Cycles beyond an L1 hit to get addr's line into L1 (I or D side): 0 on an
+ * L1 hit, else the latency of the level that had it; fills every level on
+ * the way. *level says which level served it.
+ */
+uint32_t hs_mem_line(struct hs_memsys *ms, uint64_t addr, int iside, enum hs_level *level);
+
+/* Cycles beyond a micro-TLB hit to translate addr (main TLB, walk); *miss is
+ * 1 for a main-TLB miss (a walk), 2 for a micro-TLB miss only. */
+uint32_t hs_mem_translate(struct hs_memsys *ms, uint64_t addr, int iside, int *miss);
+
+#endif

@@ -1,0 +1,417 @@
+/*
+ * engine_inorder.c - in-order dual issue (Cortex-A53, Cortex-A55).
+ *
+ * Instructions issue in program order, up to issue_width per cycle, each at
+ * the first cycle where
+ *   - the front end has delivered it (frontend.c),
+ *   - its operands are ready: result latency from the producer's issue, with
+ *     the forwarding rules of the core: ALU results reach a load/store
+ *     address only after alu_to_addr cycles (GCC53: "addresses are required
+ *     early in Issue"), store data is read store_data_advance cycles late,
+ *     branches read their operands branch_advance cycles late (QSDR: cmp and
+ *     b.eq dual-issue); with alu_cascade, a simple ALU op may issue in the
+ *     same cycle as the ALU op it depends on when that one's own inputs
+ *     were ready a cycle earlier (QSDR arith.rs: 2 dependent adds in 1
+ *     cycle, 3 in 2, 4 in 3; IB: a chain still costs 1 per add);
+ *   - its unit is free (multiplier/divider occupancy, ldp on the LS pipe);
+ *   - the pairing rules allow it next to the instruction already issued in
+ *     that cycle: single-issue ops (mul on A53, ldp/stp, system ops) issue
+ *     alone, slot-0-only ops (FP/NEON, div) cannot be the younger of a pair,
+ *     at most mem_pipes memory ops (load_pipes loads, store_pipes stores)
+ *     and branch_pipes branches per cycle;
+ *   - serialisation allows it: DSB/ISB/ERET wait for every older instruction
+ *     to complete, DMB for older memory ops; MSR/DSB/CSDB hold the pipe for
+ *     their cost; ISB/ERET/exceptions restart the front end.
+ * Loads that miss stall only their consumers (stall on use).
+ *
+ * Attribution: instruction i is charged issue(i) - issue(i-1) (the first one
+ * issue + 1); a front-end redirect or a hold is charged to the instruction
+ * that caused it (the branch, the ISB, the MSR). The tail after the last
+ * issue (its redirect or hold) is charged to the last instruction, so the
+ * charges sum to the total.
+ */
+#include <string.h>
+
+#include "model_internal.h"
+
+#define R_UNCAL		0x01	/* value's latency came from an uncalibrated parameter */
+#define R_CASCADE	0x02	/* producer may pair with a dependent simple ALU op */
+#define R_ALU		0x04	/* produced by an ALU-class op: late for addresses */
+
+struct io_state {
+	uint64_t ready[A64_NREGS];
+	uint64_t issued[A64_NREGS];
+	uint8_t cause[A64_NREGS];
+	uint8_t rfl[A64_NREGS];
+	uint64_t cyc;			/* cycle of the last issue */
+	unsigned slots, mem_n, ld_n, st_n, br_n, shift_n;
+	int single;			/* a single-issue op took this cycle */
+	uint64_t unit_free[HS_NUNITS];
+	uint64_t all_done, mem_done, posted_done;
+	uint64_t hold_until;		/* nothing issues before this */
+	size_t hold_owner;
+	uint8_t hold_uncal;
+};
+
+/* Earliest cycle operand s of op is usable, with the forwarding rules. */
+static uint64_t operand_ready(const struct hs_model *m, const struct io_state *st,
+			      const struct hs_op *op, unsigned s)
+{
+	unsigned r = op->src[s];
+	uint64_t t = st->ready[r];
+
+	if (op->addr_mask & (1u << s)) {
+		/* ALU result to the AGU: alu_to_addr from the producer's issue */
+		if (st->rfl[r] & R_ALU) {
+			uint64_t a = st->issued[r] + (uint64_t)m->v[HS_P_ALU_TO_ADDR];
+
+			if (a > t)
+				t = a;
+		}
+		return t;
+	}
+	if (op->data_mask & (1u << s)) {
+		uint64_t adv = (uint64_t)m->v[HS_P_STORE_DATA_ADV];
+
+		return t > st->issued[r] + adv ? t - adv : st->issued[r];
+	}
+	if (op->unit == HS_U_BRANCH) {
+		uint64_t adv = (uint64_t)m->v[HS_P_BRANCH_ADV];
+
+		return t > st->issued[r] + adv ? t - adv : st->issued[r];
+	}
+	/* a simple ALU op may pair with the ALU op it depends on (cascade) */
+	if ((op->fl & HS_OP_CASCADE) && (st->rfl[r] & R_CASCADE) && st->issued[r] == st->cyc &&
+	    st->slots == 1 && m->v[HS_P_ALU_CASCADE])
+		return st->cyc;
+	return t;
+}
+
+/* May op issue in the cycle already holding st->slots instructions? */
+static int can_pair(const struct hs_model *m, const struct io_state *st, const struct hs_op *op)
+{
+	if (st->slots >= (unsigned)m->v[HS_P_ISSUE_WIDTH] || st->single)
+		return 0;
+	if (op->fl & (HS_OP_SINGLE | HS_OP_SLOT0))
+		return 0;
+	switch (op->unit) {
+	case HS_U_LOAD:
+		if (op->fl & HS_OP_STORE)	/* atomics need both */
+			return 0;
+		return st->mem_n < (unsigned)m->v[HS_P_MEM_PIPES] &&
+		       st->ld_n < (unsigned)m->v[HS_P_LOAD_PIPES];
+	case HS_U_STORE:
+		return st->mem_n < (unsigned)m->v[HS_P_MEM_PIPES] &&
+		       st->st_n < (unsigned)m->v[HS_P_STORE_PIPES];
+	case HS_U_BRANCH:
+		return st->br_n < (unsigned)m->v[HS_P_BRANCH_PIPES];
+	case HS_U_SHIFT:
+		return st->shift_n < 1;
+	default:
+		return 1;
+	}
+}
+
+/* 8-byte datapath chunks touched beyond what an aligned access needs. */
+static int unaligned(uint64_t addr, unsigned size)
+{
+	return size > 1 && ((addr + size - 1) >> 3) - (addr >> 3) + 1 > (size + 7) / 8;
+}
+
+/* Per-record adjustments the static descriptor cannot know. */
+static const struct hs_op *record_op(const struct hs_model *m, const struct hs_op *op,
+				     uint32_t rflags, struct hs_op *tmp)
+{
+	if (!(rflags & (HS_T_FIRMWARE | HS_T_SYSREG_EMU)))
+		return op;
+	*tmp = *op;
+	if (rflags & HS_T_FIRMWARE) {
+		/* smc/hvc answered by firmware: the whole round trip */
+		tmp->param = HS_P_FIRMWARE;
+		tmp->cost = (uint16_t)m->v[HS_P_FIRMWARE];
+		tmp->fl = HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH;
+		if (!m->p[HS_P_FIRMWARE].calibrated)
+			tmp->fl |= HS_OP_UNCAL;
+	} else if (op->param == HS_P_MRS_TPIDR || op->param == HS_P_MRS_SP_EL0 ||
+		   op->param == HS_P_MRS_DAIF) {
+		/* an emulated (GIC) register is an "other" one */
+		tmp->param = HS_P_MRS_OTHER;
+		tmp->cost = (uint16_t)m->v[HS_P_MRS_OTHER];
+		for (unsigned d = 0; d < tmp->ndst; d++)
+			tmp->dlat[d] = (uint8_t)(tmp->cost > 255 ? 255 : tmp->cost);
+	} else if (op->param == HS_P_MSR_TPIDR || op->param == HS_P_MSR_SP_EL0 ||
+		   op->param == HS_P_MSR_DAIF) {
+		tmp->param = HS_P_MSR_OTHER;
+		tmp->cost = (uint16_t)m->v[HS_P_MSR_OTHER];
+	}
+	return tmp;
+}
+
+/* Move c charged cycles of cause from instruction i to owner o (a branch,
+ * ISB, MSR... whose redirect or hold delayed i). */
+static void move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
+			unsigned cause, uint64_t c, int uncal)
+{
+	res->stall[cause] += c;
+	if (uncal)
+		res->uncalibrated_cycles += c;
+	if (!per)
+		return;
+	per[i].cycles -= (uint32_t)c;
+	per[o].cycles += (uint32_t)c;
+	per[o].stall[cause] = (uint16_t)(per[o].stall[cause] + c > 0xffff ? 0xffff
+									 : per[o].stall[cause] + c);
+	if (uncal)
+		per[o].events |= HS_EV_UNCALIBRATED;
+}
+
+static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+	       struct hs_insn_cost *per)
+{
+	struct io_state st;
+	struct hs_fe fe;
+	uint64_t prev_issue = 0, end;
+	int redirect_open = 0;		/* the last instruction set a redirect */
+
+	memset(&st, 0, sizeof(st));
+	hs_fe_reset(m, &fe);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct hs_tinsn *rec = &t->v[i];
+		struct hs_op tmp;
+		const struct hs_op *op = record_op(m, &m->ops[rec->sidx], rec->flags, &tmp);
+		struct hs_fetch f;
+		uint64_t tt, t_dep = 0, t_unit, t_ser = 0, issue, nat, done, stall;
+		unsigned dep_reg = A64_R_NONE;
+		uint32_t mem_extra = 0, charge;
+		uint8_t mem_cause = HS_ST_DCACHE;
+		uint16_t ev = 0;
+		int mem_uncal = 0, cascade_ok;
+		uint64_t moved, kept_uncal;
+
+		if (per)
+			memset(&per[i], 0, sizeof(per[i]));
+		hs_fe_fetch(m, &fe, rec->pc, rec->flags, &f, res);
+		ev |= f.events;
+		for (unsigned s = 0; s < op->nsrc; s++) {
+			uint64_t r = operand_ready(m, &st, op, s);
+
+			if (r > t_dep) {
+				t_dep = r;
+				dep_reg = op->src[s];
+			}
+		}
+		t_unit = st.unit_free[op->unit];
+		if (op->fl & HS_OP_DRAIN)
+			t_ser = st.all_done > st.posted_done ? st.all_done : st.posted_done;
+		if ((op->fl & HS_OP_MEMBAR) && st.mem_done > t_ser)
+			t_ser = st.mem_done;
+		tt = st.cyc;
+		if (f.t > tt)
+			tt = f.t;
+		if (t_dep > tt)
+			tt = t_dep;
+		if (t_unit > tt)
+			tt = t_unit;
+		if (t_ser > tt)
+			tt = t_ser;
+		if (st.hold_until > tt)
+			tt = st.hold_until;
+		if (i > 0 && tt == st.cyc && !can_pair(m, &st, op))
+			tt = st.cyc + 1;
+		issue = tt;
+		if (i == 0 || issue > st.cyc) {
+			st.cyc = issue;
+			st.slots = st.mem_n = st.ld_n = st.st_n = st.br_n = st.shift_n = 0;
+			st.single = 0;
+		} else {
+			ev |= HS_EV_DUAL_ISSUED;
+		}
+		st.slots++;
+		if (op->fl & HS_OP_SINGLE)
+			st.single = 1;
+		if (op->unit == HS_U_LOAD || op->unit == HS_U_STORE) {
+			st.mem_n++;
+			if (op->fl & HS_OP_LOAD)
+				st.ld_n++;
+			if (op->fl & HS_OP_STORE)
+				st.st_n++;
+		} else if (op->unit == HS_U_BRANCH) {
+			st.br_n++;
+		} else if (op->unit == HS_U_SHIFT) {
+			st.shift_n++;
+		}
+		/* it may cascade into a dependent ALU op if nothing it read was
+		 * produced in the cycle before it issued */
+		cascade_ok = (op->fl & HS_OP_CASCADE) && (op->nsrc == 0 || t_dep < issue);
+
+		/* memory: caches, TLBs, misalignment */
+		if ((op->fl & (HS_OP_LOAD | HS_OP_STORE)) && rec->addr) {
+			unsigned size = op->mem_size ? op->mem_size : 1;
+
+			mem_extra = hs_data_access(m, rec->addr, size, !!(op->fl & HS_OP_STORE), &ev,
+						   &mem_cause, &mem_uncal, res);
+			if ((op->fl & HS_OP_LOAD) && unaligned(rec->addr, size)) {
+				mem_extra += (uint32_t)m->v[HS_P_UNALIGNED_EXTRA];
+				if (!m->p[HS_P_UNALIGNED_EXTRA].calibrated)
+					mem_uncal = 1;
+			}
+		}
+		/* results */
+		done = issue + 1;
+		for (unsigned d = 0; d < op->ndst; d++) {
+			unsigned r = op->dst[d];
+			int wb = !!(op->wb_mask & (1u << d));
+			uint64_t lat = op->dlat[d] + ((op->fl & HS_OP_LOAD) && !wb ? mem_extra : 0);
+
+			st.ready[r] = issue + lat;
+			st.issued[r] = issue;
+			st.cause[r] = (mem_extra && (op->fl & HS_OP_LOAD) && !wb) ? mem_cause :
+				      (op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP);
+			st.rfl[r] = (uint8_t)(((op->fl & HS_OP_UNCAL) || (mem_uncal && !wb) ? R_UNCAL : 0) |
+					      (cascade_ok ? R_CASCADE : 0) |
+					      (!wb && (op->unit == HS_U_ALU || op->unit == HS_U_SHIFT)
+						       ? R_ALU : 0));
+			if (issue + lat > done)
+				done = issue + lat;
+			if (per && lat > per[i].lat)
+				per[i].lat = (uint16_t)(lat > 0xffff ? 0xffff : lat);
+		}
+		if (op->fl & (HS_OP_LOAD | HS_OP_STORE)) {
+			uint64_t md = issue + 1 + mem_extra;
+
+			if (md > done)
+				done = md;
+			if (done > st.mem_done)
+				st.mem_done = done;
+		}
+		if (done > st.all_done)
+			st.all_done = done;
+		if (op->occ > 1 || op->unit == HS_U_DIV || op->unit == HS_U_MUL || op->unit == HS_U_SHIFT) {
+			st.unit_free[op->unit] = issue + op->occ;
+			/* one shared load/store pipe: an ldp or atomic blocks both */
+			if ((op->unit == HS_U_LOAD || op->unit == HS_U_STORE) && m->v[HS_P_MEM_PIPES] <= 1)
+				st.unit_free[HS_U_LOAD] = st.unit_free[HS_U_STORE] = issue + op->occ;
+		}
+		if (op->fl & HS_OP_POSTED) {
+			if (issue + op->cost > st.posted_done)
+				st.posted_done = issue + op->cost;
+		}
+
+		/* accounting: the charge, then who the stall belongs to */
+		charge = (uint32_t)(i == 0 ? issue + 1 : issue - prev_issue);
+		nat = i == 0 ? 0 : prev_issue + 1;
+		stall = issue > nat ? issue - nat : 0;
+		if (per) {
+			per[i].issue = issue;
+			per[i].cycles = charge;
+			per[i].events = ev;
+		}
+		moved = kept_uncal = 0;
+		if (stall) {
+			/* what bound the issue cycle: hold, front end, serialisation,
+			 * an operand, else a unit (ties in that order) */
+			uint64_t tb = t_dep > t_ser ? t_dep : t_ser;
+
+			if (f.t > tb)
+				tb = f.t;
+			if (i > 0 && st.hold_until == issue && st.hold_until >= tb) {
+				/* MSR/DSB/DMB/CSDB held the pipe: theirs */
+				move_charge(res, per, i, st.hold_owner, HS_ST_SERIAL, stall, st.hold_uncal);
+				moved = stall;
+			} else if (f.t == issue && f.t >= t_dep && f.t >= t_ser) {
+				uint64_t own = (uint64_t)f.miss_cycles + f.exc_cycles;
+				uint64_t mine = own < stall ? own : stall, rest = stall - mine;
+
+				if (mine) {
+					hs_charge_stall(res, per, i, f.exc_cycles ? HS_ST_SERIAL : f.cause, mine);
+					if (f.exc_cycles ? !m->p[HS_P_EXC_ENTRY].calibrated : f.miss_uncal)
+						kept_uncal += mine;
+				}
+				if (rest && f.t_redirect && i > 0) {
+					move_charge(res, per, i, i - 1, f.redirect_cause, rest, f.redirect_uncal);
+					moved = rest;
+				} else if (rest) {
+					hs_charge_stall(res, per, i, HS_ST_STRUCT, rest);
+				}
+			} else if (t_ser == issue) {
+				hs_charge_stall(res, per, i, HS_ST_SERIAL, stall);
+			} else if (t_dep == issue && dep_reg != A64_R_NONE) {
+				hs_charge_stall(res, per, i, st.cause[dep_reg], stall);
+				if (st.rfl[dep_reg] & R_UNCAL)
+					kept_uncal += stall;
+			} else {
+				hs_charge_stall(res, per, i, HS_ST_STRUCT, stall);
+			}
+		}
+		/* uncalibrated: all of an uncalibrated op's own charge, else the
+		 * stall cycles an uncalibrated latency caused */
+		kept_uncal = (op->fl & HS_OP_UNCAL) ? charge - moved : kept_uncal;
+		if (kept_uncal) {
+			res->uncalibrated_cycles += kept_uncal;
+			if (per)
+				per[i].events |= HS_EV_UNCALIBRATED;
+		}
+		/* what follows this instruction */
+		if (op->fl & (HS_OP_HOLD | HS_OP_MEMBAR)) {
+			st.hold_until = issue + (op->cost > 1 ? op->cost : 1);
+			st.hold_owner = i;
+			st.hold_uncal = !!(op->fl & HS_OP_UNCAL);
+		}
+		redirect_open = 0;
+		if (op->fl & HS_OP_REFETCH) {
+			hs_fe_restart(&fe, issue + op->cost, HS_ST_SERIAL, !!(op->fl & HS_OP_UNCAL));
+			redirect_open = 1;
+		} else if (op->bkind != HS_B_NONE) {
+			const struct a64_insn *in = &t->dc->v[rec->sidx].in;
+
+			ev |= hs_fe_control(m, &fe, op, rec->pc, hs_trace_next_pc(t, i), in->target,
+					    rec->flags, f.t, issue, res);
+			redirect_open = fe.redirected;
+			if (per)
+				per[i].events |= ev & HS_EV_MISPREDICT;
+		}
+		if (op->fl & HS_OP_UNKNOWN)
+			res->unknown_insns++;
+		hs_fe_issued(&fe, issue);
+		prev_issue = issue;
+	}
+	/* the tail: when the instruction after the trace could issue */
+	end = t->n ? prev_issue + 1 : 0;
+	if (t->n) {
+		size_t last = t->n - 1;
+		uint64_t tail_end = end;
+		unsigned cause = HS_ST_SERIAL;
+		int uncal = 0;
+
+		if (redirect_open && fe.redirect > tail_end) {
+			tail_end = fe.redirect;
+			cause = fe.redirect_cause;
+			uncal = fe.redirect_uncal;
+		}
+		if (st.hold_until > tail_end) {
+			tail_end = st.hold_until;
+			cause = HS_ST_SERIAL;
+			uncal = st.hold_uncal;
+		}
+		if (tail_end > end) {
+			uint64_t c = tail_end - end;
+			int op_uncal = !!(m->ops[t->v[last].sidx].fl & HS_OP_UNCAL);
+
+			res->stall[cause] += c;
+			if (uncal || op_uncal)
+				res->uncalibrated_cycles += c;
+			if (per) {
+				per[last].cycles += (uint32_t)c;
+				per[last].stall[cause] = (uint16_t)(per[last].stall[cause] + c > 0xffff
+									    ? 0xffff
+									    : per[last].stall[cause] + c);
+			}
+			end = tail_end;
+		}
+	}
+	res->cycles = end;
+	res->insns = t->n;
+	return 0;
+}
+
+const struct hs_engine hs_engine_inorder = { "in-order dual issue", run };

@@ -1,0 +1,188 @@
+/*
+ * frontend.c - instruction fetch, shared by the engines.
+ *
+ * Times are in issue coordinates: "fetched at t" means the instruction could
+ * issue (in-order) or dispatch (OoO) at t at the earliest; the constant depth
+ * of the fetch/decode stages drops out of every difference. What delays an
+ * instruction here:
+ *   - fetch bandwidth: fetch_width instructions per cycle, a group ends at
+ *     a taken branch;
+ *   - the fetch queue: at most fetch_queue instructions fetched and not yet
+ *     issued, so fetch runs ahead of a stalled back end by that much only;
+ *   - redirects: a predicted-taken branch restarts fetch 1 + bubble cycles
+ *     after it was fetched (bubble 0 on a BTIC hit); a mispredicted one
+ *     mispredict_penalty cycles after the cycle following its resolution;
+ *     ISB/ERET/exceptions restart it at a time the engine says;
+ *   - I-TLB and I-cache misses when fetch enters a new page / line;
+ *   - exception entry (a record flagged HS_T_EXC_ENTRY) before its first
+ *     instruction.
+ */
+#include <string.h>
+
+#include "model_internal.h"
+
+void hs_fe_reset(const struct hs_model *m, struct hs_fe *fe)
+{
+	memset(fe, 0, sizeof(*fe));
+	fe->width = m->v[HS_P_FETCH_WIDTH] > 0 ? (unsigned)m->v[HS_P_FETCH_WIDTH] : 1;
+	fe->qn = m->v[HS_P_FETCH_QUEUE] > HS_FE_QMAX ? HS_FE_QMAX : (unsigned)m->v[HS_P_FETCH_QUEUE];
+	fe->qi = fe->qn ? fe->qn - 1 : 0;
+}
+
+void hs_fe_fetch_slow(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_t rflags,
+		      struct hs_fetch *f, struct hs_model_result *res)
+{
+	struct hs_memsys *ms = &m->mem;
+	uint64_t t, line;
+	int newgroup = 0;
+
+	f->t_redirect = 0;
+	f->redirect_cause = f->redirect_uncal = f->miss_uncal = 0;
+	f->events = 0;
+	f->miss_cycles = f->exc_cycles = 0;
+	f->cause = HS_ST_STRUCT;
+	t = fe->n == 0 ? 0 : fe->ngroup >= fe->width ? fe->cyc + 1 : fe->cyc;
+	if (fe->redirected) {
+		f->redirect_cause = fe->redirect_cause;
+		f->redirect_uncal = fe->redirect_uncal;
+		if (fe->redirect >= t) {
+			t = fe->redirect;
+			f->t_redirect = t;
+			f->cause = fe->redirect_cause;
+		}
+		fe->redirected = 0;
+		newgroup = 1;
+	}
+	/* the queue is full until instruction n - q has issued: its slot is
+	 * the one this instruction takes */
+	if (fe->qn && ++fe->qi == fe->qn)
+		fe->qi = 0;
+	if (fe->qn && fe->n >= fe->qn && fe->q[fe->qi] > t) {
+		t = fe->q[fe->qi];
+		f->cause = HS_ST_STRUCT;
+		f->t_redirect = 0;
+	}
+	if (rflags & HS_T_EXC_ENTRY) {
+		/* the exception is taken before this, the vector's first insn */
+		f->exc_cycles = (uint32_t)m->v[HS_P_EXC_ENTRY];
+		t += f->exc_cycles;
+		f->cause = HS_ST_SERIAL;
+		newgroup = 1;
+	}
+	line = pc >> ms->l1i.shift;
+	if (line + 1 != fe->line) {
+		uint64_t page = pc >> ms->itlb.shift;
+		enum hs_level lv;
+		uint32_t c;
+		int miss = 0;
+
+		fe->line = line + 1;
+		if (page + 1 != fe->page) {
+			fe->page = page + 1;
+			c = hs_mem_translate(ms, pc, 1, &miss);
+			if (miss) {
+				f->miss_cycles += c;
+				f->cause = HS_ST_TLB;
+				if (miss == 1) {
+					f->events |= HS_EV_TLB_MISS;
+					res->tlb_misses++;
+				}
+			}
+		}
+		c = hs_mem_line(ms, pc, 1, &lv);
+		f->miss_uncal = (uint8_t)hs_level_uncal(m, lv, miss);
+		if (lv != HS_LV_L1) {
+			f->miss_cycles += c;
+			f->cause = HS_ST_ICACHE;
+			f->events |= HS_EV_ICACHE_MISS;
+			res->icache_misses++;
+			if (lv != HS_LV_L2) {
+				f->events |= HS_EV_L2_MISS;
+				res->l2_misses++;
+			}
+		}
+		if (f->miss_cycles) {
+			t += f->miss_cycles;
+			newgroup = 1;
+		}
+	}
+	if (newgroup || t > fe->cyc || fe->n == 0) {
+		fe->cyc = t;
+		fe->ngroup = 1;
+	} else {
+		fe->ngroup++;
+	}
+	fe->n++;
+	f->t = t;
+}
+
+void hs_fe_restart(struct hs_fe *fe, uint64_t t, uint8_t cause, int uncal)
+{
+	fe->redirect = t;
+	fe->redirect_cause = cause;
+	fe->redirect_uncal = (uint8_t)!!uncal;
+	fe->redirected = 1;
+}
+
+/* A predicted taken branch: fetch resumes 1 + bubble cycles after it; the
+ * bubble is parameter pid (HS_NPARAMS: none, a BTIC hit). */
+static void taken(struct hs_model *m, struct hs_fe *fe, uint64_t fetch_t, enum hs_pid pid)
+{
+	int bubble = pid < HS_NPARAMS ? m->v[pid] : 0;
+
+	hs_fe_restart(fe, fetch_t + 1 + (uint64_t)(bubble > 0 ? bubble : 0), HS_ST_BRANCH,
+		      pid < HS_NPARAMS && bubble > 0 && !m->p[pid].calibrated);
+}
+
+uint16_t hs_fe_control(struct hs_model *m, struct hs_fe *fe, const struct hs_op *op,
+		       uint64_t pc, uint64_t next_pc, uint64_t target, uint32_t rflags,
+		       uint64_t fetch_t, uint64_t resolve_t, struct hs_model_result *res)
+{
+	struct hs_bpred *bp = &m->bp;
+	int mis = 0;
+
+	if (rflags & HS_T_STUB)
+		return 0;	/* the callee was answered by the host: straight on */
+	switch (op->bkind) {
+	case HS_B_COND: {
+		int tk = next_pc && next_pc == target && target != pc + 4;
+
+		mis = hs_bp_cond(bp, pc, tk);
+		if (!mis && tk)
+			taken(m, fe, fetch_t, hs_bp_btic(bp, pc) ? HS_NPARAMS : HS_P_TAKEN_BUBBLE);
+		break;
+	}
+	case HS_B_CALL:
+		hs_bp_push(bp, pc + 4);
+		/* fall through */
+	case HS_B_DIRECT:
+		taken(m, fe, fetch_t, hs_bp_btic(bp, pc) ? HS_NPARAMS : HS_P_TAKEN_BUBBLE);
+		break;
+	case HS_B_CALL_IND:
+		hs_bp_push(bp, pc + 4);
+		/* fall through */
+	case HS_B_IND:
+		mis = next_pc ? hs_bp_indirect(bp, pc, next_pc) : 0;
+		if (!mis)
+			taken(m, fe, fetch_t, op->bkind == HS_B_IND ? HS_P_BR_BUBBLE : HS_P_BLR_BUBBLE);
+		break;
+	case HS_B_RET:
+		if (next_pc) {
+			mis = hs_bp_ret(bp, next_pc);
+		} else {
+			/* the trace ends here: the caller is outside it; pop only */
+			hs_bp_ret(bp, 0);
+		}
+		if (!mis)
+			taken(m, fe, fetch_t, HS_P_RET_BUBBLE);
+		break;
+	default:
+		return 0;	/* ERET and serialising ops restart fetch themselves */
+	}
+	if (!mis)
+		return 0;
+	res->mispredicts++;
+	hs_fe_restart(fe, resolve_t + 1 + (uint64_t)m->v[HS_P_MISPREDICT], HS_ST_BRANCH,
+		      !m->p[HS_P_MISPREDICT].calibrated);
+	return HS_EV_MISPREDICT;
+}

@@ -1,0 +1,384 @@
+/*
+ * model_internal.h - what the cost models share (models/ only).
+ *
+ * A core is data: one table of named parameters (struct hs_param: value,
+ * unit, source, calibrated) indexed by HS_P_*, plus the engine that runs it.
+ * Every latency, issue rule, width, cache and predictor size and penalty is a
+ * parameter, so `hotsim models` lists all of them and `--param` overrides any
+ * of them. Engines never hold numbers of their own.
+ *
+ * Adding a core: a new models/<core>.c defining `const struct hs_core_desc
+ * hs_core_<core>` (every HS_P_* entry with a source) and one X(<core>) line in
+ * HS_CORES below.
+ *
+ * The pieces:
+ *   ops.c        static instruction -> struct hs_op (class, latencies, pipes,
+ *                issue rules, which parameter it costs), cached per decode-
+ *                cache entry so the engines do no decoding per record
+ *   frontend.c   fetch: fetch width, queue, taken-branch bubbles, I-cache and
+ *                I-TLB, branch prediction outcome -> when the next instruction
+ *                can issue (shared by both engines)
+ *   cache.c      set-associative LRU caches and TLBs, the memory hierarchy
+ *   bpred.c      conditional predictor, BTIC, BTAC, return stack
+ *   engine_inorder.c, engine_ooo.c   the pipelines
+ */
+#ifndef HOTSIM_MODEL_INTERNAL_H
+#define HOTSIM_MODEL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpred.h"
+#include "cache.h"
+#include "hotsim/model.h"
+
+/* The cores, in report order: one line per core. */
+#define HS_CORES(X) X(a53) X(a55) X(a73)
+
+/*
+ * Parameters: X(ID, "name", "unit"). The order is the listing order. Groups:
+ * front end and prediction, issue/pipes, latencies, memory, and the
+ * serialising/system costs nobody publishes (the last group; each core marks
+ * those uncalibrated).
+ */
+#define HS_PARAM_LIST(X) \
+	/* front end, branch prediction */ \
+	X(ISSUE_WIDTH, "issue_width", "insns/cycle") \
+	X(FETCH_WIDTH, "fetch_width", "insns/cycle") \
+	X(FETCH_QUEUE, "fetch_queue", "insns") \
+	X(TAKEN_BUBBLE, "taken_bubble", "cycles") \
+	X(RET_BUBBLE, "ret_bubble", "cycles") \
+	X(BLR_BUBBLE, "blr_bubble", "cycles") \
+	X(BR_BUBBLE, "br_bubble", "cycles") \
+	X(BTIC_ENTRIES, "btic_entries", "entries") \
+	X(MISPREDICT, "mispredict_penalty", "cycles") \
+	X(BP_ENTRIES, "bp_entries", "2-bit counters") \
+	X(BP_HISTORY, "bp_history", "bits") \
+	X(BTAC_ENTRIES, "btac_entries", "entries") \
+	X(RAS_DEPTH, "ras_depth", "entries") \
+	/* issue rules, pipes, window */ \
+	X(ROB_SIZE, "rob_size", "uops") \
+	X(RETIRE_WIDTH, "retire_width", "insns/cycle") \
+	X(ALU_PIPES, "alu_pipes", "pipes") \
+	X(LOAD_PIPES, "load_pipes", "pipes") \
+	X(STORE_PIPES, "store_pipes", "pipes") \
+	X(MEM_PIPES, "mem_pipes", "ops/cycle") \
+	X(BRANCH_PIPES, "branch_pipes", "branches/cycle") \
+	X(FP_SLOT0, "fp_slot0_only", "bool") \
+	X(ALU_CASCADE, "alu_cascade", "bool") \
+	X(MUL_SINGLE, "mul_single_issue", "bool") \
+	X(PAIR_SINGLE, "ldp_stp_single_issue", "bool") \
+	X(SHIFT_REG_TPUT, "shift_reg_per_cycle", "insns/cycle") \
+	X(HAS_PAUTH, "has_pauth", "bool") \
+	/* latencies (cycles from issue to a dependent issue) and occupancies */ \
+	X(LAT_ALU, "lat_alu", "cycles") \
+	X(LAT_ALU_SHIFT, "lat_alu_shift", "cycles") \
+	X(LAT_BITFIELD, "lat_bitfield", "cycles") \
+	X(LAT_SHIFT_REG, "lat_shift_reg", "cycles") \
+	X(LAT_MUL, "lat_mul", "cycles") \
+	X(LAT_MUL32, "lat_mul32", "cycles") \
+	X(LAT_MADD, "lat_madd", "cycles") \
+	X(LAT_MULL, "lat_mull", "cycles") \
+	X(LAT_MULH, "lat_mulh", "cycles") \
+	X(OCC_MUL, "occ_mul", "cycles") \
+	X(OCC_MADD, "occ_madd", "cycles") \
+	X(OCC_MULH, "occ_mulh", "cycles") \
+	X(LAT_DIV32, "lat_div32", "cycles") \
+	X(LAT_DIV64, "lat_div64", "cycles") \
+	X(LAT_CRC, "lat_crc", "cycles") \
+	X(LAT_LOAD, "lat_load", "cycles") \
+	X(LAT_LOAD_NARROW, "lat_load_narrow", "cycles") \
+	X(LAT_LDP2, "lat_ldp2", "cycles") \
+	X(OCC_LDP, "occ_ldp", "cycles") \
+	X(UNALIGNED_EXTRA, "unaligned_extra", "cycles") \
+	X(ALU_TO_ADDR, "alu_to_addr", "cycles") \
+	X(STORE_DATA_ADV, "store_data_advance", "cycles") \
+	X(BRANCH_ADV, "branch_advance", "cycles") \
+	X(LAT_FP, "lat_fp", "cycles") \
+	/* caches, TLBs, memory */ \
+	X(LINE_BYTES, "line_bytes", "bytes") \
+	X(L1I_SIZE, "l1i_size", "bytes") \
+	X(L1I_ASSOC, "l1i_assoc", "ways") \
+	X(L1D_SIZE, "l1d_size", "bytes") \
+	X(L1D_ASSOC, "l1d_assoc", "ways") \
+	X(L2_SIZE, "l2_size", "bytes") \
+	X(L2_ASSOC, "l2_assoc", "ways") \
+	X(L2_LATENCY, "l2_latency", "cycles") \
+	X(L3_SIZE, "l3_size", "bytes") \
+	X(L3_ASSOC, "l3_assoc", "ways") \
+	X(L3_LATENCY, "l3_latency", "cycles") \
+	X(MEM_LATENCY, "mem_latency", "cycles") \
+	X(IPREFETCH, "iprefetch_lines", "lines") \
+	X(ITLB_ENTRIES, "itlb_entries", "entries") \
+	X(DTLB_ENTRIES, "dtlb_entries", "entries") \
+	X(TLB_ENTRIES, "tlb_entries", "entries") \
+	X(TLB_ASSOC, "tlb_assoc", "ways") \
+	X(TLB_LATENCY, "tlb_latency", "cycles") \
+	X(WALK_LATENCY, "walk_latency", "cycles") \
+	X(PAGE_BYTES, "page_bytes", "bytes") \
+	/* serialising and system operations (uncalibrated on every core) */ \
+	X(DMB, "dmb", "cycles") \
+	X(DMB_LD, "dmb_ld", "cycles") \
+	X(DMB_ST, "dmb_st", "cycles") \
+	X(DSB, "dsb", "cycles") \
+	X(ISB, "isb", "cycles") \
+	X(SB, "sb", "cycles") \
+	X(CSDB, "csdb", "cycles") \
+	X(MRS_TPIDR, "mrs_tpidr", "cycles") \
+	X(MRS_SP_EL0, "mrs_sp_el0", "cycles") \
+	X(MRS_DAIF, "mrs_daif", "cycles") \
+	X(MRS_OTHER, "mrs_other", "cycles") \
+	X(MSR_TPIDR, "msr_tpidr", "cycles") \
+	X(MSR_SP_EL0, "msr_sp_el0", "cycles") \
+	X(MSR_DAIF, "msr_daif", "cycles") \
+	X(MSR_OTHER, "msr_other", "cycles") \
+	X(MSR_DAIF_IMM, "msr_daif_imm", "cycles") \
+	X(PAN, "pan", "cycles") \
+	X(LDXR, "ldxr", "cycles") \
+	X(STXR, "stxr", "cycles") \
+	X(LSE_ATOMIC, "lse_atomic", "cycles") \
+	X(CAS, "cas", "cycles") \
+	X(ERET, "eret", "cycles") \
+	X(EXC_ENTRY, "exception_entry", "cycles") \
+	X(FIRMWARE, "firmware_call", "cycles") \
+	X(TLBI, "tlbi", "cycles") \
+	X(DC, "dc", "cycles") \
+	X(IC, "ic", "cycles") \
+	X(SYS_OTHER, "sys_other", "cycles") \
+	X(UNKNOWN_INSN, "unknown_insn", "cycles")
+
+enum hs_pid {
+#define HS_PID_ENUM(id, name, unit) HS_P_##id,
+	HS_PARAM_LIST(HS_PID_ENUM)
+#undef HS_PID_ENUM
+	HS_NPARAMS
+};
+
+/* Central names and units, indexed by HS_P_* (model.c). */
+extern const char *const hs_param_name[HS_NPARAMS];
+extern const char *const hs_param_unit[HS_NPARAMS];
+
+/*
+ * Core tables write entries as HS_CAL(ID, value, "source") for a number with
+ * a source and HS_UNCAL(ID, value, "why this guess") for a named assumption;
+ * name and unit are filled in from the central list when a model is created.
+ */
+#define HS_CAL(id, v, src) [HS_P_##id] = { NULL, (v), NULL, (src), 1 }
+#define HS_UNCAL(id, v, src) [HS_P_##id] = { NULL, (v), NULL, (src), 0 }
+
+struct hs_model;
+
+/* A pipeline engine. run() follows hs_model_run()'s contract. */
+struct hs_engine {
+	const char *name;
+	int (*run)(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+		   struct hs_insn_cost *per);
+};
+
+extern const struct hs_engine hs_engine_inorder;
+extern const struct hs_engine hs_engine_ooo;
+
+/* One core: its name, a line of description, its engine and its table. */
+struct hs_core_desc {
+	const char *name;		/* "a53" */
+	const char *description;	/* "Cortex-A53 r0p4: in-order dual issue ..." */
+	const struct hs_engine *engine;
+	const struct hs_param *params;	/* HS_NPARAMS entries, by HS_P_* */
+};
+
+#define HS_CORE_DECL(c) extern const struct hs_core_desc hs_core_##c;
+HS_CORES(HS_CORE_DECL)
+#undef HS_CORE_DECL
+
+/* --- static instruction descriptors (ops.c) ------------------------------ */
+
+/* what an instruction occupies */
+enum hs_unit {
+	HS_U_ALU, HS_U_SHIFT, HS_U_MUL, HS_U_DIV, HS_U_LOAD, HS_U_STORE, HS_U_BRANCH, HS_U_FP,
+	HS_U_SYS,
+	HS_NUNITS
+};
+
+/* branch kinds, for the front end */
+enum hs_bkind {
+	HS_B_NONE, HS_B_COND, HS_B_DIRECT, HS_B_CALL, HS_B_CALL_IND, HS_B_IND, HS_B_RET, HS_B_ERET
+};
+
+/* op flags */
+#define HS_OP_SINGLE	0x0001	/* in-order: issues alone (takes both slots) */
+#define HS_OP_SLOT0	0x0002	/* in-order: only as the older of a pair */
+#define HS_OP_CASCADE	0x0004	/* simple ALU: may dual-issue with a dependent ALU op */
+#define HS_OP_UNCAL	0x0008	/* its cost comes from an uncalibrated parameter */
+#define HS_OP_LOAD	0x0010	/* reads memory (cache access, load latency) */
+#define HS_OP_STORE	0x0020	/* writes memory */
+#define HS_OP_DRAIN	0x0040	/* waits until all older instructions completed */
+#define HS_OP_REFETCH	0x0080	/* the front end restarts after it (cost cycles later) */
+#define HS_OP_HOLD	0x0100	/* later instructions wait cost cycles after its issue */
+#define HS_OP_MEMBAR	0x0200	/* orders memory: later memory ops wait for older ones */
+#define HS_OP_POSTED	0x0400	/* completes cost cycles later in the background (tlbi, dc) */
+#define HS_OP_UNKNOWN	0x0800	/* unclassified encoding */
+#define HS_OP_DIV	0x1000	/* non-pipelined: occupies its unit for its latency */
+#define HS_OP_EXC	0x2000	/* svc/brk...: an exception entry follows */
+
+struct hs_op {
+	uint64_t pc;		/* identity of the decode-cache entry it was built from */
+	uint32_t word;
+	uint16_t fl;		/* HS_OP_* */
+	uint8_t unit;		/* enum hs_unit */
+	uint8_t bkind;		/* enum hs_bkind */
+	uint8_t occ;		/* cycles its unit stays busy (pipelined: 1) */
+	uint8_t nsrc, ndst;
+	uint8_t addr_mask;	/* bit i: src[i] is an address operand */
+	uint8_t data_mask;	/* bit i: src[i] is store data (needed late) */
+	uint8_t src[6], dst[4];
+	uint8_t dlat[4];	/* result latency per dst */
+	uint8_t wb_mask;	/* bit i: dst[i] is a writeback base */
+	uint8_t mem_size;	/* bytes accessed */
+	uint8_t pair;		/* ldp/stp/ldxp: two registers */
+	uint16_t cost;		/* serial/system cost in cycles (param) */
+	uint8_t param;		/* enum hs_pid the cost came from (HS_NPARAMS: none) */
+	uint8_t pad;
+};
+
+/* Build the descriptor of one static instruction for model m's parameters. */
+void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
+		 struct hs_op *op);
+
+/* Make m->ops cover every entry of the trace's decode cache (checked by
+ * pc/word, so a reused decode cache is rebuilt). -1 on allocation failure. */
+int hs_ops_sync(struct hs_model *m, const struct hs_trace *t);
+
+/* --- the model ---------------------------------------------------------------- */
+
+struct hs_model {
+	const struct hs_core_desc *desc;
+	struct hs_param p[HS_NPARAMS];	/* current values; name/unit/source */
+	int v[HS_NPARAMS];		/* values rounded to integers, for the engines */
+	struct hs_memsys mem;		/* caches and TLBs (cache.h) */
+	struct hs_bpred bp;		/* predictors (bpred.h) */
+	/* static descriptors, by decode-cache index */
+	struct hs_op *ops;
+	size_t nops, capops;
+	const struct hs_dcache *ops_dc;
+	const struct hs_static *ops_dcv;	/* its entry array when last synced */
+	int ops_stale;			/* parameters changed: rebuild all */
+	/* engine scratch (the OoO unit calendars), allocated on first use */
+	void *scratch;
+	uint32_t gen;			/* run counter: stamps scratch entries */
+};
+
+/* Re-derive m->v, resize caches/predictors; -1 (hs_errmsg) if a geometry is
+ * impossible (sizes not powers of two...). Flushes state. */
+int hs_model_configure(struct hs_model *m);
+
+/* --- front end (frontend.c) --------------------------------------------------- */
+
+#define HS_FE_QMAX 64
+
+struct hs_fe {
+	uint64_t cyc;		/* fetch cycle of the last instruction fetched */
+	unsigned ngroup;	/* instructions fetched in that cycle */
+	uint64_t redirect;	/* the next instruction cannot issue before this */
+	uint8_t redirect_cause;	/* enum hs_stall of the redirect */
+	uint8_t redirect_uncal;
+	uint8_t redirected;	/* a redirect applies to the next instruction */
+	uint64_t line, page;	/* last I-cache line / I-TLB page looked up (+1) */
+	uint64_t q[HS_FE_QMAX];	/* issue (dispatch) times of the last fetch_queue insns */
+	size_t n;		/* instructions fetched so far */
+	unsigned width, qn;	/* fetch_width, fetch_queue (cached at reset) */
+	unsigned qi;		/* ring slot of the instruction fetched last */
+};
+
+/* What the front end says about instruction i. */
+struct hs_fetch {
+	uint64_t t;		/* earliest issue (in-order) / dispatch (OoO) */
+	uint64_t t_redirect;	/* part of t due to the previous instruction's redirect */
+	uint8_t cause;		/* stall cause if t binds: HS_ST_BRANCH/ICACHE/TLB/SERIAL */
+	uint8_t redirect_cause, redirect_uncal;
+	uint8_t miss_uncal;	/* miss_cycles came from uncalibrated latencies */
+	uint16_t events;	/* HS_EV_ICACHE_MISS, L2, TLB */
+	uint32_t miss_cycles;	/* I-side miss latency included in t */
+	uint32_t exc_cycles;	/* exception entry charged before it (uncalibrated) */
+};
+
+void hs_fe_reset(const struct hs_model *m, struct hs_fe *fe);
+/* Fetch the instruction at pc (record flags rflags); fills f. */
+void hs_fe_fetch_slow(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_t rflags,
+		      struct hs_fetch *f, struct hs_model_result *res);
+
+/* The common case inline: no redirect, no exception, same I-cache line,
+ * queue not binding. */
+static inline void hs_fe_fetch(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_t rflags,
+			       struct hs_fetch *f, struct hs_model_result *res)
+{
+	unsigned qi = fe->qi + 1 == fe->qn ? 0 : fe->qi + 1;
+	uint64_t t = fe->ngroup >= fe->width ? fe->cyc + 1 : fe->cyc;
+
+	if (fe->redirected || rflags || fe->n == 0 || (pc >> m->mem.l1i.shift) + 1 != fe->line ||
+	    !fe->qn || (fe->n >= fe->qn && fe->q[qi] > t)) {
+		hs_fe_fetch_slow(m, fe, pc, rflags, f, res);
+		return;
+	}
+	fe->qi = qi;
+	f->t = t;
+	f->t_redirect = 0;
+	f->cause = HS_ST_STRUCT;
+	f->redirect_cause = f->redirect_uncal = f->miss_uncal = 0;
+	f->events = 0;
+	f->miss_cycles = f->exc_cycles = 0;
+	if (t > fe->cyc) {
+		fe->cyc = t;
+		fe->ngroup = 1;
+	} else {
+		fe->ngroup++;
+	}
+	fe->n++;
+}
+/* Instruction fetched last issued (dispatched) at t: frees its queue slot. */
+static inline void hs_fe_issued(struct hs_fe *fe, uint64_t t)
+{
+	if (fe->qn)
+		fe->q[fe->qi] = t;
+}
+
+/*
+ * A control-flow instruction (or a serialising one) is done: fetched at
+ * fetch_t, resolved at resolve_t (in-order: issue; OoO: completion). next_pc
+ * is the following record's pc (0 at the end of the trace). Sets the redirect
+ * for the next fetch; returns HS_EV_MISPREDICT when mispredicted.
+ */
+uint16_t hs_fe_control(struct hs_model *m, struct hs_fe *fe, const struct hs_op *op,
+		       uint64_t pc, uint64_t next_pc, uint64_t target, uint32_t rflags,
+		       uint64_t fetch_t, uint64_t resolve_t, struct hs_model_result *res);
+
+/* A serialising instruction restarts fetch at t (ISB, ERET, firmware). */
+void hs_fe_restart(struct hs_fe *fe, uint64_t t, uint8_t cause, int uncal);
+
+/* --- data side (cache.c helpers bound to the model) ---------------------------- */
+
+/*
+ * A data access of size bytes at addr: extra cycles beyond an L1 hit (TLB
+ * miss, L1 miss...), events and the cause of the extra cycles.
+ */
+uint32_t hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, int write,
+			uint16_t *events, uint8_t *cause, int *uncal, struct hs_model_result *res);
+
+/* Would the latency of a miss served at lv (or a TLB miss) use an
+ * uncalibrated parameter? */
+int hs_level_uncal(const struct hs_model *m, enum hs_level lv, int tlb_miss);
+
+/* --- shared accounting ----------------------------------------------------------- */
+
+/* Charge c cycles of cause to instruction i (per may be NULL). */
+static inline void hs_charge_stall(struct hs_model_result *res, struct hs_insn_cost *per,
+				   size_t i, unsigned cause, uint64_t c)
+{
+	res->stall[cause] += c;
+	if (per) {
+		uint32_t s = per[i].stall[cause] + (uint32_t)c;
+
+		per[i].stall[cause] = s > 0xffff ? 0xffff : (uint16_t)s;
+	}
+}
+
+#endif

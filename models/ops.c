@@ -1,0 +1,444 @@
+/*
+ * ops.c - from a classified static instruction (a64.h) to what the engines
+ * need: which unit it occupies and for how long, the latency of each result,
+ * which operands are addresses or store data, the issue rules that apply and
+ * which parameter its cost comes from. Built once per decode-cache entry and
+ * parameter set, so the engines never decode per record.
+ */
+#include <string.h>
+
+#include "hotsim/err.h"
+#include "model_internal.h"
+
+#define SR_TPIDR_EL1	A64_SYSREG(3, 0, 13, 0, 4)
+#define SR_TPIDR_EL0	A64_SYSREG(3, 3, 13, 0, 2)
+#define SR_TPIDRRO_EL0	A64_SYSREG(3, 3, 13, 0, 3)
+#define SR_TPIDR_EL2	A64_SYSREG(3, 4, 13, 0, 2)
+#define SR_SP_EL0	A64_SYSREG(3, 0, 4, 1, 0)
+#define SR_DAIF		A64_SYSREG(3, 3, 4, 2, 1)
+/* msr <pstatefield>, #imm as the decoder encodes it: A64_SYSREG(0, op1, 4, 0, op2) */
+#define PS_PAN		A64_SYSREG(0, 0, 4, 0, 4)
+#define PS_DAIFSET	A64_SYSREG(0, 3, 4, 0, 6)
+#define PS_DAIFCLR	A64_SYSREG(0, 3, 4, 0, 7)
+
+static uint8_t clamp8(int v)
+{
+	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+static uint16_t clamp16(int v)
+{
+	return (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v);
+}
+
+/* Value of parameter pid for op; an uncalibrated parameter makes the op's
+ * cost uncalibrated (its cycles are counted in uncalibrated_cycles). */
+static int pv(const struct hs_model *m, struct hs_op *op, enum hs_pid pid)
+{
+	if (!m->p[pid].calibrated)
+		op->fl |= HS_OP_UNCAL;
+	return m->v[pid];
+}
+
+/* The cost of a serialising/system op comes from parameter pid. */
+static void costed(const struct hs_model *m, struct hs_op *op, enum hs_pid pid, unsigned fl)
+{
+	op->param = (uint8_t)pid;
+	op->cost = clamp16(m->v[pid]);
+	op->fl |= (uint16_t)fl;
+	if (!m->p[pid].calibrated)
+		op->fl |= HS_OP_UNCAL;
+}
+
+static enum hs_pid mrs_param(uint16_t sr)
+{
+	switch (sr) {
+	case SR_TPIDR_EL1: case SR_TPIDR_EL0: case SR_TPIDRRO_EL0: case SR_TPIDR_EL2:
+		return HS_P_MRS_TPIDR;
+	case SR_SP_EL0:
+		return HS_P_MRS_SP_EL0;
+	case SR_DAIF:
+		return HS_P_MRS_DAIF;
+	default:
+		return HS_P_MRS_OTHER;
+	}
+}
+
+static enum hs_pid msr_param(uint16_t sr)
+{
+	switch (mrs_param(sr)) {
+	case HS_P_MRS_TPIDR: return HS_P_MSR_TPIDR;
+	case HS_P_MRS_SP_EL0: return HS_P_MSR_SP_EL0;
+	case HS_P_MRS_DAIF: return HS_P_MSR_DAIF;
+	default: return HS_P_MSR_OTHER;
+	}
+}
+
+/* sys/sysl by CRn/CRm: tlbi (CRn 8, 9), ic (CRn 7, CRm 1/5), at (CRm 8/9), dc */
+static enum hs_pid sys_param(uint16_t sr)
+{
+	unsigned crn = (sr >> 7) & 15, crm = (sr >> 3) & 15;
+
+	if (crn == 8 || crn == 9)
+		return HS_P_TLBI;
+	if (crn == 7 && (crm == 1 || crm == 5))
+		return HS_P_IC;
+	if (crn == 7 && (crm == 8 || crm == 9))
+		return HS_P_SYS_OTHER;
+	if (crn == 7)
+		return HS_P_DC;
+	return HS_P_SYS_OTHER;
+}
+
+/* register id of field r as a GPR (31 = SP for a base, XZR otherwise) */
+static unsigned base_id(uint32_t w)
+{
+	unsigned rn = (w >> 5) & 31;
+
+	return rn == 31 ? A64_R_SP : rn;
+}
+
+/* Memory operands: which srcs are addresses (base, register offset) and
+ * which are store data; which dsts are the writeback base. */
+static void mem_operands(struct hs_op *op, const struct a64_insn *in, int literal)
+{
+	unsigned b = base_id(in->word), rm = (in->word >> 16) & 31;
+
+	for (unsigned s = 0; s < op->nsrc; s++) {
+		if (!literal && (op->src[s] == b || ((in->flags & A64_F_REGOFF) && op->src[s] == rm)))
+			op->addr_mask |= (uint8_t)(1u << s);
+		else
+			op->data_mask |= (uint8_t)(1u << s);
+	}
+	for (unsigned d = 0; d < op->ndst; d++)
+		if ((in->flags & A64_F_WB) && op->dst[d] == b)
+			op->wb_mask |= (uint8_t)(1u << d);
+}
+
+static void set_dlat(struct hs_op *op, int lat)
+{
+	for (unsigned d = 0; d < op->ndst; d++)
+		op->dlat[d] = clamp8(lat);
+}
+
+/* Loads: first register lat_load (or narrow), second of a pair lat_ldp2,
+ * writeback base one ALU latency. */
+static void load_lats(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in,
+		      int lat)
+{
+	unsigned rt2 = (in->word >> 10) & 31;
+	unsigned rt2_id = (in->flags & A64_F_FPREG) ? A64_R_V0 + rt2 : rt2;
+
+	for (unsigned d = 0; d < op->ndst; d++) {
+		if (op->wb_mask & (1u << d))
+			op->dlat[d] = clamp8(pv(m, op, HS_P_LAT_ALU));
+		else if (op->pair && op->dst[d] == rt2_id && d > 0)
+			op->dlat[d] = clamp8(pv(m, op, HS_P_LAT_LDP2) > lat ? pv(m, op, HS_P_LAT_LDP2) : lat);
+		else
+			op->dlat[d] = clamp8(lat);
+	}
+}
+
+static void mul_kind(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	uint32_t w = in->word;
+	unsigned op31 = (w >> 21) & 7, ra = (w >> 10) & 31;
+
+	if ((w & 0x7fe0e000u) == 0x1ac04000u) {		/* crc32: dp 2-source opcode 010xxx */
+		set_dlat(op, pv(m, op, HS_P_LAT_CRC));
+		return;
+	}
+	if (op31 == 1 || op31 == 5) {			/* [su]m{add,sub}l, [su]mull */
+		set_dlat(op, pv(m, op, HS_P_LAT_MULL));
+	} else if (ra == 31) {				/* mul, mneg */
+		set_dlat(op, (in->flags & A64_F_64) ? pv(m, op, HS_P_LAT_MUL) : pv(m, op, HS_P_LAT_MUL32));
+		op->occ = clamp8((in->flags & A64_F_64) ? pv(m, op, HS_P_OCC_MUL) : 1);
+	} else {					/* madd, msub */
+		set_dlat(op, pv(m, op, HS_P_LAT_MADD));
+		op->occ = clamp8(pv(m, op, HS_P_OCC_MADD));
+	}
+	if (pv(m, op, HS_P_MUL_SINGLE))
+		op->fl |= HS_OP_SINGLE;
+}
+
+static void build_mem(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	unsigned each = in->mem_size / (op->pair ? 2 : 1);
+
+	mem_operands(op, in, !!(in->flags & A64_F_LITERAL));
+	switch (in->cls) {
+	case A64_C_LOAD:
+		op->unit = HS_U_LOAD;
+		op->fl |= HS_OP_LOAD;
+		load_lats(m, op, in, each < 4 || (in->flags & A64_F_SIGNEXT)
+					     ? pv(m, op, HS_P_LAT_LOAD_NARROW)
+					     : pv(m, op, HS_P_LAT_LOAD));
+		break;
+	case A64_C_LOAD_EX:
+		op->unit = HS_U_LOAD;
+		op->fl |= HS_OP_LOAD;
+		costed(m, op, HS_P_LDXR, 0);
+		load_lats(m, op, in, op->cost);
+		break;
+	case A64_C_STORE:
+		op->unit = HS_U_STORE;
+		op->fl |= HS_OP_STORE;
+		set_dlat(op, pv(m, op, HS_P_LAT_ALU));	/* only a writeback base */
+		break;
+	case A64_C_STORE_EX:
+		op->unit = HS_U_STORE;
+		op->fl |= HS_OP_STORE;
+		costed(m, op, HS_P_STXR, 0);
+		for (unsigned d = 0; d < op->ndst; d++)	/* status register (and wb) */
+			op->dlat[d] = (op->wb_mask & (1u << d)) ? clamp8(pv(m, op, HS_P_LAT_ALU))
+								: clamp8(op->cost);
+		break;
+	case A64_C_ATOMIC: {
+		/* cas/casp live in the exclusive group (bits 29:24 = 001000),
+		 * the ld<op>/swp family at 0x38 */
+		int cas = (in->word & 0x3f000000u) == 0x08000000u;
+
+		op->unit = HS_U_LOAD;
+		op->fl |= HS_OP_LOAD | HS_OP_STORE | HS_OP_SINGLE;
+		costed(m, op, cas ? HS_P_CAS : HS_P_LSE_ATOMIC, 0);
+		/* the memory pipe is busy until the read-modify-write is done */
+		op->occ = clamp8(op->cost ? op->cost : 1);
+		set_dlat(op, op->cost);
+		if (in->flags & A64_F_REL)
+			op->fl |= HS_OP_MEMBAR;
+		break;
+	}
+	case A64_C_PRFM:
+		op->unit = HS_U_LOAD;
+		op->fl |= HS_OP_LOAD;	/* fills the cache; nothing waits for it */
+		break;
+	}
+	if (op->pair && pv(m, op, HS_P_PAIR_SINGLE))
+		op->fl |= HS_OP_SINGLE;
+	if (op->pair && in->cls == A64_C_LOAD)
+		op->occ = clamp8(pv(m, op, HS_P_OCC_LDP));
+}
+
+void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
+		 struct hs_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->pc = pc;
+	op->word = in->word;
+	op->unit = HS_U_ALU;
+	op->occ = 1;
+	op->param = HS_NPARAMS;
+	op->nsrc = in->nsrc > 6 ? 6 : in->nsrc;
+	op->ndst = in->ndst > 4 ? 4 : in->ndst;
+	memcpy(op->src, in->src, op->nsrc);
+	memcpy(op->dst, in->dst, op->ndst);
+	op->mem_size = in->mem_size;
+	op->pair = !!(in->flags & A64_F_PAIR);
+	set_dlat(op, pv(m, op, HS_P_LAT_ALU));
+
+	switch (in->cls) {
+	case A64_C_UNKNOWN:
+		op->fl |= HS_OP_UNKNOWN | HS_OP_SINGLE;
+		costed(m, op, HS_P_UNKNOWN_INSN, HS_OP_HOLD);
+		break;
+	case A64_C_PAC:
+		/* without FEAT_PAuth the hint-space PAC ops are NOPs */
+		if (!pv(m, op, HS_P_HAS_PAUTH))
+			op->nsrc = op->ndst = 0;
+		break;
+	case A64_C_NOP: case A64_C_BTI: case A64_C_WFX:
+		op->nsrc = op->ndst = 0;
+		break;
+	case A64_C_ALU:
+		op->fl |= HS_OP_CASCADE;
+		break;
+	case A64_C_ALU_SHIFT:
+		set_dlat(op, pv(m, op, HS_P_LAT_ALU_SHIFT));
+		break;
+	case A64_C_BITFIELD:
+		set_dlat(op, pv(m, op, HS_P_LAT_BITFIELD));
+		break;
+	case A64_C_SHIFT_REG: {
+		/* fewer per cycle than there are ALU pipes (IB: A53 lslv 1 per
+		 * cycle): a unit of its own, busy 1/throughput cycles */
+		double tput = m->p[HS_P_SHIFT_REG_TPUT].value;
+
+		set_dlat(op, pv(m, op, HS_P_LAT_SHIFT_REG));
+		if (tput > 0 && tput < pv(m, op, HS_P_ALU_PIPES)) {
+			op->unit = HS_U_SHIFT;
+			op->occ = clamp8(tput >= 1 ? 1 : (int)(1.0 / tput + 0.999));
+		}
+		break;
+	}
+	case A64_C_MUL:
+		op->unit = HS_U_MUL;
+		mul_kind(m, op, in);
+		break;
+	case A64_C_MULH:
+		op->unit = HS_U_MUL;
+		set_dlat(op, pv(m, op, HS_P_LAT_MULH));
+		op->occ = clamp8(pv(m, op, HS_P_OCC_MULH));
+		if (pv(m, op, HS_P_MUL_SINGLE))
+			op->fl |= HS_OP_SINGLE;
+		break;
+	case A64_C_DIV: {
+		int lat = (in->flags & A64_F_64) ? pv(m, op, HS_P_LAT_DIV64) : pv(m, op, HS_P_LAT_DIV32);
+
+		op->unit = HS_U_DIV;
+		op->fl |= HS_OP_DIV | HS_OP_SLOT0;	/* GCC53: slot 0 + the divider */
+		set_dlat(op, lat);
+		op->occ = clamp8(lat);
+		break;
+	}
+	case A64_C_LOAD: case A64_C_LOAD_EX: case A64_C_STORE: case A64_C_STORE_EX:
+	case A64_C_ATOMIC: case A64_C_PRFM:
+		build_mem(m, op, in);
+		break;
+	case A64_C_BRANCH:
+		op->unit = HS_U_BRANCH;
+		op->bkind = HS_B_DIRECT;
+		break;
+	case A64_C_BCOND:
+		op->unit = HS_U_BRANCH;
+		op->bkind = HS_B_COND;
+		break;
+	case A64_C_CALL:
+		op->unit = HS_U_BRANCH;
+		op->bkind = HS_B_CALL;
+		break;
+	case A64_C_CALL_IND:
+		op->unit = HS_U_BRANCH;
+		op->bkind = HS_B_CALL_IND;
+		break;
+	case A64_C_BR_IND:
+		op->unit = HS_U_BRANCH;
+		op->bkind = HS_B_IND;
+		break;
+	case A64_C_RET:
+		op->unit = HS_U_BRANCH;
+		op->bkind = HS_B_RET;
+		break;
+	case A64_C_ERET:
+		/* never predicted (TRM53/55, A76 TRM): drain, then refetch at ELR */
+		op->unit = HS_U_SYS;
+		op->bkind = HS_B_ERET;
+		costed(m, op, HS_P_ERET, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH);
+		break;
+	case A64_C_DMB: {
+		unsigned opt = in->cond & 3;	/* CRm<1:0>: 1 LD, 2 ST, 3 all */
+
+		op->unit = HS_U_SYS;
+		costed(m, op, opt == 1 ? HS_P_DMB_LD : opt == 2 ? HS_P_DMB_ST : HS_P_DMB,
+		       HS_OP_SINGLE | HS_OP_MEMBAR);
+		break;
+	}
+	case A64_C_DSB:
+		op->unit = HS_U_SYS;
+		costed(m, op, HS_P_DSB, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_HOLD);
+		break;
+	case A64_C_ISB:
+		op->unit = HS_U_SYS;
+		costed(m, op, HS_P_ISB, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH);
+		break;
+	case A64_C_SB:
+		op->unit = HS_U_SYS;
+		costed(m, op, HS_P_SB, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH);
+		break;
+	case A64_C_CSDB:
+		costed(m, op, HS_P_CSDB, HS_OP_HOLD);
+		break;
+	case A64_C_MRS:
+		/* the sysreg read path is outside the forwarding network: alone */
+		op->unit = HS_U_SYS;
+		costed(m, op, mrs_param(in->sysreg), HS_OP_SINGLE);
+		set_dlat(op, op->cost);
+		break;
+	case A64_C_MSR:
+		op->unit = HS_U_SYS;
+		costed(m, op, msr_param(in->sysreg), HS_OP_SINGLE | HS_OP_HOLD);
+		break;
+	case A64_C_MSR_IMM: {
+		enum hs_pid pid = in->sysreg == PS_PAN ? HS_P_PAN :
+				  (in->sysreg == PS_DAIFSET || in->sysreg == PS_DAIFCLR) ?
+				  HS_P_MSR_DAIF_IMM : HS_P_MSR_OTHER;
+
+		op->unit = HS_U_SYS;
+		costed(m, op, pid, HS_OP_SINGLE | HS_OP_HOLD);
+		break;
+	}
+	case A64_C_SYS:
+		op->unit = HS_U_SYS;
+		costed(m, op, sys_param(in->sysreg),
+		       HS_OP_SINGLE | (sys_param(in->sysreg) == HS_P_SYS_OTHER ? HS_OP_HOLD
+									: HS_OP_POSTED));
+		break;
+	case A64_C_EXC:
+		/* svc/brk...: an exception is taken (smc/hvc answered by the
+		 * firmware are re-costed per record, HS_T_FIRMWARE) */
+		op->unit = HS_U_SYS;
+		costed(m, op, HS_P_EXC_ENTRY,
+		       HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH | HS_OP_EXC);
+		break;
+	case A64_C_FPSIMD:
+		op->unit = HS_U_FP;
+		set_dlat(op, pv(m, op, HS_P_LAT_FP));
+		if (pv(m, op, HS_P_FP_SLOT0))
+			op->fl |= HS_OP_SLOT0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Do the first, middle and last cached entries still match the cache? */
+static int spot_ok(const struct hs_model *m, const struct hs_dcache *dc)
+{
+	size_t k[3] = { 0, m->nops / 2, m->nops ? m->nops - 1 : 0 };
+
+	for (unsigned i = 0; i < 3 && m->nops; i++)
+		if (m->ops[k[i]].pc != dc->v[k[i]].pc || m->ops[k[i]].word != dc->v[k[i]].in.word)
+			return 0;
+	return 1;
+}
+
+int hs_ops_sync(struct hs_model *m, const struct hs_trace *t)
+{
+	const struct hs_dcache *dc = t->dc;
+	size_t from;
+
+	if (m->capops < dc->n) {
+		size_t nc = m->capops ? m->capops : 256;
+		struct hs_op *no;
+
+		while (nc < dc->n)
+			nc *= 2;
+		no = hs_realloc(m->ops, nc * sizeof(*no));
+		if (!no)
+			return -1;
+		m->ops = no;
+		m->capops = nc;
+	}
+	/*
+	 * The same decode cache as last time (pointer and array unchanged)
+	 * only grew: entries are immutable once decoded. Anything else - a
+	 * parameter change, another decode cache, or one freed and another
+	 * allocated in its place - is checked entry by entry (pc and word)
+	 * and rebuilt where it differs. A few entries are spot-checked even
+	 * in the fast case.
+	 */
+	if (m->ops_stale || m->ops_dc != dc || m->ops_dcv != dc->v || m->nops > dc->n ||
+	    !spot_ok(m, dc)) {
+		for (size_t i = 0; i < m->nops && i < dc->n; i++)
+			if (m->ops_stale || m->ops[i].pc != dc->v[i].pc ||
+			    m->ops[i].word != dc->v[i].in.word)
+				hs_op_build(m, dc->v[i].pc, &dc->v[i].in, &m->ops[i]);
+		m->ops_dc = dc;
+		m->ops_stale = 0;
+	}
+	m->ops_dcv = dc->v;
+	from = m->nops < dc->n ? m->nops : dc->n;
+	for (size_t i = from; i < dc->n; i++)
+		hs_op_build(m, dc->v[i].pc, &dc->v[i].in, &m->ops[i]);
+	m->nops = dc->n;
+	return 0;
+}

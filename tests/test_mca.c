@@ -1,0 +1,96 @@
+/*
+ * test_mca.c - the llvm-mca cross-check (tests/mca_crosscheck.h) in
+ * `make check`: every path on the base kernel, at most MAX_BLOCKS distinct
+ * straight-line blocks per core, costed by hotsim and by Debian's llvm-mca
+ * (cortex-a53, cortex-a55, cortex-a57 for A73). About 3 s.
+ *
+ * What must hold (docs/llvm-mca-crosscheck.md explains the differences):
+ *   - the cross-check runs: enough blocks, few refused by llvm-mca, a report;
+ *   - where both models rest on the same facts - blocks of plain ALU ops
+ *     (no hints, no flag consumers, no sp; mca_strict_alu()) - they agree
+ *     within 10% per block (llvm-mca adds ~3 cycles of pipeline fill per
+ *     100 iterations; A57's 3-wide dispatch vs A73's 2 shows on wide blocks);
+ *   - on every block with a DSB or an ISB hotsim is the higher one (LLVM
+ *     charges a barrier one cycle; hotsim drains the pipe and charges its
+ *     named, uncalibrated cost).
+ */
+#include <criterion/criterion.h>
+
+#include "mca_crosscheck.h"
+#include "testutil.h"
+
+#define MAX_BLOCKS 400
+#define ALU_TOL 0.10
+
+static int mca_has_barrier(const struct mca_block *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		unsigned c = hs_trace_insn(b->tr, b->first + i)->cls;
+
+		if (c == A64_C_DSB || c == A64_C_ISB)
+			return 1;
+	}
+	return 0;
+}
+
+Test(mca, crosscheck, .timeout = 120)
+{
+	struct hs_image *img = hs_image_open(HS_KERNEL("base"));
+	struct mca_core cores[MCA_NCORES];
+	char tmp[] = "/tmp/hotsim-mca-XXXXXX.s", *rep = NULL;
+	size_t replen = 0;
+	FILE *f;
+	int fd;
+
+	cr_assert_not_null(img, "%s (make kernels)", hs_errmsg());
+	cr_assert_eq(system("llvm-mca --version >/dev/null 2>&1"), 0, "llvm-mca missing (make deps)");
+	fd = mkstemps(tmp, 2);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	for (int k = 0; k < MCA_NCORES; k++)
+		cr_assert_eq(mca_core_run(&cores[k], img, k, NULL, MAX_BLOCKS, tmp), 0, "%s: %s",
+			     hs_model_names[k], hs_errmsg());
+	unlink(tmp);
+	for (int k = 0; k < MCA_NCORES; k++) {
+		struct mca_core *c = &cores[k];
+		struct mca_stats all = mca_stats(c, -1);
+		unsigned strict = 0, barriers = 0;
+
+		cr_expect_geq(all.n, 50u, "%s: only %zu blocks compared", c->name, all.n);
+		cr_expect_leq(c->dropped * 10, c->nb, "%s: llvm-mca refused %u of %zu", c->name,
+			      c->dropped, c->nb);
+		for (size_t i = 0; i < c->nb; i++) {
+			const struct mca_block *b = &c->b[i];
+			char desc[512];
+			FILE *m;
+
+			if (b->ok != 1)
+				continue;
+			if (mca_has_barrier(b)) {
+				barriers++;
+				cr_expect_gt(b->hs, b->mca, "%s: barrier block at %llx: %.2f vs %.2f",
+					     c->name, (unsigned long long)b->pc, b->hs / MCA_ITER,
+					     b->mca / MCA_ITER);
+			}
+			if (!mca_strict_alu(b))
+				continue;
+			strict++;
+			m = fmemopen(desc, sizeof(desc), "w");
+			mca_block_desc(m, img, b, 6);
+			fclose(m);
+			cr_expect(fabs(mca_diff(b)) <= ALU_TOL, "%s: %s: hotsim %.2f vs llvm-mca %.2f",
+				  c->name, desc, b->hs / MCA_ITER, b->mca / MCA_ITER);
+		}
+		cr_expect_geq(strict, 5u, "%s: only %u plain-ALU blocks", c->name, strict);
+		cr_expect_geq(barriers, 2u, "%s: only %u blocks with a barrier", c->name, barriers);
+	}
+	f = open_memstream(&rep, &replen);
+	mca_report(f, img, cores, MCA_NCORES, 4);
+	fclose(f);
+	cr_expect(strstr(rep, "| a53 (cortex-a53) |") && strstr(rep, "| a73 (cortex-a57) |") &&
+		  strstr(rep, "Largest differences"), "report incomplete");
+	free(rep);
+	for (int k = 0; k < MCA_NCORES; k++)
+		mca_free(&cores[k]);
+	hs_image_close(img);
+}

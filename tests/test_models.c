@@ -1,0 +1,507 @@
+/*
+ * test_models.c - the cost models' machinery (the microbenchmark
+ * validation against published numbers is tests/test_models_bench.c):
+ *
+ *	models/registry	names, every parameter sourced, the uncalibrated ones
+ *	models/params	overrides by "name" and "core.name", bad names and values
+ *	models/cache	hit/miss counts on a hand-computed access pattern, TLBs
+ *	models/bpred	conditional predictor, return stack, BTAC, BTIC
+ *	models/trace	hand-built traces: exception entry, firmware calls,
+ *			stubbed calls, emulated sysregs, ERET, ISB, unknown
+ *			encodings, cache misses cold and warm
+ *	models/path	a real kernel path (irq-el1 on the base kernel): cold
+ *			> warm, convergence, per-instruction sums, determinism
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotsim/err.h"
+#include "hotsim/model.h"
+#include "hotsim/patch.h"
+#include "hotsim/paths.h"
+#include "../models/bpred.h"
+#include "../models/cache.h"
+#include "testutil.h"
+
+#define NCORES 3
+
+/* --- registry -------------------------------------------------------------------- */
+
+static const struct hs_param *param(const struct hs_model *m, const char *name)
+{
+	for (size_t i = 0; i < hs_model_nparams(m); i++)
+		if (!strcmp(hs_model_param(m, i)->name, name))
+			return hs_model_param(m, i);
+	return NULL;
+}
+
+Test(models, registry)
+{
+	static const char *const uncal[] = {
+		"dmb", "dsb", "isb", "sb", "csdb", "mrs_tpidr", "mrs_sp_el0", "mrs_daif", "mrs_other",
+		"msr_tpidr", "msr_sp_el0", "msr_daif", "msr_other", "msr_daif_imm", "pan", "ldxr",
+		"stxr", "lse_atomic", "cas", "eret", "exception_entry", "firmware_call", "tlbi", "dc",
+		"ic", "unknown_insn", NULL
+	};
+
+	for (int s = 0; s < HS_NSTALLS; s++)
+		cr_assert(hs_stall_names[s] && *hs_stall_names[s]);
+	cr_assert_str_eq(hs_model_names[0], "a53");
+	cr_assert_str_eq(hs_model_names[1], "a55");
+	cr_assert_str_eq(hs_model_names[2], "a73");
+	cr_assert_null(hs_model_names[3]);
+	for (int c = 0; c < NCORES; c++) {
+		struct hs_model *m = hs_model_new(hs_model_names[c]);
+
+		cr_assert_not_null(m, "%s", hs_errmsg());
+		cr_assert_str_eq(hs_model_name(m), hs_model_names[c]);
+		cr_assert(strlen(hs_model_description(m)) > 10);
+		cr_assert(hs_model_nparams(m) > 60);
+		for (size_t i = 0; i < hs_model_nparams(m); i++) {
+			const struct hs_param *p = hs_model_param(m, i);
+
+			cr_assert(p->name && *p->name && p->unit && *p->unit);
+			/* every number has a source, with its confidence mark */
+			cr_assert(p->source && strlen(p->source) > 3, "%s.%s", hs_model_names[c], p->name);
+			cr_assert(p->source[0] == 'E' || p->source[0] == 'D' || p->source[0] == 'A',
+				  "%s.%s: source '%s' has no E/D/A mark", hs_model_names[c], p->name,
+				  p->source);
+			/* assumptions are uncalibrated, sourced numbers are not */
+			cr_assert_eq(p->calibrated, p->source[0] != 'A', "%s.%s", hs_model_names[c],
+				     p->name);
+		}
+		for (int k = 0; uncal[k]; k++) {
+			const struct hs_param *p = param(m, uncal[k]);
+
+			cr_assert_not_null(p, "%s lacks %s", hs_model_names[c], uncal[k]);
+			cr_assert(!p->calibrated, "%s.%s must be uncalibrated", hs_model_names[c], uncal[k]);
+		}
+		cr_assert_null(hs_model_param(m, hs_model_nparams(m)));
+		hs_model_free(m);
+	}
+	cr_assert_null(hs_model_new("a99"));
+	cr_assert(strstr(hs_errmsg(), "a99"), "%s", hs_errmsg());
+}
+
+Test(models, params)
+{
+	struct hs_model *m = hs_model_new("a55");
+
+	cr_assert_not_null(m);
+	cr_assert_eq(hs_model_set_param(m, "isb", 20), 0, "%s", hs_errmsg());
+	cr_assert_float_eq(param(m, "isb")->value, 20, 1e-9);
+	cr_assert_eq(hs_model_set_param(m, "a55.isb", 21), 0, "%s", hs_errmsg());
+	cr_assert_float_eq(param(m, "isb")->value, 21, 1e-9);
+	/* another core's parameter, an unknown one: errors that list nothing */
+	cr_assert_eq(hs_model_set_param(m, "a53.isb", 5), -1);
+	cr_assert(strstr(hs_errmsg(), "a53.isb"), "%s", hs_errmsg());
+	cr_assert_eq(hs_model_set_param(m, "no_such_thing", 1), -1);
+	cr_assert(strstr(hs_errmsg(), "no_such_thing") && strlen(hs_errmsg()) < 120, "%s",
+		  hs_errmsg());
+	/* an impossible geometry is refused and the old value kept */
+	cr_assert_eq(hs_model_set_param(m, "l1d_size", 1000), -1);
+	cr_assert(strstr(hs_errmsg(), "l1d"), "%s", hs_errmsg());
+	cr_assert_float_eq(param(m, "l1d_size")->value, 32768, 1e-9);
+	cr_assert_eq(hs_model_set_param(m, "lat_alu", -1), -1);
+	cr_assert_eq(hs_model_set_param(m, "lat_alu", 1000), -1);
+	/* a valid geometry change works */
+	cr_assert_eq(hs_model_set_param(m, "l1d_size", 65536), 0, "%s", hs_errmsg());
+	hs_model_free(m);
+}
+
+/* --- cache and TLB ------------------------------------------------------------------ */
+
+Test(models, cache_lru)
+{
+	struct hs_cache c;
+	/* 4 lines of 64 bytes, 2 ways -> 2 sets; set = (addr / 64) % 2 */
+	const uint64_t A = 0x000, B = 0x080, C = 0x100, D = 0x040;	/* A, B, C: set 0; D: set 1 */
+	const uint64_t seq[] = { A, B, A, C, B, A, D, D, B };
+	/* hand-computed, LRU: A miss, B miss, A hit, C miss (evicts B), B miss
+	 * (evicts A), A miss (evicts C), D miss, D hit, B hit */
+	const int hit[] = { 0, 0, 1, 0, 0, 0, 0, 1, 1 };
+
+	memset(&c, 0, sizeof(c));
+	cr_assert_eq(hs_cache_init(&c, "t", 4, 2, 6), 0, "%s", hs_errmsg());
+	for (unsigned i = 0; i < HS_ARRAY_SIZE(seq); i++)
+		cr_assert_eq(hs_cache_access(&c, seq[i] + (i & 7) * 8), hit[i], "access %u", i);
+	cr_assert_eq(c.hits, 3);
+	cr_assert_eq(c.misses, 6);
+	cr_assert(hs_cache_present(&c, A) && hs_cache_present(&c, B) && hs_cache_present(&c, D));
+	cr_assert(!hs_cache_present(&c, C));
+	hs_cache_flush(&c);
+	cr_assert(!hs_cache_present(&c, A));
+	cr_assert_eq(hs_cache_init(&c, "t", 6, 2, 6), -1);	/* 3 sets */
+	hs_cache_free(&c);
+}
+
+Test(models, memsys)
+{
+	struct hs_memsys ms;
+	struct hs_memcfg cfg = {
+		.line = 64, .page = 4096, .l1i_size = 1024, .l1d_size = 1024, .l2_size = 4096,
+		.l1i_assoc = 2, .l1d_assoc = 2, .l2_assoc = 4, .l2_lat = 10, .mem_lat = 100,
+		.itlb = 2, .dtlb = 2, .tlb = 4, .tlb_assoc = 2, .tlb_lat = 2, .walk_lat = 20,
+	};
+	enum hs_level lv;
+	int miss;
+
+	memset(&ms, 0, sizeof(ms));
+	cr_assert_eq(hs_mem_init(&ms, &cfg), 0, "%s", hs_errmsg());
+	/* cold: memory (L2 10 + memory 100); then L1; evicted from L1 (1 KB,
+	 * 2 ways: 8 sets of 64 B -> 512 B apart is the same set), still in L2 */
+	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 110u);
+	cr_assert_eq(lv, HS_LV_MEM);
+	cr_assert_eq(hs_mem_line(&ms, 0x10008, 0, &lv), 0u);
+	cr_assert_eq(lv, HS_LV_L1);
+	hs_mem_line(&ms, 0x10200, 0, &lv);
+	hs_mem_line(&ms, 0x10400, 0, &lv);
+	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 10u);
+	cr_assert_eq(lv, HS_LV_L2);
+	/* TLB: walk (2 + 20), micro hit, micro miss that hits the main TLB */
+	cr_assert_eq(hs_mem_translate(&ms, 0x1000, 0, &miss), 22u);
+	cr_assert_eq(miss, 1);
+	cr_assert_eq(hs_mem_translate(&ms, 0x1008, 0, &miss), 0u);
+	cr_assert_eq(miss, 0);
+	hs_mem_translate(&ms, 0x2000, 0, &miss);
+	hs_mem_translate(&ms, 0x3000, 0, &miss);	/* micro TLB (2) drops 0x1000 */
+	cr_assert_eq(hs_mem_translate(&ms, 0x1000, 0, &miss), 2u);
+	cr_assert_eq(miss, 2);
+	hs_mem_free(&ms);
+}
+
+/* --- branch prediction ------------------------------------------------------------------ */
+
+Test(models, bpred)
+{
+	struct hs_bpred bp;
+	unsigned mis = 0;
+
+	memset(&bp, 0, sizeof(bp));
+	/* bimodal (no history): counters start weakly not-taken */
+	cr_assert_eq(hs_bp_init(&bp, 16, 0, 8, 1, 2), 0, "%s", hs_errmsg());
+	cr_assert_eq(hs_bp_cond(&bp, 0x100, 1), 1);	/* cold taken: mispredicted */
+	cr_assert_eq(hs_bp_cond(&bp, 0x100, 1), 0);	/* learned */
+	/* T,N,T,N... from weakly not-taken is always mispredicted by 2-bit counters */
+	for (int i = 0; i < 20; i++)
+		mis += (unsigned)hs_bp_cond(&bp, 0x204, !(i & 1));
+	cr_assert_eq(mis, 20u);
+	/* with 2 bits of global history the same pattern is learned */
+	cr_assert_eq(hs_bp_init(&bp, 16, 2, 8, 1, 2), 0);
+	mis = 0;
+	for (int i = 0; i < 40; i++) {
+		int m = hs_bp_cond(&bp, 0x200, !(i & 1));
+
+		if (i >= 20)	/* after training */
+			mis += (unsigned)m;
+	}
+	cr_assert_eq(mis, 0u);
+	/* tags: two branches sharing a bimodal counter (0x100 and 0x140 with 16
+	 * counters) with opposite outcomes settle in entries of their own */
+	cr_assert_eq(hs_bp_init(&bp, 16, 0, 8, 1, 2), 0);
+	mis = 0;
+	for (int i = 0; i < 20; i++) {
+		int a = hs_bp_cond(&bp, 0x100, 1), b = hs_bp_cond(&bp, 0x140, 0);
+
+		if (i >= 2)
+			mis += (unsigned)(a + b);
+	}
+	cr_assert_eq(mis, 0u);
+	/* return stack of 2: the oldest of 3 pushes is lost; empty mispredicts */
+	hs_bp_push(&bp, 0xa);
+	hs_bp_push(&bp, 0xb);
+	hs_bp_push(&bp, 0xc);
+	cr_assert_eq(hs_bp_ret(&bp, 0xc), 0);
+	cr_assert_eq(hs_bp_ret(&bp, 0xb), 0);
+	cr_assert_eq(hs_bp_ret(&bp, 0xa), 1);
+	/* BTAC: cold miss, same target hit, new target miss */
+	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 1);
+	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 0);
+	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x2000), 1);
+	/* a single-entry BTIC: two alternating branches never hit */
+	cr_assert_eq(hs_bp_btic(&bp, 0x400), 0);
+	cr_assert_eq(hs_bp_btic(&bp, 0x400), 1);
+	cr_assert_eq(hs_bp_btic(&bp, 0x500), 0);
+	cr_assert_eq(hs_bp_btic(&bp, 0x400), 0);
+	cr_assert_eq(hs_bp_init(&bp, 15, 0, 8, 1, 2), -1);
+	hs_bp_free(&bp);
+}
+
+/* --- hand-built traces ---------------------------------------------------------------------- */
+
+#define W_ADDX0	0x91000400u	/* add x0, x0, #1 */
+#define W_NOP	0xd503201fu
+#define W_ISB	0xd5033fdfu
+#define W_ERET	0xd69f03e0u
+#define W_BL2	0x94000002u	/* bl .+8 */
+#define W_SMC	0xd4000003u	/* smc #0 */
+#define W_MRS_TP 0xd538d080u	/* mrs x0, tpidr_el1 */
+#define W_MRS_IAR 0xd538cc00u	/* mrs x0, icc_iar1_el1 */
+#define W_LDR	0xf9400001u	/* ldr x1, [x0] */
+
+struct tt {
+	struct hs_dcache dc;
+	struct hs_trace t;
+};
+
+static void tt_init(struct tt *x)
+{
+	hs_dcache_init(&x->dc);
+	hs_trace_init(&x->t, &x->dc, 1u << 20);
+}
+
+static void tt_free(struct tt *x)
+{
+	hs_trace_free(&x->t);
+	hs_dcache_free(&x->dc);
+}
+
+static void tt_push(struct tt *x, uint64_t pc, uint32_t word, uint64_t addr, uint32_t flags)
+{
+	long k = hs_dcache_get(&x->dc, pc, word);
+
+	cr_assert_geq(k, 0);
+	cr_assert_eq(hs_trace_push(&x->t, pc, (uint32_t)k), 0);
+	x->t.v[x->t.n - 1].addr = addr;
+	x->t.v[x->t.n - 1].flags = flags;
+}
+
+/* A straight-line trace: words[i] at base + 4 * i, with flags per index. */
+static void tt_line(struct tt *x, const uint32_t *words, unsigned n, const uint32_t *flags)
+{
+	for (unsigned i = 0; i < n; i++)
+		tt_push(x, 0x400000 + 4 * i, words[i], 0, flags ? flags[i] : 0);
+}
+
+static double pval(struct hs_model *m, const char *name)
+{
+	const struct hs_param *p = param(m, name);
+
+	cr_assert_not_null(p, "%s", name);
+	return p->value;
+}
+
+/* Warm cycles of a trace on core c. */
+static uint64_t warm(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res)
+{
+	struct hs_model_result r;
+
+	cr_assert_eq(hs_model_warm(m, t, 8, &r, NULL), 0, "%s", hs_errmsg());
+	if (res)
+		*res = r;
+	return r.cycles;
+}
+
+Test(models, exception_entry_and_firmware)
+{
+	static const uint32_t w[] = { W_NOP, W_NOP, W_SMC, W_NOP };
+	static const uint32_t exc[] = { HS_T_EXC_ENTRY, 0, HS_T_FIRMWARE, 0 };
+
+	for (int c = 0; c < NCORES; c++) {
+		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct tt a, b;
+		struct hs_model_result ra, rb;
+
+		tt_init(&a);
+		tt_init(&b);
+		/* the same code, once without and once with the entry and a
+		 * firmware-answered smc flagged */
+		tt_line(&a, w, 4, NULL);
+		tt_line(&b, w, 4, exc);
+		warm(m, &a.t, &ra);
+		warm(m, &b.t, &rb);
+		/* an unflagged smc is an exception (exception_entry); the flagged
+		 * one is the firmware round trip; the entry adds exception_entry */
+		cr_expect_eq((double)rb.cycles - (double)ra.cycles, pval(m, "firmware_call"),
+			     "%s: %llu vs %llu", hs_model_names[c], (unsigned long long)rb.cycles,
+			     (unsigned long long)ra.cycles);
+		cr_expect_geq(rb.uncalibrated_cycles, (uint64_t)(pval(m, "exception_entry") + pval(m, "firmware_call")));
+		cr_expect_geq(rb.stall[HS_ST_SERIAL], (uint64_t)pval(m, "firmware_call") - 1, "%s: %llu",
+			      hs_model_names[c], (unsigned long long)rb.stall[HS_ST_SERIAL]);
+		tt_free(&a);
+		tt_free(&b);
+		hs_model_free(m);
+	}
+}
+
+Test(models, stub_and_emulated_sysreg)
+{
+	for (int c = 0; c < NCORES; c++) {
+		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct tt s, n, e, o;
+		/* a stubbed bl costs the call instruction only: like a nop there */
+		static const uint32_t ws[] = { W_ADDX0, W_BL2, W_ADDX0, W_ADDX0 };
+		static const uint32_t wn[] = { W_ADDX0, W_NOP, W_ADDX0, W_ADDX0 };
+		static const uint32_t fs[] = { 0, HS_T_STUB, 0, 0 };
+		/* an emulated sysreg read costs as an "other" register */
+		static const uint32_t we[] = { W_MRS_TP, W_ADDX0 };
+		static const uint32_t wo[] = { W_MRS_IAR, W_ADDX0 };
+		static const uint32_t fe[] = { HS_T_SYSREG_EMU, 0 };
+
+		tt_init(&s);
+		tt_init(&n);
+		tt_init(&e);
+		tt_init(&o);
+		tt_line(&s, ws, 4, fs);
+		tt_line(&n, wn, 4, NULL);
+		tt_line(&e, we, 2, fe);
+		tt_line(&o, wo, 2, NULL);
+		cr_expect_eq(warm(m, &s.t, NULL), warm(m, &n.t, NULL), "%s stub", hs_model_names[c]);
+		cr_expect_eq(warm(m, &e.t, NULL), warm(m, &o.t, NULL), "%s emulated sysreg",
+			     hs_model_names[c]);
+		tt_free(&s);
+		tt_free(&n);
+		tt_free(&e);
+		tt_free(&o);
+		hs_model_free(m);
+	}
+}
+
+Test(models, eret_and_isb_costs)
+{
+	static const uint32_t w[] = { W_ADDX0, W_ISB, W_ADDX0, W_ERET };
+
+	for (int c = 0; c < NCORES; c++) {
+		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		char name[32];
+		uint64_t base, isb, eret;
+		struct tt x;
+
+		tt_init(&x);
+		tt_line(&x, w, 4, NULL);
+		base = warm(m, &x.t, NULL);
+		/* "core.name" override: the cycles move by exactly the delta,
+		 * warm or not (ERET is never predicted, ISB always refetches) */
+		snprintf(name, sizeof(name), "%s.isb", hs_model_names[c]);
+		cr_assert_eq(hs_model_set_param(m, name, pval(m, "isb") + 20), 0, "%s", hs_errmsg());
+		isb = warm(m, &x.t, NULL);
+		cr_assert_eq(hs_model_set_param(m, "eret", pval(m, "eret") + 7), 0);
+		eret = warm(m, &x.t, NULL);
+		cr_expect_eq(isb, base + 20, "%s: isb %llu base %llu", hs_model_names[c],
+			     (unsigned long long)isb, (unsigned long long)base);
+		cr_expect_eq(eret, isb + 7, "%s: eret", hs_model_names[c]);
+		tt_free(&x);
+		hs_model_free(m);
+	}
+}
+
+Test(models, unknown_instructions)
+{
+	uint32_t unk = 0;
+	struct a64_insn in;
+
+	/* the first of a few unallocated words the decoder leaves unclassified */
+	static const uint32_t cand[] = { 0x04000000u, 0x1e000000u, 0xe7000000u, 0xffffffffu };
+	for (unsigned i = 0; i < HS_ARRAY_SIZE(cand) && !unk; i++)
+		if (a64_decode(cand[i], 0x400000, &in) < 0 && in.cls == A64_C_UNKNOWN)
+			unk = cand[i];
+	cr_assert(unk, "no unclassified word among the candidates");
+	for (int c = 0; c < NCORES; c++) {
+		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		uint32_t w[] = { W_ADDX0, unk, W_ADDX0, unk, W_ADDX0 };
+		struct hs_insn_cost per[5];
+		struct hs_model_result r;
+		struct tt x;
+
+		tt_init(&x);
+		tt_line(&x, w, 5, NULL);
+		cr_assert_eq(hs_model_warm(m, &x.t, 8, &r, per), 0);
+		cr_expect_eq(r.unknown_insns, 2u, "%s", hs_model_names[c]);
+		cr_expect(per[1].events & HS_EV_UNCALIBRATED);
+		cr_expect_geq(r.uncalibrated_cycles, 2 * (uint64_t)pval(m, "unknown_insn"));
+		tt_free(&x);
+		hs_model_free(m);
+	}
+}
+
+Test(models, data_misses_cold_and_warm)
+{
+	for (int c = 0; c < NCORES; c++) {
+		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct hs_model_result cold, w;
+		struct tt x;
+
+		tt_init(&x);
+		/* two loads on two lines, one load on the first line again */
+		tt_push(&x, 0x400000, W_LDR, 0x800000, 0);
+		tt_push(&x, 0x400004, W_LDR, 0x800040, 0);
+		tt_push(&x, 0x400008, W_LDR, 0x800008, 0);
+		cr_assert_eq(hs_model_cold(m, &x.t, &cold, NULL), 0);
+		cr_expect_eq(cold.dcache_misses, 2u, "%s", hs_model_names[c]);
+		cr_expect_eq(cold.icache_misses, 1u, "%s", hs_model_names[c]);
+		cr_assert_eq(hs_model_warm(m, &x.t, 8, &w, NULL), 0);
+		cr_expect_eq(w.dcache_misses + w.icache_misses, 0u, "%s", hs_model_names[c]);
+		/* run 1 misses, runs 2 and 3 agree */
+		cr_expect(w.converged && w.warm_iterations == 3, "%s: %u runs", hs_model_names[c],
+			  w.warm_iterations);
+		cr_expect_gt(cold.cycles, w.cycles);
+		tt_free(&x);
+		hs_model_free(m);
+	}
+}
+
+/* --- a real kernel path ------------------------------------------------------------------------ */
+
+static uint64_t sum_cycles(const struct hs_insn_cost *per, size_t n)
+{
+	uint64_t s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += per[i].cycles;
+	return s;
+}
+
+Test(models, kernel_path, .timeout = 60)
+{
+	struct hs_image *img = hs_image_open(HS_KERNEL("base"));
+
+	cr_assert_not_null(img, "%s (make kernels)", hs_errmsg());
+	for (int c = 0; c < NCORES; c++) {
+		const struct hs_core *core = hs_core_find(hs_model_names[c]);
+		struct hs_patched *pt = hs_patch(img, core);
+		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct hs_model_result cold, w1, w2, plain;
+		struct hs_insn_cost *p1, *p2;
+		struct hs_path_run pr;
+
+		cr_assert_not_null(pt, "%s", hs_errmsg());
+		cr_assert_eq(hs_path_run(hs_path_find("irq-el1"), pt, 1u << 20, &pr), 0);
+		cr_assert(pr.ok, "%s", pr.why);
+		p1 = calloc(pr.tr.n, sizeof(*p1));
+		p2 = calloc(pr.tr.n, sizeof(*p2));
+		cr_assert_eq(hs_model_cold(m, &pr.tr, &cold, p1), 0);
+		cr_expect_eq(sum_cycles(p1, pr.tr.n), cold.cycles, "%s cold sum", core->name);
+		cr_assert_eq(hs_model_warm(m, &pr.tr, 16, &w1, p1), 0);
+		cr_assert_eq(hs_model_warm(m, &pr.tr, 16, &w2, p2), 0);
+		/* cold costs more; warm converges; charges add up to the total */
+		cr_expect_gt(cold.cycles, w1.cycles, "%s", core->name);
+		cr_expect(w1.converged && w1.warm_iterations >= 2, "%s", core->name);
+		cr_expect_eq(sum_cycles(p1, pr.tr.n), w1.cycles, "%s warm sum", core->name);
+		cr_expect_eq(w1.insns, pr.tr.n);
+		cr_expect_eq(w1.unknown_insns, 0u);
+		/* the ERET, the exception entry and the sysregs are uncalibrated */
+		cr_expect(w1.uncalibrated_cycles > 0 && w1.uncalibrated_cycles <= w1.cycles);
+		/* deterministic, with or without the per-instruction breakdown */
+		cr_expect_eq(memcmp(&w1, &w2, sizeof(w1)), 0, "%s", core->name);
+		cr_expect_eq(memcmp(p1, p2, pr.tr.n * sizeof(*p1)), 0, "%s", core->name);
+		hs_model_reset(m);
+		cr_assert_eq(hs_model_warm(m, &pr.tr, 16, &plain, NULL), 0);
+		cr_expect_eq(memcmp(&w1, &plain, sizeof(w1)), 0, "%s", core->name);
+		/* the stall breakdown never exceeds the total */
+		{
+			uint64_t st = 0;
+
+			for (int k = 0; k < HS_NSTALLS; k++)
+				st += w1.stall[k];
+			cr_expect_leq(st, w1.cycles, "%s", core->name);
+		}
+		free(p1);
+		free(p2);
+		hs_path_run_free(&pr);
+		hs_model_free(m);
+		hs_patched_free(pt);
+	}
+	hs_image_close(img);
+}
