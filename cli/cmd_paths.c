@@ -283,15 +283,17 @@ int cmd_paths(int argc, char **argv)
 	}
 	for (int i = 0; i < ncores && rc == HS_EXIT_OK; i++) {
 		struct hs_patched *pt = hs_patch(img, cores[i]);
+		struct hs_session *ses = pt ? hs_session_new(pt) : NULL;
 
-		if (!pt) {
+		if (!ses) {
+			hs_patched_free(pt);
 			rc = cli_error();
 			break;
 		}
 		for (int k = 0; k < npaths; k++) {
 			struct hs_path_run pr;
 
-			if (hs_path_run(paths[k], pt, TRACE_LIMIT, &pr)) {
+			if (hs_path_run_in(ses, paths[k], TRACE_LIMIT, &pr)) {
 				rc = cli_error();
 				hs_path_run_free(&pr);
 				break;
@@ -302,6 +304,7 @@ int cmd_paths(int argc, char **argv)
 				print_run(img, cores[i]->name, &pr);
 			hs_path_run_free(&pr);
 		}
+		hs_session_free(ses);
 		hs_patched_free(pt);
 	}
 	if (as_json && rc == HS_EXIT_OK) {

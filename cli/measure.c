@@ -138,14 +138,14 @@ static int census_row(struct hs_model *m, const struct ms_options *o, const stru
 }
 
 static int measure_path(struct hs_model *m, const struct ms_options *o, const struct hs_patched *pt,
-			const struct hs_path_def *d, struct ms_image *out)
+			struct hs_session *ses, const struct hs_path_def *d, struct ms_image *out)
 {
 	const char *cpu = pt->core->name;
 	struct hs_path_run pr;
 	struct ms_row *row;
 	int rc = 0;
 
-	if (hs_path_run(d, pt, TRACE_LIMIT, &pr))
+	if (hs_path_run_in(ses, d, TRACE_LIMIT, &pr))
 		return -1;
 	if (!pr.ok) {
 		if (!(row = new_row(out, d->name, d->name, cpu)))
@@ -186,18 +186,22 @@ int ms_measure(const char *path, const struct ms_options *o, struct ms_image *ou
 		return -1;
 	for (int c = 0; c < o->ncores; c++) {
 		struct hs_patched *pt = hs_patch(out->img, o->cores[c]);
+		struct hs_session *ses;
 		struct hs_model *m;
 		int rc = 0;
 
 		if (!pt)
 			return -1;
 		m = ms_model(o, o->cores[c]->name);
-		if (!m) {
+		ses = m ? hs_session_new(pt) : NULL;
+		if (!m || !ses) {
+			hs_model_free(m);
 			hs_patched_free(pt);
 			return -1;
 		}
 		for (int k = 0; k < o->npaths && !rc; k++)
-			rc = measure_path(m, o, pt, o->paths[k], out);
+			rc = measure_path(m, o, pt, ses, o->paths[k], out);
+		hs_session_free(ses);
 		hs_model_free(m);
 		hs_patched_free(pt);
 		if (rc)

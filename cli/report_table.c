@@ -88,6 +88,7 @@ static void row_line(FILE *f, const struct rp_compare *c, const struct rp_pair *
 {
 	char ins[32], code[32], unc[32];
 
+	(void)rp;
 	if (!c->patched) {
 		snprintf(unc, sizeof(unc), "%.1f", uncal_pct(rb));
 		fprintf(f, "%-18s %-4s %-5s %10llu %8llu %10llu %6s\n", p->name, p->cpu, state,
@@ -131,7 +132,10 @@ void rp_table(FILE *f, const struct rp_compare *c)
 	for (int i = 0; i < c->npairs; i++) {
 		const struct rp_pair *p = &c->pairs[i];
 
-		if (!p->base || !p->patched || !p->base->ok || !p->patched->ok) {
+		int missing = c->patched ? (!p->base || !p->patched || !p->base->ok || !p->patched->ok)
+					 : !p->base->ok;
+
+		if (missing) {
 			if (!c->patched && p->base && !p->base->ok)
 				fprintf(f, "%-18s %-4s %-5s %10s  (cannot run, see below)\n", p->name, p->cpu, "",
 					"n/a");
@@ -143,9 +147,9 @@ void rp_table(FILE *f, const struct rp_compare *c)
 			continue;
 		}
 		if (c->want_warm)
-			row_line(f, c, p, "warm", &p->base->warm, &p->patched->warm);
+			row_line(f, c, p, "warm", &p->base->warm, c->patched ? &p->patched->warm : NULL);
 		if (c->want_cold)
-			row_line(f, c, p, "cold", &p->base->cold, &p->patched->cold);
+			row_line(f, c, p, "cold", &p->base->cold, c->patched ? &p->patched->cold : NULL);
 	}
 	if (notes) {
 		fprintf(f, "\n");

@@ -426,10 +426,80 @@ fail:
 	return NULL;
 }
 
+/*
+ * Save everything a run can change: registers, the image copy, the used
+ * part of the heap, the harness page, the instruction count (counters are
+ * derived from it, so a path's result must not depend on what ran before),
+ * the GIC state and the stub table. Translated code is kept: reusing it is
+ * the point of restoring instead of starting a new runner.
+ */
+int hs_rt_snapshot(struct hs_runner *r)
+{
+	if (!r->snap.regs && uc_context_alloc(r->uc, &r->snap.regs) != UC_ERR_OK)
+		return hs_fail("unicorn: cannot allocate a context");
+	free(r->snap.mem);
+	free(r->snap.heap);
+	free(r->snap.harness);
+	r->snap.mem = hs_malloc(r->img->span);
+	r->snap.heap = hs_malloc(r->heap_used ? r->heap_used : 1);
+	r->snap.harness = hs_malloc(r->harness_used ? r->harness_used : 1);
+	if (!r->snap.mem || !r->snap.heap || !r->snap.harness)
+		return -1;
+	if (uc_context_save(r->uc, r->snap.regs) != UC_ERR_OK)
+		return hs_fail("unicorn: cannot save the context");
+	memcpy(r->snap.mem, r->mem, r->img->span);
+	memcpy(r->snap.heap, r->heap, r->heap_used);
+	memcpy(r->snap.harness, r->harness, r->harness_used);
+	r->snap.heap_used = r->heap_used;
+	r->snap.harness_used = r->harness_used;
+	r->snap.icount = r->icount;
+	r->snap.nfns = r->nfns;
+	r->snap.gic_pending = r->gic_pending;
+	r->snap.icc[0] = r->icc_pmr;
+	r->snap.icc[1] = r->icc_bpr1;
+	r->snap.icc[2] = r->icc_ctlr;
+	r->snap.icc[3] = r->icc_igrpen1;
+	r->snap.valid = 1;
+	return 0;
+}
+
+int hs_rt_restore(struct hs_runner *r)
+{
+	if (!r->snap.valid)
+		return hs_fail("runner: no snapshot to restore");
+	if (uc_context_restore(r->uc, r->snap.regs) != UC_ERR_OK)
+		return hs_fail("unicorn: cannot restore the context");
+	memcpy(r->mem, r->snap.mem, r->img->span);
+	memcpy(r->heap, r->snap.heap, r->snap.heap_used);
+	memcpy(r->harness, r->snap.harness, r->snap.harness_used);
+	r->heap_used = r->snap.heap_used;
+	r->harness_used = r->snap.harness_used;
+	r->icount = r->snap.icount;
+	r->nfns = r->snap.nfns;
+	r->fn_lo = r->fn_hi = 0;
+	for (unsigned i = 0; i < r->nfns; i++) {
+		if (!i || r->fns[i].addr < r->fn_lo)
+			r->fn_lo = r->fns[i].addr;
+		if (!i || r->fns[i].addr > r->fn_hi)
+			r->fn_hi = r->fns[i].addr;
+	}
+	r->gic_pending = r->snap.gic_pending;
+	r->icc_pmr = r->snap.icc[0];
+	r->icc_bpr1 = r->snap.icc[1];
+	r->icc_ctlr = r->snap.icc[2];
+	r->icc_igrpen1 = r->snap.icc[3];
+	return 0;
+}
+
 void hs_runner_free(struct hs_runner *r)
 {
 	if (!r)
 		return;
+	if (r->snap.regs)
+		uc_context_free(r->snap.regs);
+	free(r->snap.mem);
+	free(r->snap.heap);
+	free(r->snap.harness);
 	if (r->uc)
 		uc_close(r->uc);
 	hs_dcache_free(&r->dc);

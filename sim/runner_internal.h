@@ -45,6 +45,17 @@ struct hs_runner {
 	uint64_t cstack[HS_CSTACK];
 	int csp;
 
+	/* a saved state to return to (hs_rt_snapshot / hs_rt_restore) */
+	struct {
+		int valid;
+		uc_context *regs;
+		uint8_t *mem, *heap, *harness;
+		uint64_t heap_used, harness_used, icount;
+		unsigned nfns;
+		uint32_t gic_pending;
+		uint64_t icc[4];
+	} snap;
+
 	/* emulated GICv3 CPU interface */
 	uint32_t gic_pending;
 	uint64_t icc_pmr, icc_bpr1, icc_ctlr, icc_igrpen1;

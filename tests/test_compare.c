@@ -236,6 +236,19 @@ Test(compare, text_table_names_both_images)
 	free(out);
 }
 
+Test(compare, run_prints_every_path)
+{
+	char *out;
+
+	cr_assert_eq(run("run " HS_KERNEL("base") " --cpu a53 --state warm", &out, NULL), 0);
+	cr_assert(strstr(out, "image    " HS_KERNEL("base")), "%s", out);
+	for (const char *const *p = (const char *const[]){ "irq-el1 ", "irq-el0 ", "cswitch ",
+							   "percpu.add ", "percpu.census ", NULL };
+	     *p; p++)
+		cr_assert(strstr(out, *p), "no row for %s in:\n%s", *p, out);
+	free(out);
+}
+
 Test(compare, config_difference_is_warned)
 {
 	char *out;

@@ -266,3 +266,31 @@ Test(paths, broken_state_gives_fault_report)
 	hs_patched_free(p);
 	hs_image_close(img);
 }
+
+/* A session restores the complete state before every run: a path's stream
+ * does not depend on which paths ran before it. */
+Test(paths, session_runs_are_independent)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_patched *p = patch(img, "a55");
+	struct hs_session *s = hs_session_new(p);
+	struct hs_path_run alone, after, tmp;
+
+	cr_assert_not_null(s);
+	run("cswitch", p, &alone);
+	cr_assert_eq(hs_path_run_in(s, hs_path_find("irq-el1"), LIMIT, &tmp), 0);
+	cr_assert(tmp.ok, "%s", tmp.why);
+	hs_path_run_free(&tmp);
+	cr_assert_eq(hs_path_run_in(s, hs_path_find("cswitch"), LIMIT, &after), 0);
+	cr_assert(after.ok, "%s", after.why);
+	cr_assert_eq(alone.tr.n, after.tr.n);
+	for (size_t i = 0; i < alone.tr.n; i++) {
+		cr_assert_eq(alone.tr.v[i].pc, after.tr.v[i].pc);
+		cr_assert_eq(alone.tr.v[i].addr, after.tr.v[i].addr);
+	}
+	hs_path_run_free(&after);
+	hs_path_run_free(&alone);
+	hs_session_free(s);
+	hs_patched_free(p);
+	hs_image_close(img);
+}

@@ -50,6 +50,7 @@ struct hs_path_run {
 	unsigned nsegs;
 	struct hs_pcpu_census *census;	/* percpu: every site in the image */
 	struct hs_runner *r;
+	int owns_runner;		/* freed with the run (hs_path_run) */
 	struct hs_kstate *ks;
 	struct hs_trace tr;
 };
@@ -84,6 +85,18 @@ const struct hs_path_def *hs_path_find(const char *name);
  * for internal failures (out of memory). */
 int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
 		struct hs_path_run *out);
+
+/*
+ * Several paths on one patched image: boot state is built once, snapshotted,
+ * and every run starts from the snapshot (same results as hs_path_run, which
+ * is one session used once, without rebuilding state or retranslating code).
+ * A run from a session is valid until the next run or hs_session_free.
+ */
+struct hs_session;
+struct hs_session *hs_session_new(const struct hs_patched *pt);
+void hs_session_free(struct hs_session *s);
+int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
+		   struct hs_path_run *out);
 void hs_path_run_free(struct hs_path_run *out);
 
 /* Shared by the path kinds (kernels/paths/engine.c). */

@@ -92,6 +92,12 @@ int hs_rt_call(struct hs_runner *r, const char *what, uint64_t fn, const uint64_
 /* GICv3 CPU interface: the INTID ICC_IAR1_EL1 returns next (1023 after). */
 void hs_rt_gic_raise(struct hs_runner *r, uint32_t intid);
 
+/* Save / return to the complete emulated state (registers, memory, heap,
+ * instruction count, stubs): one runner serves several runs from the same
+ * starting point, keeping its translated code. */
+int hs_rt_snapshot(struct hs_runner *r);
+int hs_rt_restore(struct hs_runner *r);
+
 /* Instructions executed so far by this runner (all runs). */
 uint64_t hs_rt_icount(const struct hs_runner *r);
 

@@ -271,22 +271,61 @@ static void check_landmarks(const struct hs_path_def *d, const struct hs_image *
 	}
 }
 
-int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
-		struct hs_path_run *out)
+struct hs_session {
+	struct hs_path_ctx c;
+	int ok;
+	char why[768];		/* when !ok: why no path can run on this image */
+};
+
+struct hs_session *hs_session_new(const struct hs_patched *pt)
 {
-	struct hs_path_ctx c = { .img = pt->img, .pt = pt, .budget = PATH_BUDGET };
+	struct hs_session *s = hs_calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->c.img = pt->img;
+	s->c.pt = pt;
+	s->c.budget = PATH_BUDGET;
+	s->c.r = hs_runner_new(pt->img, pt->mem, pt->core);
+	if (!s->c.r) {
+		free(s);
+		return NULL;
+	}
+	if (hs_kstate_boot(s->c.r, &s->c.ks) || hs_rt_snapshot(s->c.r)) {
+		snprintf(s->why, sizeof(s->why), "%s", hs_errmsg());
+		return s;
+	}
+	s->ok = 1;
+	return s;
+}
+
+void hs_session_free(struct hs_session *s)
+{
+	if (!s)
+		return;
+	hs_runner_free(s->c.r);
+	free(s);
+}
+
+int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
+		   struct hs_path_run *out)
+{
+	struct hs_path_ctx c = s->c;	/* runs may change their copy of the state */
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->def = d;
-	c.r = hs_runner_new(pt->img, pt->mem, pt->core);
-	if (!c.r)
-		return -1;
 	out->r = c.r;
 	hs_trace_init(&out->tr, hs_rt_dcache(c.r), trace_limit);
-	if (hs_kstate_boot(c.r, &c.ks))
-		goto cannot;
+	if (!s->ok) {
+		snprintf(out->why, sizeof(out->why), "%s", s->why);
+		return 0;
+	}
+	if (hs_rt_restore(c.r))
+		return -1;
 	out->setup_insns = c.ks.setup_insns;
+	if (c.ks.off.btf_checked)
+		hs_path_note(out, "layout facts found in the code and data agree with BTF");
 	for (int i = 0; d->stubs && d->stubs[i]; i++)
 		if (hs_rt_stub(c.r, d->stubs[i], 0))
 			goto cannot;
@@ -300,7 +339,7 @@ int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t
 	out->ks = malloc(sizeof(*out->ks));
 	if (out->ks)
 		*out->ks = c.ks;
-	check_landmarks(d, pt->img, out);
+	check_landmarks(d, c.img, out);
 	out->ok = 1;
 	return 0;
 cannot:
@@ -309,10 +348,30 @@ cannot:
 	return 0;
 }
 
+int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
+		struct hs_path_run *out)
+{
+	struct hs_session *s = hs_session_new(pt);
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return -1;
+	if (hs_path_run_in(s, d, trace_limit, out)) {
+		hs_session_free(s);
+		return -1;
+	}
+	/* the run's trace decodes through this runner: hand it over */
+	s->c.r = NULL;
+	out->owns_runner = 1;
+	hs_session_free(s);
+	return 0;
+}
+
 void hs_path_run_free(struct hs_path_run *out)
 {
 	hs_trace_free(&out->tr);
-	hs_runner_free(out->r);
+	if (out->owns_runner)
+		hs_runner_free(out->r);
 	free(out->ks);
 	if (out->census) {
 		hs_pcpu_census_free(out->census);
