@@ -512,6 +512,8 @@ void hs_runner_free(struct hs_runner *r)
 
 int hs_rt_run(struct hs_runner *r, const struct hs_run *run)
 {
+	if (r->hooks_off)
+		return hs_fail("%s: the runner is in bare mode", run->what);
 	uc_err e;
 	char where[128];
 	uint64_t pc;
@@ -542,18 +544,30 @@ int hs_rt_run(struct hs_runner *r, const struct hs_run *run)
 	return 0;
 }
 
+int hs_rt_bare(struct hs_runner *r, int on)
+{
+	/* Unicorn retranslates when hooks change: switch once, run many times */
+	if (on && r->hooks_off == 0) {
+		uc_hook_del(r->uc, r->h_code);
+		uc_hook_del(r->uc, r->h_mem);
+		r->hooks_off = 1;
+	} else if (!on && r->hooks_off) {
+		if (uc_hook_add(r->uc, &r->h_code, UC_HOOK_CODE, (void *)on_code, r, 1, 0) ||
+		    uc_hook_add(r->uc, &r->h_mem, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_mem, r, 1, 0))
+			return hs_fail("unicorn: cannot reinstall hooks");
+		r->hooks_off = 0;
+	}
+	return 0;
+}
+
 int hs_rt_run_bare(struct hs_runner *r, uint64_t pc, uint64_t until)
 {
 	uc_err e;
 
-	/* no per-instruction hooks: what Unicorn alone costs (benchmarks) */
-	uc_hook_del(r->uc, r->h_code);
-	uc_hook_del(r->uc, r->h_mem);
+	if (!r->hooks_off)
+		return hs_fail("bare run with hooks installed (call hs_rt_bare first)");
 	r->stop_msg[0] = 0;
-	e = uc_emu_start(r->uc, pc, until, 1000000, 0);
-	if (uc_hook_add(r->uc, &r->h_code, UC_HOOK_CODE, (void *)on_code, r, 1, 0) ||
-	    uc_hook_add(r->uc, &r->h_mem, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_mem, r, 1, 0))
-		return hs_fail("unicorn: cannot reinstall hooks");
+	e = uc_emu_start(r->uc, pc, until, 0, 0);	/* a timeout costs a thread per run */
 	if (e != UC_ERR_OK || r->stop_msg[0])
 		return hs_fail("bare run: %s", r->stop_msg[0] ? r->stop_msg : uc_strerror(e));
 	if (hs_rt_reg(r, UC_ARM64_REG_PC) != until)

@@ -32,6 +32,7 @@ struct hs_runner {
 
 	struct hs_dcache dc;
 	uc_hook h_code, h_mem;
+	int hooks_off;		/* bare mode (benchmarks) */
 
 	/* the current run */
 	struct hs_trace *tr;

@@ -97,6 +97,10 @@ struct hs_session *hs_session_new(const struct hs_patched *pt);
 void hs_session_free(struct hs_session *s);
 int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
 		   struct hs_path_run *out);
+
+/* Benchmarks: restore the session and set the path up without running it. */
+int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct hs_path_run *out,
+		       struct hs_run *run, struct hs_runner **r);
 void hs_path_run_free(struct hs_path_run *out);
 
 /* Shared by the path kinds (kernels/paths/engine.c). */

@@ -81,8 +81,10 @@ struct hs_run {
 /* 0, or -1 with hs_errmsg() naming what->, the pc and the call stack. */
 int hs_rt_run(struct hs_runner *r, const struct hs_run *run);
 
-/* From pc until pc == until with no per-instruction hooks (benchmarks:
- * Unicorn's own speed); 1 s timeout instead of a budget. */
+/* Benchmarks: bare mode drops the per-instruction hooks (no trace, no
+ * stubs, no budget - only for paths known to end) to measure Unicorn alone;
+ * hs_rt_run_bare runs from pc until pc == until in that mode. */
+int hs_rt_bare(struct hs_runner *r, int on);
 int hs_rt_run_bare(struct hs_runner *r, uint64_t pc, uint64_t until);
 
 /* Call fn(args...) with lr = sentinel on the given stack (0: the runner's own). */

@@ -348,6 +348,22 @@ cannot:
 	return 0;
 }
 
+int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct hs_path_run *out,
+		       struct hs_run *run, struct hs_runner **r)
+{
+	struct hs_path_ctx c = s->c;
+
+	if (!s->ok)
+		return hs_fail("%s", s->why);
+	if (hs_rt_restore(c.r))
+		return -1;
+	for (int i = 0; d->stubs && d->stubs[i]; i++)
+		if (hs_rt_stub(c.r, d->stubs[i], 0))
+			return -1;
+	*r = c.r;
+	return hs_path_prepare(&c, d, out, run);
+}
+
 int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
 		struct hs_path_run *out)
 {
