@@ -114,25 +114,86 @@ static struct ms_row *new_row(struct ms_image *out, const char *name, const char
 	return r;
 }
 
-/* Every this_cpu site of the image, one after the other, as one stream. */
+/*
+ * Sum the second copy of every site window of a census stream into a
+ * result: cycles, stalls and uncalibrated cycles from the per-instruction
+ * attribution (see census_row).
+ */
+static void census_sum(const struct hs_insn_cost *per, const size_t *first, const size_t *len,
+		       size_t nsites, const struct hs_model_result *all, struct hs_model_result *out)
+{
+	*out = *all;
+	out->cycles = out->uncalibrated_cycles = 0;
+	memset(out->stall, 0, sizeof(out->stall));
+	out->insns = 0;
+	for (size_t k = 0; k < nsites; k++)
+		for (size_t i = first[k] + len[k]; i < first[k] + 2 * len[k]; i++) {
+			out->cycles += per[i].cycles;
+			out->insns++;
+			for (int st = 0; st < HS_NSTALLS; st++)
+				out->stall[st] += per[i].stall[st];
+			if (per[i].events & HS_EV_UNCALIBRATED)
+				out->uncalibrated_cycles += per[i].cycles;
+		}
+}
+
+/*
+ * Every this_cpu site of the image, costed so that a site's cost depends on
+ * that site alone: each window appears twice in a row and only the second
+ * copy is counted. Concatenating sites once would make each site's last
+ * branch "jump" to whatever site follows, so inlining one function elsewhere
+ * would change every site's neighbour and the census with it.
+ */
 static int census_row(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
 		      const struct hs_patched *pt, struct ms_row *row)
 {
+	const struct hs_pcpu_census *c = pr->census;
+	size_t *first = hs_calloc(c->n ? c->n : 1, sizeof(*first));
+	size_t *len = hs_calloc(c->n ? c->n : 1, sizeof(*len));
+	struct hs_insn_cost *per = NULL;
+	struct hs_model_result all;
 	struct hs_trace t;
+	size_t nsites = 0;
 	int rc = 0;
 
+	if (!first || !len) {
+		free(first);
+		free(len);
+		return -1;
+	}
 	hs_trace_init(&t, hs_rt_dcache(pr->r), TRACE_LIMIT);
-	for (size_t i = 0; i < pr->census->n && !rc; i++) {
-		const struct hs_pcpu_site *s = &pr->census->v[i];
+	for (size_t i = 0; i < c->n && !rc; i++) {
+		const struct hs_pcpu_site *s = &c->v[i];
+		uint64_t slot = pr->ks->pcpu_chunk + pr->ks->pcpu_size;
 
 		if (s->kind == HS_PCPU_PTR)
 			continue;
-		rc = hs_pcpu_site_trace(pt->img, pt->mem, s, hs_rt_dcache(pr->r), &t,
-					pr->ks->pcpu_chunk + pr->ks->pcpu_size, pr->ks->task[0]);
-		row->sites++;
+		first[nsites] = t.n;
+		len[nsites] = s->n;
+		rc = hs_pcpu_site_trace(pt->img, pt->mem, s, hs_rt_dcache(pr->r), &t, slot, pr->ks->task[0]);
+		if (!rc)
+			rc = hs_pcpu_site_trace(pt->img, pt->mem, s, hs_rt_dcache(pr->r), &t, slot,
+						pr->ks->task[0]);
+		nsites++;
 	}
-	if (!rc)
-		rc = cost(m, o, &t, row);
+	row->sites = (unsigned)nsites;
+	if (!rc && !(per = hs_calloc(t.n ? t.n : 1, sizeof(*per))))
+		rc = -1;
+	if (!rc && o->want_warm && !(rc = hs_model_warm(m, &t, o->warm_max_iter, &all, per)))
+		census_sum(per, first, len, nsites, &all, &row->warm);
+	if (!rc && o->want_cold && !(rc = hs_model_cold(m, &t, &all, per)))
+		census_sum(per, first, len, nsites, &all, &row->cold);
+	if (!rc) {
+		struct hs_trace once = t;
+
+		row->insns = o->want_warm ? row->warm.insns : row->cold.insns;
+		once.n = t.n;
+		row->code_bytes = code_bytes(&once);
+		row->ok = 1;
+	}
+	free(per);
+	free(first);
+	free(len);
 	hs_trace_free(&t);
 	return rc;
 }
