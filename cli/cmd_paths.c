@@ -86,11 +86,14 @@ static void print_run(const struct hs_image *img, const char *cpu, const struct 
 	printf("  functions  ");
 	col = 13;
 	for (unsigned i = 0; i < n; i++) {
-		int w = snprintf(buf, sizeof(buf), "%s %u%s", fc[i].name, fc[i].insns, i + 1 < n ? ", " : "");
+		int w = snprintf(buf, sizeof(buf), "%s %u", fc[i].name, fc[i].insns);
 
-		if (col + (unsigned)w > 100) {
-			printf("\n             ");
+		if (i && col + (unsigned)w + 2 > 100) {
+			printf(",\n             ");
 			col = 13;
+		} else if (i) {
+			printf(", ");
+			col += 2;
 		}
 		printf("%s", buf);
 		col += (unsigned)w;
@@ -113,11 +116,14 @@ static void print_run(const struct hs_image *img, const char *cpu, const struct 
 			int w;
 
 			sysreg_label(pr->tr.sysregs[i].enc, name, sizeof(name));
-			w = snprintf(buf, sizeof(buf), "%s %s x%u%s", name, pr->tr.sysregs[i].write ? "w" : "r",
-				     pr->tr.sysregs[i].count, i + 1 < pr->tr.nsysregs ? ", " : "");
-			if (col + (unsigned)w > 100) {
-				printf("\n             ");
+			w = snprintf(buf, sizeof(buf), "%s %s x%u", name, pr->tr.sysregs[i].write ? "w" : "r",
+				     pr->tr.sysregs[i].count);
+			if (i && col + (unsigned)w + 2 > 100) {
+				printf(",\n             ");
 				col = 13;
+			} else if (i) {
+				printf(", ");
+				col += 2;
 			}
 			printf("%s", buf);
 			col += (unsigned)w;

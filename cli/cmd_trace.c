@@ -73,10 +73,11 @@ int cmd_trace(int argc, char **argv)
 				break;
 			}
 			a64_disasm(hs_trace_insn(&pr.tr, i)->word, t->pc, text, sizeof(text));
-			printf("%6zu  %016llx  %-40s %-40s", i, (unsigned long long)t->pc,
+			printf("%6zu  %016llx  %-40s %s", i, (unsigned long long)t->pc,
 			       hs_addr_fmt(img, t->pc, where, sizeof(where)), text);
 			if (t->addr)
-				printf(" [0x%llx]", (unsigned long long)t->addr);
+				printf("%*s[0x%llx]", strlen(text) < 40 ? (int)(41 - strlen(text)) : 1, "",
+				       (unsigned long long)t->addr);
 			if (t->flags & HS_T_STUB)
 				printf(" <stubbed callee>");
 			if (t->flags & HS_T_FIRMWARE)
