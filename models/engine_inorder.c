@@ -147,24 +147,6 @@ static const struct hs_op *record_op(const struct hs_model *m, const struct hs_o
 	return tmp;
 }
 
-/* Move c charged cycles of cause from instruction i to owner o (a branch,
- * ISB, MSR... whose redirect or hold delayed i). */
-static void move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
-			unsigned cause, uint64_t c, int uncal)
-{
-	res->stall[cause] += c;
-	if (uncal)
-		res->uncalibrated_cycles += c;
-	if (!per)
-		return;
-	per[i].cycles -= (uint32_t)c;
-	per[o].cycles += (uint32_t)c;
-	per[o].stall[cause] = (uint16_t)(per[o].stall[cause] + c > 0xffff ? 0xffff
-									 : per[o].stall[cause] + c);
-	if (uncal)
-		per[o].events |= HS_EV_UNCALIBRATED;
-}
-
 static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 	       struct hs_insn_cost *per)
 {
@@ -316,7 +298,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 				tb = f.t;
 			if (i > 0 && st.hold_until == issue && st.hold_until >= tb) {
 				/* MSR/DSB/DMB/CSDB held the pipe: theirs */
-				move_charge(res, per, i, st.hold_owner, HS_ST_SERIAL, stall, st.hold_uncal);
+				hs_move_charge(res, per, i, st.hold_owner, HS_ST_SERIAL, stall, st.hold_uncal);
 				moved = stall;
 			} else if (f.t == issue && f.t >= t_dep && f.t >= t_ser) {
 				uint64_t own = (uint64_t)f.miss_cycles + f.exc_cycles;
@@ -328,7 +310,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 						kept_uncal += mine;
 				}
 				if (rest && f.t_redirect && i > 0) {
-					move_charge(res, per, i, i - 1, f.redirect_cause, rest, f.redirect_uncal);
+					hs_move_charge(res, per, i, i - 1, f.redirect_cause, rest, f.redirect_uncal);
 					moved = rest;
 				} else if (rest) {
 					hs_charge_stall(res, per, i, HS_ST_STRUCT, rest);

@@ -140,24 +140,6 @@ static void add_stall(struct hs_model_result *res, struct hs_insn_cost *per, siz
 		hs_charge_stall(res, per, i, cause, c);
 }
 
-/* Move c charged cycles of cause from instruction i to owner o (the branch
- * or system op whose redirect or hold delayed i). */
-static void move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
-			unsigned cause, uint64_t c, int uncal)
-{
-	res->stall[cause] += c;
-	if (uncal)
-		res->uncalibrated_cycles += c;
-	if (!per)
-		return;
-	per[i].cycles -= (uint32_t)c;
-	per[o].cycles += (uint32_t)c;
-	per[o].stall[cause] = (uint16_t)(per[o].stall[cause] + c > 0xffff ? 0xffff
-									 : per[o].stall[cause] + c);
-	if (uncal)
-		per[o].events |= HS_EV_UNCALIBRATED;
-}
-
 static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 	       struct hs_insn_cost *per)
 {
@@ -339,7 +321,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 			x = e > d + 1 ? e - d - 1 : 0;
 			x = x < stall ? x : stall;
 			if (x && e_ser == 2) {
-				move_charge(res, per, i, st.block_owner, HS_ST_SERIAL, x, st.block_uncal);
+				hs_move_charge(res, per, i, st.block_owner, HS_ST_SERIAL, x, st.block_uncal);
 				moved += x;
 			} else if (x && e_ser) {
 				add_stall(res, per, i, HS_ST_SERIAL, x);
@@ -352,7 +334,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 			}
 			stall -= x;
 			if (stall && d_fe && f.t_redirect && i > 0 && !f.miss_cycles && !f.exc_cycles) {
-				move_charge(res, per, i, i - 1, f.redirect_cause, stall, f.redirect_uncal);
+				hs_move_charge(res, per, i, i - 1, f.redirect_cause, stall, f.redirect_uncal);
 				moved += stall;
 			} else if (stall && d_fe) {
 				add_stall(res, per, i, f.exc_cycles ? HS_ST_SERIAL : f.cause, stall);

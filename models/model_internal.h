@@ -381,4 +381,9 @@ static inline void hs_charge_stall(struct hs_model_result *res, struct hs_insn_c
 	}
 }
 
+/* Move c stall cycles of cause from instruction i to the instruction o that
+ * caused them (ops.c; both engines). */
+void hs_move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
+		    unsigned cause, uint64_t c, int uncal);
+
 #endif

@@ -442,3 +442,21 @@ int hs_ops_sync(struct hs_model *m, const struct hs_trace *t)
 	m->nops = dc->n;
 	return 0;
 }
+
+/* Move c charged cycles of cause from instruction i to owner o (a branch,
+ * ISB, MSR... whose redirect or hold delayed i). */
+void hs_move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
+		    unsigned cause, uint64_t c, int uncal)
+{
+	res->stall[cause] += c;
+	if (uncal)
+		res->uncalibrated_cycles += c;
+	if (!per)
+		return;
+	per[i].cycles -= (uint32_t)c;
+	per[o].cycles += (uint32_t)c;
+	per[o].stall[cause] = (uint16_t)(per[o].stall[cause] + c > 0xffff ? 0xffff
+									 : per[o].stall[cause] + c);
+	if (uncal)
+		per[o].events |= HS_EV_UNCALIBRATED;
+}

@@ -18,19 +18,9 @@ int hs_fuzz_one(const uint8_t *data, size_t size);
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *b;
-	long n;
+	uint8_t *b = hs_test_slurp(path, len);
 
-	cr_assert(f, "%s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b = malloc((size_t)n + 1);
-	cr_assert(b);
-	cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
+	cr_assert_not_null(b, "cannot read %s (did `make kernels fixtures` run?)", path);
 	return b;
 }
 

@@ -21,20 +21,10 @@
 /* Read a whole file into memory. */
 static uint8_t *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
+	uint8_t *b = hs_test_slurp(path, len);
 
-	cr_assert(f, "cannot open %s (did `make kernels fixtures` run?)", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n);
-	cr_assert(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
+	cr_assert_not_null(b, "cannot read %s (did `make kernels fixtures` run?)", path);
+	return b;
 }
 
 /* Write bytes to a fresh temp file; returns its path (static buffer). */
