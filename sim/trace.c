@@ -112,6 +112,16 @@ static int rehash(struct hs_dcache *dc, size_t nslots)
 	return 0;
 }
 
+long hs_dcache_find(const struct hs_dcache *dc, uint64_t pc)
+{
+	if (!dc->nslots)
+		return -1;
+	for (size_t k = slot_of(pc, dc->nslots); dc->slots[k]; k = (k + 1) & (dc->nslots - 1))
+		if (dc->v[dc->slots[k] - 1].pc == pc)
+			return (long)dc->slots[k] - 1;
+	return -1;
+}
+
 long hs_dcache_get(struct hs_dcache *dc, uint64_t pc, uint32_t word)
 {
 	size_t k;

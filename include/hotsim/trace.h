@@ -82,6 +82,8 @@ void hs_trace_note_sysreg(struct hs_trace *t, uint16_t enc, int write);
 
 void hs_dcache_init(struct hs_dcache *dc);
 void hs_dcache_free(struct hs_dcache *dc);
+/* index of pc's entry, -1 if not decoded yet */
+long hs_dcache_find(const struct hs_dcache *dc, uint64_t pc);
 /* index of pc's entry, decoding word on first sight; -1 on allocation failure */
 long hs_dcache_get(struct hs_dcache *dc, uint64_t pc, uint32_t word);
 
