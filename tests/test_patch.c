@@ -257,3 +257,31 @@ Test(patch, jump_label_outside_text)
 	cr_assert(strstr(hs_errmsg(), "jump label"), "%s", hs_errmsg());
 	hs_image_close(img);
 }
+
+/* clang/lld with CONFIG_RELR packs the relative relocations: count them from
+ * the .relr.dyn words here (an address word is one relocation, a bitmap
+ * word one per set bit above bit 0) and compare with what hotsim applied. */
+Test(patch, relr_on_the_clang_image)
+{
+	struct hs_image *img = open_kernel(HS_KERNEL("base-clang"));
+	const struct hs_section *relr = hs_section_find(img, ".relr.dyn");
+	struct hs_patched *p;
+	unsigned words = 0, relocs = 0;
+
+	cr_assert_not_null(relr, "the clang image is built with CONFIG_RELR");
+	for (uint64_t off = 0; off + 8 <= relr->size; off += 8) {
+		uint64_t w;
+
+		memcpy(&w, img->file + relr->offset + off, 8);
+		words++;
+		relocs += (w & 1) ? (unsigned)__builtin_popcountll(w >> 1) : 1;
+	}
+	p = patch_for(img, "a55");
+	cr_assert_eq(p->rep.relr_words, words);
+	cr_assert_eq(p->rep.relr_relocs, relocs);
+	cr_assert_gt(relocs, 1000);
+	cr_assert_eq(p->rep.rela_relative, 0, "no RELA RELATIVE left with RELR");
+	cr_assert(strstr(img->compiler, "clang version"), "%s", img->compiler);
+	hs_patched_free(p);
+	hs_image_close(img);
+}
