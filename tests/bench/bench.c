@@ -6,13 +6,15 @@
  *     Unicorn alone (no per-instruction hooks), the model alone, and the
  *     end-to-end simulated instructions per second (emulation + model);
  *   - the model's throughput on a long stream (all paths repeated);
- *   - wall time and peak RSS of `hotsim compare` on a real pair.
- * Usage: bench BASE.vmlinux PATCHED.vmlinux HOTSIM-BINARY
+ *   - wall time and peak RSS of `hotsim compare` on a real pair, and on a
+ *     large image (the BTF+DWARF baseline, ~54 MB) compared with itself.
+ * Usage: bench BASE.vmlinux PATCHED.vmlinux HOTSIM-BINARY [LARGE.vmlinux]
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -121,14 +123,46 @@ static double emulate(const struct hs_path_def *d, const struct hs_patched *pt, 
 	return median(t, REPS);
 }
 
+/* Wall time (median of 3) and peak RSS of `hotsim compare A B`, everything selected. */
+static void compare_cli(const char *hotsim, const char *a, const char *b)
+{
+	double tw[3];
+	long rss = 0;
+	struct stat st;
+
+	for (int i = 0; i < 3; i++) {
+		double t0 = now();
+		pid_t pid = fork();
+		struct rusage ru;
+		int status;
+
+		if (pid == 0) {
+			if (!freopen("/dev/null", "w", stdout))
+				_exit(127);
+			execl(hotsim, hotsim, "compare", a, b, "--state", "both", (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) > 1) {
+			fprintf(stderr, "bench: hotsim compare failed\n");
+			exit(2);
+		}
+		tw[i] = now() - t0;
+		if (ru.ru_maxrss > rss)
+			rss = ru.ru_maxrss;
+	}
+	printf("\nhotsim compare %s %s\n  (%.0f MB ELF; all paths x all cores x warm and cold): %.2f s, peak RSS %.0f MB\n",
+	       a, b, stat(a, &st) ? 0.0 : st.st_size / 1048576.0, median(tw, 3), rss / 1024.0);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const paths[] = { "irq-el1", "irq-el0", "cswitch" };
 	double t[REPS];
 	struct hs_image *img;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: bench BASE PATCHED HOTSIM\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: bench BASE PATCHED HOTSIM [LARGE-IMAGE]\n");
 		return 2;
 	}
 	machine();
@@ -189,31 +223,8 @@ int main(int argc, char **argv)
 	hs_image_close(img);
 
 	/* the CLI end to end, as users run it */
-	{
-		double tw[3];
-		long rss = 0;
-
-		for (int i = 0; i < 3; i++) {
-			double t0 = now();
-			pid_t pid = fork();
-			struct rusage ru;
-			int st;
-
-			if (pid == 0) {
-				freopen("/dev/null", "w", stdout);
-				execl(argv[3], argv[3], "compare", argv[1], argv[2], "--state", "both", (char *)NULL);
-				_exit(127);
-			}
-			if (pid < 0 || wait4(pid, &st, 0, &ru) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) > 1) {
-				fprintf(stderr, "bench: hotsim compare failed\n");
-				return 2;
-			}
-			tw[i] = now() - t0;
-			if (ru.ru_maxrss > rss)
-				rss = ru.ru_maxrss;
-		}
-		printf("\nhotsim compare %s %s (all paths x all cores x warm and cold): %.2f s, peak RSS %.0f MB\n",
-		       argv[1], argv[2], median(tw, 3), rss / 1024.0);
-	}
+	compare_cli(argv[3], argv[1], argv[2]);
+	if (argc > 4)
+		compare_cli(argv[3], argv[4], argv[4]);
 	return 0;
 }
