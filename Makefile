@@ -37,6 +37,8 @@ LIB       := $(BUILD)/libhotsim.a
 
 .PHONY: all check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean
 .DELETE_ON_ERROR:
+# keep test objects (pattern-rule intermediates) between runs
+.SECONDARY:
 
 all: hotsim
 
