@@ -7,7 +7,7 @@ PKGS="make gcc pkg-config
 libunicorn-dev libcapstone-dev libelf-dev libcriterion-dev
 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 clang lld llvm
-linux-source-6.1 flex bison bc libssl-dev dwarves xz-utils
+linux-source-6.1 flex bison bc libssl-dev dwarves xz-utils patch
 valgrind libclang-rt-14-dev"
 
 missing=""
