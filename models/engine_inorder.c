@@ -358,39 +358,8 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		prev_issue = issue;
 	}
 	/* the tail: when the instruction after the trace could issue */
-	end = t->n ? prev_issue + 1 : 0;
-	if (t->n) {
-		size_t last = t->n - 1;
-		uint64_t tail_end = end;
-		unsigned cause = HS_ST_SERIAL;
-		int uncal = 0;
-
-		if (redirect_open && fe.redirect > tail_end) {
-			tail_end = fe.redirect;
-			cause = fe.redirect_cause;
-			uncal = fe.redirect_uncal;
-		}
-		if (st.hold_until > tail_end) {
-			tail_end = st.hold_until;
-			cause = HS_ST_SERIAL;
-			uncal = st.hold_uncal;
-		}
-		if (tail_end > end) {
-			uint64_t c = tail_end - end;
-			int op_uncal = !!(m->ops[t->v[last].sidx].fl & HS_OP_UNCAL);
-
-			res->stall[cause] += c;
-			if (uncal || op_uncal)
-				res->uncalibrated_cycles += c;
-			if (per) {
-				per[last].cycles += (uint32_t)c;
-				per[last].stall[cause] = (uint16_t)(per[last].stall[cause] + c > 0xffff
-									    ? 0xffff
-									    : per[last].stall[cause] + c);
-			}
-			end = tail_end;
-		}
-	}
+	end = hs_charge_tail(m, t, &fe, redirect_open, st.hold_until, st.hold_uncal,
+			     t->n ? prev_issue + 1 : 0, res, per);
 	res->cycles = end;
 	res->insns = t->n;
 	return 0;

@@ -368,34 +368,8 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 			res->unknown_insns++;
 		prev_r = r;
 	}
-	end = t->n ? prev_r + 1 : 0;
-	if (t->n) {
-		size_t last = t->n - 1;
-		uint64_t tail = end;
-		unsigned cause = HS_ST_SERIAL;
-		int uncal = 0;
-
-		if (redirect_open && fe.redirect > tail) {
-			tail = fe.redirect;
-			cause = fe.redirect_cause;
-			uncal = fe.redirect_uncal;
-		}
-		if (st.issue_block > tail) {
-			tail = st.issue_block;
-			cause = HS_ST_SERIAL;
-			uncal = st.block_uncal;
-		}
-		if (tail > end) {
-			res->stall[cause] += tail - end;
-			if (uncal || (m->ops[t->v[last].sidx].fl & HS_OP_UNCAL))
-				res->uncalibrated_cycles += tail - end;
-			if (per) {
-				per[last].cycles += (uint32_t)(tail - end);
-				per[last].stall[cause] += (uint16_t)(tail - end);
-			}
-			end = tail;
-		}
-	}
+	end = hs_charge_tail(m, t, &fe, redirect_open, st.issue_block, st.block_uncal,
+			     t->n ? prev_r + 1 : 0, res, per);
 	res->cycles = end;
 	res->insns = t->n;
 	return 0;

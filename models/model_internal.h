@@ -386,4 +386,10 @@ static inline void hs_charge_stall(struct hs_model_result *res, struct hs_insn_c
 void hs_move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
 		    unsigned cause, uint64_t c, int uncal);
 
+/* When the instruction after the trace could issue, charging any wait the
+ * last instruction still causes to it (ops.c; both engines). */
+uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, const struct hs_fe *fe,
+			int redirect_open, uint64_t hold, int hold_uncal, uint64_t end,
+			struct hs_model_result *res, struct hs_insn_cost *per);
+
 #endif

@@ -460,3 +460,42 @@ void hs_move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_
 	if (uncal)
 		per[o].events |= HS_EV_UNCALIBRATED;
 }
+
+/*
+ * The end of a run: when the instruction after the trace could issue. The
+ * last instruction may still hold the machine (a redirect it caused, or a
+ * serialising op's hold); that wait is charged to it. Returns the cycle.
+ */
+uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, const struct hs_fe *fe,
+			int redirect_open, uint64_t hold, int hold_uncal, uint64_t end,
+			struct hs_model_result *res, struct hs_insn_cost *per)
+{
+	size_t last = t->n - 1;
+	uint64_t tail = end;
+	unsigned cause = HS_ST_SERIAL;
+	int uncal = 0;
+
+	if (!t->n)
+		return end;
+	if (redirect_open && fe->redirect > tail) {
+		tail = fe->redirect;
+		cause = fe->redirect_cause;
+		uncal = fe->redirect_uncal;
+	}
+	if (hold > tail) {
+		tail = hold;
+		cause = HS_ST_SERIAL;
+		uncal = hold_uncal;
+	}
+	if (tail <= end)
+		return end;
+	res->stall[cause] += tail - end;
+	if (uncal || (m->ops[t->v[last].sidx].fl & HS_OP_UNCAL))
+		res->uncalibrated_cycles += tail - end;
+	if (per) {
+		per[last].cycles += (uint32_t)(tail - end);
+		per[last].stall[cause] = (uint16_t)(per[last].stall[cause] + (tail - end) > 0xffff
+						    ? 0xffff : per[last].stall[cause] + (tail - end));
+	}
+	return tail;
+}

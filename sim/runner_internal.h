@@ -65,6 +65,10 @@ struct hs_runner {
 
 void hs_rt_stop(struct hs_runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* the per-instruction and memory hooks (runner.c; re-added by bare mode) */
+void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud);
+void hs_rt_on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ud);
+
 /* sysreg.c */
 void hs_rt_sysreg_init(struct hs_runner *r);
 uint32_t hs_rt_sysreg_hook(struct hs_runner *r, uc_engine *uc, uc_arm64_reg rt,
