@@ -79,6 +79,38 @@ static int pt_regs_size(const struct hs_image *img, const uint8_t *mem, struct h
 		       img->path);
 }
 
+/*
+ * struct cpu_context is x19..x28, fp, sp, pc (arch/arm64 processor.h); state
+ * synthesis writes sp at 88 and pc at 96. Confirm from cpu_switch_to's own
+ * stores: six "stp xA, xB, [x8], #16" from x19 up, then "str x30, [x8]".
+ */
+static int cpu_context_layout(const struct hs_image *img, const uint8_t *mem, const struct hs_sym *f,
+			      unsigned from)
+{
+	unsigned pairs = 0;
+
+	for (unsigned i = from; i < from + 12 && pairs < 6; i++) {
+		uint32_t w = word_at(img, mem, f->addr + 4 * i);
+
+		/* stp xT1, xT2, [xN], #16 (64-bit, post-index) */
+		if ((w & 0xffc00000u) == 0xa8800000u && ((w >> 15) & 0x7f) == 2) {
+			unsigned t1 = w & 31;
+
+			if (t1 != (pairs < 5 ? 19 + 2 * pairs : 29))
+				break;
+			pairs++;
+			if (pairs == 6) {
+				uint32_t n = word_at(img, mem, f->addr + 4 * (i + 1));
+
+				if ((n & 0xffc0001fu) == 0xf900001eu && ((n >> 10) & 0xfff) == 0)
+					return 0;	/* str x30, [x8]: pc at 96 */
+			}
+		}
+	}
+	return hs_fail("%s: cpu_switch_to does not save x19..x28, fp, sp, lr in the known cpu_context order",
+		       img->path);
+}
+
 static int cpu_context(const struct hs_image *img, const uint8_t *mem, struct hs_offsets *o)
 {
 	const struct hs_sym *f = need(img, "cpu_switch_to");
@@ -93,7 +125,7 @@ static int cpu_context(const struct hs_image *img, const uint8_t *mem, struct hs
 			o->task_cpu_context = v;
 			snprintf(o->how[2], sizeof(o->how[2]), "mov x%u, #0x%llx at cpu_switch_to+0x%x", rd,
 				 (unsigned long long)v, 4 * i);
-			return 0;
+			return cpu_context_layout(img, mem, f, i + 1);
 		}
 	}
 	return hs_fail("%s: cpu_switch_to does not start with 'mov xN, #THREAD_CPU_CONTEXT'",

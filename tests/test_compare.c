@@ -262,6 +262,25 @@ Test(compare, config_difference_is_warned)
 	free(out);
 }
 
+/* A path that runs in one image and not in the other is reported, not
+ * dropped; the images differ in version, which is warned about. */
+Test(compare, path_missing_in_one_image)
+{
+	char *out;
+
+	cr_assert_eq(run("compare " HS_KERNEL("base") " " HS_FIXTURE("minikernel.elf")
+			 " --path irq-el1,cswitch --cpu a53", &out, NULL), 0);
+	cr_assert(strstr(out, "warning: kernel versions differ: 6.1."), "%s", out);
+	cr_assert(strstr(out, "irq-el1 on a53: cannot run on patched: " HS_FIXTURE("minikernel.elf")),
+		  "%s", out);
+	cr_assert(strstr(out, "cswitch on a53: cannot run on patched"), "%s", out);
+	free(out);
+	cr_assert_eq(run("compare " HS_KERNEL("base") " " HS_FIXTURE("minikernel.elf")
+			 " --path cswitch --cpu a53 --json", &out, NULL), 0);
+	cr_assert(strstr(out, "\"status\": \"cannot_run\""), "%s", out);
+	free(out);
+}
+
 Test(compare, errors_exit_2)
 {
 	cr_assert_eq(run("compare " HS_KERNEL("base") " /nonexistent", NULL, NULL), 2);
