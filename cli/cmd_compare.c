@@ -64,6 +64,7 @@ static int parse(const char *cmd, int argc, char **argv, struct opts *o, int nim
 	o->win_to = 40;
 	o->limit = 200;
 	optind = 1;
+	opterr = 0;	/* our own one-line message instead of getopt's */
 	while ((c = getopt_long(argc, argv, "c:p:s:e:t:w:g:jf:P:n:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':

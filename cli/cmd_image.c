@@ -242,6 +242,7 @@ int cmd_image(int argc, char **argv)
 	char buf[128];
 
 	optind = 1;
+	opterr = 0;	/* our own one-line message instead of getopt's */
 	while ((c = getopt_long(argc, argv, "c:ljn:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':

@@ -115,6 +115,7 @@ int cmd_models(int argc, char **argv)
 	struct json j;
 
 	optind = 1;
+	opterr = 0;	/* our own one-line message instead of getopt's */
 	while ((c = getopt_long(argc, argv, "c:ujh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':

@@ -259,6 +259,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->iterations = 1;
 	o->limit = 10;
 	optind = 1;
+	opterr = 0;	/* our own one-line message instead of getopt's */
 	while ((c = getopt_long(argc, argv, "e:c:i:p:a:n:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e': o->entry = optarg; break;

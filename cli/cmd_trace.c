@@ -29,6 +29,7 @@ int cmd_trace(int argc, char **argv)
 	int c, rc = HS_EXIT_OK;
 
 	optind = 1;
+	opterr = 0;	/* our own one-line message instead of getopt's */
 	while ((c = getopt_long(argc, argv, "c:n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':

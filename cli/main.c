@@ -105,7 +105,6 @@ int main(int argc, char **argv)
 			a64_disasm_release();
 			return rc;
 		}
-	fprintf(stderr, "hotsim: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	fprintf(stderr, "hotsim: unknown command '%s' (hotsim --help lists them)\n", argv[1]);
 	return HS_EXIT_ERROR;
 }
