@@ -207,8 +207,11 @@ build_one() {
 	if ! awk -v n="$v" '$1 !~ /^#/ && $5 == n { f = 1 } END { exit !f }' "$here/variants"; then
 		rm -rf "$tree"
 	fi
-	# Drop stale trees of this variant (older keys).
-	find "$cache/trees" -maxdepth 1 -name "$v-*" ! -name "$v-$k" -exec rm -rf {} + 2>/dev/null || true
+	# Drop stale trees and images of this variant (older keys).
+	# (exactly 16 hex digits after the name: "base-" must not match "base-btf-")
+	local hex16='[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'
+	find "$cache/trees" -maxdepth 1 -name "$v-$hex16" ! -name "$v-$k" -exec rm -rf {} + 2>/dev/null || true
+	find "$cache/images" -maxdepth 1 -name "$v-$hex16.*" ! -name "$v-$k.*" -delete 2>/dev/null || true
 	ln -sfn "$img" "$out/$v.vmlinux"
 	ln -sfn "$cache/images/$v-$k.config" "$out/$v.config"
 	echo "kernels: [$v] built in $((SECONDS - start))s: $img"
