@@ -118,34 +118,6 @@ static int unaligned(uint64_t addr, unsigned size)
 	return size > 1 && ((addr + size - 1) >> 3) - (addr >> 3) + 1 > (size + 7) / 8;
 }
 
-/* Per-record adjustments the static descriptor cannot know. */
-static const struct hs_op *record_op(const struct hs_model *m, const struct hs_op *op,
-				     uint32_t rflags, struct hs_op *tmp)
-{
-	if (!(rflags & (HS_T_FIRMWARE | HS_T_SYSREG_EMU)))
-		return op;
-	*tmp = *op;
-	if (rflags & HS_T_FIRMWARE) {
-		/* smc/hvc answered by firmware: the whole round trip */
-		tmp->param = HS_P_FIRMWARE;
-		tmp->cost = (uint16_t)m->v[HS_P_FIRMWARE];
-		tmp->fl = HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH;
-		if (!m->p[HS_P_FIRMWARE].calibrated)
-			tmp->fl |= HS_OP_UNCAL;
-	} else if (op->param == HS_P_MRS_TPIDR || op->param == HS_P_MRS_SP_EL0 ||
-		   op->param == HS_P_MRS_DAIF) {
-		/* an emulated (GIC) register is an "other" one */
-		tmp->param = HS_P_MRS_OTHER;
-		tmp->cost = (uint16_t)m->v[HS_P_MRS_OTHER];
-		for (unsigned d = 0; d < tmp->ndst; d++)
-			tmp->dlat[d] = (uint8_t)(tmp->cost > 255 ? 255 : tmp->cost);
-	} else if (op->param == HS_P_MSR_TPIDR || op->param == HS_P_MSR_SP_EL0 ||
-		   op->param == HS_P_MSR_DAIF) {
-		tmp->param = HS_P_MSR_OTHER;
-		tmp->cost = (uint16_t)m->v[HS_P_MSR_OTHER];
-	}
-	return tmp;
-}
 
 static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 	       struct hs_insn_cost *per)
@@ -160,7 +132,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 	for (size_t i = 0; i < t->n; i++) {
 		const struct hs_tinsn *rec = &t->v[i];
 		struct hs_op tmp;
-		const struct hs_op *op = record_op(m, &m->ops[rec->sidx], rec->flags, &tmp);
+		const struct hs_op *op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, HS_OP_SINGLE);
 		struct hs_fetch f;
 		uint64_t tt, t_dep = 0, t_unit, t_ser = 0, issue, nat, done, stall;
 		unsigned dep_reg = A64_R_NONE;

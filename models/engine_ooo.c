@@ -109,29 +109,6 @@ static uint64_t book(const struct hs_model *m, struct calendar *cal, uint64_t ge
 	return t;
 }
 
-static const struct hs_op *record_op(const struct hs_model *m, const struct hs_op *op,
-				     uint32_t rflags, struct hs_op *tmp)
-{
-	if (!(rflags & (HS_T_FIRMWARE | HS_T_SYSREG_EMU)))
-		return op;
-	*tmp = *op;
-	if (rflags & HS_T_FIRMWARE) {
-		tmp->param = HS_P_FIRMWARE;
-		tmp->cost = (uint16_t)m->v[HS_P_FIRMWARE];
-		tmp->fl = HS_OP_DRAIN | HS_OP_REFETCH | (m->p[HS_P_FIRMWARE].calibrated ? 0 : HS_OP_UNCAL);
-	} else if (op->param == HS_P_MRS_TPIDR || op->param == HS_P_MRS_SP_EL0 ||
-		   op->param == HS_P_MRS_DAIF) {
-		tmp->param = HS_P_MRS_OTHER;
-		tmp->cost = (uint16_t)m->v[HS_P_MRS_OTHER];
-		for (unsigned d = 0; d < tmp->ndst; d++)
-			tmp->dlat[d] = (uint8_t)(tmp->cost > 255 ? 255 : tmp->cost);
-	} else if (op->param == HS_P_MSR_TPIDR || op->param == HS_P_MSR_SP_EL0 ||
-		   op->param == HS_P_MSR_DAIF) {
-		tmp->param = HS_P_MSR_OTHER;
-		tmp->cost = (uint16_t)m->v[HS_P_MSR_OTHER];
-	}
-	return tmp;
-}
 
 static void add_stall(struct hs_model_result *res, struct hs_insn_cost *per, size_t i,
 		      unsigned cause, uint64_t c)
@@ -160,7 +137,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 	for (size_t i = 0; i < t->n; i++) {
 		const struct hs_tinsn *rec = &t->v[i];
 		struct hs_op tmp;
-		const struct hs_op *op = record_op(m, &m->ops[rec->sidx], rec->flags, &tmp);
+		const struct hs_op *op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, 0);
 		struct hs_fetch f;
 		uint64_t d, e, c, r, t_ops = 0, e0, lat = 0, data_ready = 0, charge, stall;
 		unsigned dep_reg = A64_R_NONE, ecause = HS_ST_STRUCT;

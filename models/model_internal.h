@@ -392,4 +392,9 @@ uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, cons
 			int redirect_open, uint64_t hold, int hold_uncal, uint64_t end,
 			struct hs_model_result *res, struct hs_insn_cost *per);
 
+/* The descriptor of one record: the static one, or a copy adjusted for
+ * firmware calls and emulated sysregs (ops.c; both engines). */
+const struct hs_op *hs_record_op(const struct hs_model *m, const struct hs_op *op, uint32_t rflags,
+				 struct hs_op *tmp, unsigned fw_flags);
+
 #endif

@@ -499,3 +499,35 @@ uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, cons
 	}
 	return tail;
 }
+
+/*
+ * Per-record adjustments the static descriptor cannot know: an smc/hvc the
+ * firmware answered costs the whole round trip (fw_flags: what the engine
+ * adds, e.g. single issue); a sysreg hotsim emulated (the GIC CPU
+ * interface) is an "other" register whatever its encoding class.
+ */
+const struct hs_op *hs_record_op(const struct hs_model *m, const struct hs_op *op, uint32_t rflags,
+				 struct hs_op *tmp, unsigned fw_flags)
+{
+	if (!(rflags & (HS_T_FIRMWARE | HS_T_SYSREG_EMU)))
+		return op;
+	*tmp = *op;
+	if (rflags & HS_T_FIRMWARE) {
+		tmp->param = HS_P_FIRMWARE;
+		tmp->cost = (uint16_t)m->v[HS_P_FIRMWARE];
+		tmp->fl = fw_flags | HS_OP_DRAIN | HS_OP_REFETCH;
+		if (!m->p[HS_P_FIRMWARE].calibrated)
+			tmp->fl |= HS_OP_UNCAL;
+	} else if (op->param == HS_P_MRS_TPIDR || op->param == HS_P_MRS_SP_EL0 ||
+		   op->param == HS_P_MRS_DAIF) {
+		tmp->param = HS_P_MRS_OTHER;
+		tmp->cost = (uint16_t)m->v[HS_P_MRS_OTHER];
+		for (unsigned d = 0; d < tmp->ndst; d++)
+			tmp->dlat[d] = (uint8_t)(tmp->cost > 255 ? 255 : tmp->cost);
+	} else if (op->param == HS_P_MSR_TPIDR || op->param == HS_P_MSR_SP_EL0 ||
+		   op->param == HS_P_MSR_DAIF) {
+		tmp->param = HS_P_MSR_OTHER;
+		tmp->cost = (uint16_t)m->v[HS_P_MSR_OTHER];
+	}
+	return tmp;
+}
