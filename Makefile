@@ -35,14 +35,18 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libhotsim.a
 
+.SECONDARY: $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.o) $(BUILD)/obj/tests/fuzz/fuzz_image.o
+
 .PHONY: all check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean
 .DELETE_ON_ERROR:
-# keep test objects (pattern-rule intermediates) between runs
-.SECONDARY:
+# keep test objects (pattern-rule intermediates) between runs; only those:
+# a bare .SECONDARY would also let make skip building a missing binary
 
 all: hotsim
 
 ifeq ($(SAN),1)
+# the sanitizer build's binary stays in build-san/ (./hotsim is the normal one)
+.PHONY: hotsim
 hotsim: $(BUILD)/hotsim
 else
 hotsim: $(BUILD)/hotsim
