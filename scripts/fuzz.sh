@@ -7,7 +7,7 @@ set -eu
 secs=${FUZZ_SECONDS:-60}
 out=build-fuzz
 mkdir -p $out/corpus $out/crashes
-srcs="tests/fuzz/fuzz_image.c $(ls sim/*.c | grep -v -e runner.c -e sysreg.c -e kstate.c -e kshims.c)"
+srcs="tests/fuzz/fuzz_image.c $(ls sim/*.c | grep -v -e runner -e sysreg.c -e kstate.c -e kshims.c)"
 if [ ! -x $out/fuzz_image ] || [ -n "$(find sim include tests/fuzz -newer $out/fuzz_image -name '*.[ch]' | head -1)" ]; then
 	echo "  CLANG   $out/fuzz_image"
 	clang -std=c11 -D_GNU_SOURCE -DHS_LIBFUZZER -O1 -g -fno-omit-frame-pointer \
