@@ -31,6 +31,9 @@ int cli_parse_cpus(const char *arg, const struct hs_core **cores, int max);
 struct hs_path_def;
 int cli_parse_paths(const char *arg, const struct hs_path_def **out, int max);
 
+/* Parse "a53,a73" or "all" into indexes of hs_model_names; count or -1. */
+int cli_parse_models(const char *arg, int *sel, int max);
+
 /* Parse a non-negative integer option value; -1 on error. */
 long cli_parse_count(const char *s);
 

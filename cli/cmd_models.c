@@ -13,49 +13,7 @@
 #include "hotsim/model.h"
 #include "json.h"
 
-/* "a53, a55, a73" */
-static const char *known_models(void)
-{
-	static char buf[128];
-
-	buf[0] = 0;
-	for (int i = 0; hs_model_names[i]; i++)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "",
-			 hs_model_names[i]);
-	return buf;
-}
-
 #define MAX_MODELS 16
-
-/* "a53,a73" or "all" -> indexes into hs_model_names */
-static int parse_models(const char *arg, int *sel, int max)
-{
-	char buf[128];
-	int n = 0;
-
-	if (!strcmp(arg, "all")) {
-		for (int i = 0; hs_model_names[i] && n < max; i++)
-			sel[n++] = i;
-		return n;
-	}
-	if (strlen(arg) >= sizeof(buf))
-		return hs_fail("--cpu list too long");
-	strcpy(buf, arg);
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		int k = -1, dup = 0;
-
-		for (int i = 0; hs_model_names[i]; i++)
-			if (!strcmp(hs_model_names[i], tok))
-				k = i;
-		if (k < 0)
-			return hs_fail("unknown cpu '%.32s' (known: %s)", tok, known_models());
-		for (int i = 0; i < n; i++)
-			dup |= sel[i] == k;
-		if (!dup && n < max)
-			sel[n++] = k;
-	}
-	return n ? n : hs_fail("empty --cpu list");
-}
 
 static void print_text(const struct hs_model *m, int only_uncal)
 {
@@ -119,7 +77,7 @@ int cmd_models(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "c:ujh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			nsel = parse_models(optarg, sel, MAX_MODELS);
+			nsel = cli_parse_models(optarg, sel, MAX_MODELS);
 			if (nsel < 0)
 				return cli_error();
 			break;
@@ -135,7 +93,7 @@ int cmd_models(int argc, char **argv)
 	if (optind != argc)
 		return cli_usage("models", "takes no arguments (got '%.40s')", argv[optind]);
 	if (!nsel)
-		nsel = parse_models("all", sel, MAX_MODELS);
+		nsel = cli_parse_models("all", sel, MAX_MODELS);
 	if (as_json) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);

@@ -17,23 +17,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "measure.h"
 #include "hotsim/err.h"
 #include "hotsim/image.h"
 #include "hotsim/model.h"
 #include "hotsim/runner.h"
 #include "json.h"
-
-/* "a53, a55, a73" */
-static const char *known_models(void)
-{
-	static char buf[128];
-
-	buf[0] = 0;
-	for (int i = 0; hs_model_names[i]; i++)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "",
-			 hs_model_names[i]);
-	return buf;
-}
 
 #define MAX_MODELS 8
 #define MAX_PARAMS 32
@@ -59,64 +48,27 @@ struct agg {
 	uint64_t stall[HS_NSTALLS];
 };
 
-static int model_index(const char *name, size_t len)
-{
-	for (int i = 0; hs_model_names[i]; i++)
-		if (strlen(hs_model_names[i]) == len && !strncmp(hs_model_names[i], name, len))
-			return i;
-	return -1;
-}
-
 static int parse_cpus(const char *arg, struct opts *o)
 {
-	char buf[64];
-
-	o->nsel = 0;
-	if (!strcmp(arg, "all")) {
-		for (int i = 0; hs_model_names[i] && o->nsel < MAX_MODELS; i++)
-			o->sel[o->nsel++] = i;
-		return 0;
-	}
-	if (strlen(arg) >= sizeof(buf))
-		return hs_fail("--cpu list too long");
-	strcpy(buf, arg);
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		int k = model_index(tok, strlen(tok)), dup = 0;
-
-		if (k < 0)
-			return hs_fail("unknown cpu '%.32s' (known: %s)", tok, known_models());
-		for (int i = 0; i < o->nsel; i++)
-			dup |= o->sel[i] == k;
-		if (!dup && o->nsel < MAX_MODELS)
-			o->sel[o->nsel++] = k;
-	}
-	return o->nsel ? 0 : hs_fail("empty --cpu list");
+	o->nsel = cli_parse_models(arg, o->sel, MAX_MODELS);
+	return o->nsel < 0 ? -1 : 0;
 }
 
-/* Apply every --param to model m: "core.name=value" only to that core,
- * "name=value" to all. -1 (hs_errmsg) on a malformed or unknown one. */
+/* Apply every --param to model m, as run/compare do ("core.name=value" only
+ * to that core, "name=value" to all). */
 static int apply_params(const struct opts *o, struct hs_model *m)
 {
 	for (int i = 0; i < o->nparams; i++) {
-		const char *s = o->params[i], *eq = strchr(s, '='), *dot = strchr(s, '.');
-		char name[96], *end;
-		double v;
+		struct ms_param p;
+		int unused;
 
-		if (!eq || eq == s || (size_t)(eq - s) >= sizeof(name))
-			return hs_fail("--param '%.40s': expected [core.]name=value", s);
-		v = strtod(eq + 1, &end);
-		if (end == eq + 1 || *end)
-			return hs_fail("--param '%.40s': value is not a number", s);
-		if (dot && dot < eq) {
-			if (model_index(s, (size_t)(dot - s)) < 0)
-				return hs_fail("--param '%.40s': unknown cpu '%.*s'", s, (int)(dot - s), s);
-			if (strncmp(s, hs_model_name(m), (size_t)(dot - s)) ||
-			    strlen(hs_model_name(m)) != (size_t)(dot - s))
-				continue;	/* for another core */
-		}
-		memcpy(name, s, (size_t)(eq - s));
-		name[eq - s] = 0;
-		if (hs_model_set_param(m, name, v))
+		if (ms_parse_param(o->params[i], &p))
+			return -1;
+		if (p.core[0] && cli_parse_models(p.core, &unused, 1) < 0)
+			return -1;
+		if (p.core[0] && strcmp(p.core, hs_model_name(m)))
+			continue;	/* for another core */
+		if (hs_model_set_param(m, p.name, p.value))
 			return -1;
 	}
 	return 0;

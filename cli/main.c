@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
+#include "hotsim/model.h"
 
 static const struct {
 	const char *name;
@@ -70,6 +71,47 @@ int cli_parse_cpus(const char *arg, const struct hs_core **cores, int max)
 	if (n == 0)
 		return hs_fail("empty --cpu list");
 	return n;
+}
+
+/* "a53, a55, a73" */
+static const char *known_models(void)
+{
+	static char buf[128];
+
+	buf[0] = 0;
+	for (int i = 0; hs_model_names[i]; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "",
+			 hs_model_names[i]);
+	return buf;
+}
+
+int cli_parse_models(const char *arg, int *sel, int max)
+{
+	char buf[128];
+	int n = 0;
+
+	if (!strcmp(arg, "all")) {
+		for (int i = 0; hs_model_names[i] && n < max; i++)
+			sel[n++] = i;
+		return n;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		return hs_fail("--cpu list too long");
+	strcpy(buf, arg);
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		int k = -1, dup = 0;
+
+		for (int i = 0; hs_model_names[i]; i++)
+			if (!strcmp(hs_model_names[i], tok))
+				k = i;
+		if (k < 0)
+			return hs_fail("unknown cpu '%.32s' (known: %s)", tok, known_models());
+		for (int i = 0; i < n; i++)
+			dup |= sel[i] == k;
+		if (!dup && n < max)
+			sel[n++] = k;
+	}
+	return n ? n : hs_fail("empty --cpu list");
 }
 
 long cli_parse_count(const char *s)
