@@ -71,6 +71,23 @@ static void sysreg_label(uint16_t enc, char *buf, size_t len)
 			 (enc >> 3) & 15, enc & 7);
 }
 
+/* One item of a comma-separated list wrapped at 100 columns under a
+ * 13-column label; *col tracks the current column. */
+static void list_item(unsigned i, const char *item, unsigned *col)
+{
+	unsigned w = (unsigned)strlen(item);
+
+	if (i && *col + w + 2 > 100) {
+		printf(",\n             ");
+		*col = 13;
+	} else if (i) {
+		printf(", ");
+		*col += 2;
+	}
+	printf("%s", item);
+	*col += w;
+}
+
 static void print_run(const struct hs_image *img, const char *cpu, const struct hs_path_run *pr)
 {
 	struct func_count fc[MAX_FUNCS];
@@ -86,17 +103,8 @@ static void print_run(const struct hs_image *img, const char *cpu, const struct 
 	printf("  functions  ");
 	col = 13;
 	for (unsigned i = 0; i < n; i++) {
-		int w = snprintf(buf, sizeof(buf), "%s %u", fc[i].name, fc[i].insns);
-
-		if (i && col + (unsigned)w + 2 > 100) {
-			printf(",\n             ");
-			col = 13;
-		} else if (i) {
-			printf(", ");
-			col += 2;
-		}
-		printf("%s", buf);
-		col += (unsigned)w;
+		snprintf(buf, sizeof(buf), "%s %u", fc[i].name, fc[i].insns);
+		list_item(i, buf, &col);
 	}
 	if (other)
 		printf(" (+%u instructions in further functions)", other);
@@ -113,20 +121,11 @@ static void print_run(const struct hs_image *img, const char *cpu, const struct 
 		col = 13;
 		for (unsigned i = 0; i < pr->tr.nsysregs; i++) {
 			char name[48];
-			int w;
 
 			sysreg_label(pr->tr.sysregs[i].enc, name, sizeof(name));
-			w = snprintf(buf, sizeof(buf), "%s %s x%u", name, pr->tr.sysregs[i].write ? "w" : "r",
-				     pr->tr.sysregs[i].count);
-			if (i && col + (unsigned)w + 2 > 100) {
-				printf(",\n             ");
-				col = 13;
-			} else if (i) {
-				printf(", ");
-				col += 2;
-			}
-			printf("%s", buf);
-			col += (unsigned)w;
+			snprintf(buf, sizeof(buf), "%s %s x%u", name, pr->tr.sysregs[i].write ? "w" : "r",
+				 pr->tr.sysregs[i].count);
+			list_item(i, buf, &col);
 		}
 		printf("\n");
 	}
