@@ -112,11 +112,20 @@ static void print_core(const struct hs_image *img, const struct hs_patched *p)
 	if (!r->rtconst_sections)
 		printf("  runtime consts none in this image\n");
 	for (unsigned i = 0; i < r->rtconst_sections && i < HS_ARRAY_SIZE(r->rtconst); i++) {
-		const struct hs_sym *s = hs_sym_at(img, r->rtconst[i].value);
+		const struct hs_rtconst *c = &r->rtconst[i];
+		const struct hs_sym *s = hs_sym_at(img, c->value);
 
-		printf("  runtime const %s = %s (0x%llx) at %u sites: %s\n", r->rtconst[i].name,
-		       s && s->addr == r->rtconst[i].value ? s->name : "?",
-		       (unsigned long long)r->rtconst[i].value, r->rtconst[i].sites, r->rtconst[i].from);
+		if (c->source == HS_RTC_PENDING)
+			printf("  runtime const %s at %u sites: value unknown at load (%s); "
+			       "settled from the boot state, or a path that runs a site stops\n",
+			       c->name, c->sites, c->from);
+		else if (c->kind == HS_RTC_PTR)
+			printf("  runtime const %s = %s (0x%llx) at %u sites: %s\n", c->name,
+			       s && s->addr == c->value ? s->name : "?",
+			       (unsigned long long)c->value, c->sites, c->from);
+		else
+			printf("  runtime const %s = %llu at %u sites: %s\n", c->name,
+			       (unsigned long long)c->value, c->sites, c->from);
 	}
 	printf("  changed      %zu sites (--list shows them)\n", r->nsites);
 }
@@ -192,8 +201,13 @@ static void json_core(struct json *j, const struct hs_image *img, const struct h
 	json_begin_arr(j, "runtime_consts");
 	for (unsigned i = 0; i < r->rtconst_sections && i < HS_ARRAY_SIZE(r->rtconst); i++) {
 		json_begin_obj(j, NULL);
+		static const char *const src[] = { "rule", "image", "state", "pending" };
+
 		json_str(j, "section", r->rtconst[i].name);
-		json_hex(j, "value", r->rtconst[i].value);
+		json_str(j, "variable", r->rtconst[i].var);
+		json_str(j, "source", src[r->rtconst[i].source]);
+		if (r->rtconst[i].source != HS_RTC_PENDING)
+			json_hex(j, "value", r->rtconst[i].value);
 		json_uint(j, "sites", r->rtconst[i].sites);
 		json_end_obj(j);
 	}

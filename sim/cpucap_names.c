@@ -2,16 +2,20 @@
  * cpucap_names.c - capability names by number, per kernel version, for
  * reports only. What a capability *does* on a core is derived from the image
  * (arm64_features[]/arm64_errata[], see cpucaps.c); names are a convenience,
- * used only when the image's version and capability count match a table.
+ * used when the image's version matches a table and its capability count
+ * fits it.
  *
- * Linux 6.1: arch/arm64/tools/cpucaps, numbered in file order by
- * arch/arm64/tools/gen-cpucaps.awk.
+ * Each table is arch/arm64/tools/cpucaps of Debian's linux-source-<line>,
+ * numbered in file order as arch/arm64/tools/gen-cpucaps.awk does
+ * (regenerate: scripts/gen-cpucap-names.sh). A new line is a new table and
+ * one row in tables[].
  */
 #include <stddef.h>
 #include <string.h>
 
 #include "hotsim/cpucaps.h"
 
+/* 6.1: 85 capabilities */
 static const char *const caps_6_1[] = {
 	"ALWAYS_BOOT",
 	"ALWAYS_SYSTEM",
@@ -100,6 +104,241 @@ static const char *const caps_6_1[] = {
 	"WORKAROUND_BROKEN_AMU_CONSTCNT",
 };
 
+/* 6.12: 102 capabilities */
+static const char *const caps_6_12[] = {
+	"ALWAYS_BOOT",
+	"ALWAYS_SYSTEM",
+	"BTI",
+	"HAS_32BIT_EL0_DO_NOT_USE",
+	"HAS_32BIT_EL1",
+	"HAS_ADDRESS_AUTH",
+	"HAS_ADDRESS_AUTH_ARCH_QARMA3",
+	"HAS_ADDRESS_AUTH_ARCH_QARMA5",
+	"HAS_ADDRESS_AUTH_IMP_DEF",
+	"HAS_AMU_EXTN",
+	"HAS_ARMv8_4_TTL",
+	"HAS_CACHE_DIC",
+	"HAS_CACHE_IDC",
+	"HAS_CNP",
+	"HAS_CRC32",
+	"HAS_DCPODP",
+	"HAS_DCPOP",
+	"HAS_DIT",
+	"HAS_E0PD",
+	"HAS_ECV",
+	"HAS_ECV_CNTPOFF",
+	"HAS_EPAN",
+	"HAS_EVT",
+	"HAS_FPMR",
+	"HAS_FGT",
+	"HAS_FPSIMD",
+	"HAS_GENERIC_AUTH",
+	"HAS_GENERIC_AUTH_ARCH_QARMA3",
+	"HAS_GENERIC_AUTH_ARCH_QARMA5",
+	"HAS_GENERIC_AUTH_IMP_DEF",
+	"HAS_GIC_CPUIF_SYSREGS",
+	"HAS_GIC_PRIO_MASKING",
+	"HAS_GIC_PRIO_RELAXED_SYNC",
+	"HAS_HCR_NV1",
+	"HAS_HCX",
+	"HAS_LDAPR",
+	"HAS_LPA2",
+	"HAS_LSE_ATOMICS",
+	"HAS_MOPS",
+	"HAS_NESTED_VIRT",
+	"HAS_PAN",
+	"HAS_S1PIE",
+	"HAS_S1POE",
+	"HAS_RAS_EXTN",
+	"HAS_RNG",
+	"HAS_SB",
+	"HAS_STAGE2_FWB",
+	"HAS_TCR2",
+	"HAS_TIDCP1",
+	"HAS_TLB_RANGE",
+	"HAS_VA52",
+	"HAS_VIRT_HOST_EXTN",
+	"HAS_WFXT",
+	"HW_DBM",
+	"KVM_HVHE",
+	"KVM_PROTECTED_MODE",
+	"MISMATCHED_CACHE_TYPE",
+	"MTE",
+	"MTE_ASYMM",
+	"SME",
+	"SME_FA64",
+	"SME2",
+	"SPECTRE_V2",
+	"SPECTRE_V3A",
+	"SPECTRE_V4",
+	"SPECTRE_BHB",
+	"SSBS",
+	"SVE",
+	"UNMAP_KERNEL_AT_EL0",
+	"WORKAROUND_834220",
+	"WORKAROUND_843419",
+	"WORKAROUND_845719",
+	"WORKAROUND_858921",
+	"WORKAROUND_1418040",
+	"WORKAROUND_1463225",
+	"WORKAROUND_1508412",
+	"WORKAROUND_1542419",
+	"WORKAROUND_1742098",
+	"WORKAROUND_1902691",
+	"WORKAROUND_2038923",
+	"WORKAROUND_2064142",
+	"WORKAROUND_2077057",
+	"WORKAROUND_2645198",
+	"WORKAROUND_2658417",
+	"WORKAROUND_AMPERE_AC03_CPU_38",
+	"WORKAROUND_TRBE_OVERWRITE_FILL_MODE",
+	"WORKAROUND_TSB_FLUSH_FAILURE",
+	"WORKAROUND_TRBE_WRITE_OUT_OF_RANGE",
+	"WORKAROUND_CAVIUM_23154",
+	"WORKAROUND_CAVIUM_27456",
+	"WORKAROUND_CAVIUM_30115",
+	"WORKAROUND_CAVIUM_TX2_219_PRFM",
+	"WORKAROUND_CAVIUM_TX2_219_TVM",
+	"WORKAROUND_CLEAN_CACHE",
+	"WORKAROUND_DEVICE_LOAD_ACQUIRE",
+	"WORKAROUND_NVIDIA_CARMEL_CNP",
+	"WORKAROUND_QCOM_FALKOR_E1003",
+	"WORKAROUND_REPEAT_TLBI",
+	"WORKAROUND_SPECULATIVE_AT",
+	"WORKAROUND_SPECULATIVE_SSBS",
+	"WORKAROUND_SPECULATIVE_UNPRIV_LOAD",
+	"WORKAROUND_BROKEN_AMU_CONSTCNT",
+};
+
+/* 7.2: 125 capabilities */
+static const char *const caps_7_2[] = {
+	"ALWAYS_BOOT",
+	"ALWAYS_SYSTEM",
+	"BTI",
+	"HAS_32BIT_EL0_DO_NOT_USE",
+	"HAS_32BIT_EL1",
+	"HAS_ADDRESS_AUTH",
+	"HAS_ADDRESS_AUTH_ARCH_QARMA3",
+	"HAS_ADDRESS_AUTH_ARCH_QARMA5",
+	"HAS_ADDRESS_AUTH_IMP_DEF",
+	"HAS_AMU_EXTN",
+	"HAS_ARMv8_4_TTL",
+	"HAS_CACHE_DIC",
+	"HAS_CACHE_IDC",
+	"HAS_CNP",
+	"HAS_CRC32",
+	"HAS_DCPODP",
+	"HAS_DCPOP",
+	"HAS_DIT",
+	"HAS_E0PD",
+	"HAS_ECV",
+	"HAS_ECV_CNTPOFF",
+	"HAS_EPAN",
+	"HAS_EVT",
+	"HAS_FPMR",
+	"HAS_FGT",
+	"HAS_FGT2",
+	"HAS_FPSIMD",
+	"HAS_GCS",
+	"HAS_GENERIC_AUTH",
+	"HAS_GENERIC_AUTH_ARCH_QARMA3",
+	"HAS_GENERIC_AUTH_ARCH_QARMA5",
+	"HAS_GENERIC_AUTH_IMP_DEF",
+	"HAS_GICV3_CPUIF",
+	"HAS_GICV5_CPUIF",
+	"HAS_GICV5_LEGACY",
+	"HAS_GIC_PRIO_MASKING",
+	"HAS_GIC_PRIO_RELAXED_SYNC",
+	"HAS_ICH_HCR_EL2_TDIR",
+	"HAS_HCR_NV1",
+	"HAS_HCX",
+	"HAS_LDAPR",
+	"HAS_LPA2",
+	"HAS_LSE_ATOMICS",
+	"HAS_LS64",
+	"HAS_LS64_V",
+	"HAS_LSUI",
+	"HAS_MOPS",
+	"HAS_NESTED_VIRT",
+	"HAS_BBML2_NOABORT",
+	"HAS_PAN",
+	"HAS_PMUV3",
+	"HAS_S1PIE",
+	"HAS_S1POE",
+	"HAS_SCTLR2",
+	"HAS_RAS_EXTN",
+	"HAS_RASV1P1_EXTN",
+	"HAS_RNG",
+	"HAS_SB",
+	"HAS_STAGE2_FWB",
+	"HAS_TCR2",
+	"HAS_TIDCP1",
+	"HAS_TLB_RANGE",
+	"HAS_VA52",
+	"HAS_VIRT_HOST_EXTN",
+	"HAS_WFXT",
+	"HAS_XNX",
+	"HAFT",
+	"HW_DBM",
+	"KVM_HVHE",
+	"KVM_PROTECTED_MODE",
+	"MISMATCHED_CACHE_TYPE",
+	"MPAM",
+	"MPAM_HCR",
+	"MTE",
+	"MTE_ASYMM",
+	"MTE_FAR",
+	"MTE_STORE_ONLY",
+	"SME",
+	"SME_FA64",
+	"SME2",
+	"SPECTRE_V2",
+	"SPECTRE_V3A",
+	"SPECTRE_V4",
+	"SPECTRE_BHB",
+	"SSBS",
+	"SVE",
+	"UNMAP_KERNEL_AT_EL0",
+	"WORKAROUND_834220",
+	"WORKAROUND_843419",
+	"WORKAROUND_845719",
+	"WORKAROUND_858921",
+	"WORKAROUND_1418040",
+	"WORKAROUND_1463225",
+	"WORKAROUND_1508412",
+	"WORKAROUND_1542419",
+	"WORKAROUND_1742098",
+	"WORKAROUND_1902691",
+	"WORKAROUND_2038923",
+	"WORKAROUND_2064142",
+	"WORKAROUND_2077057",
+	"WORKAROUND_2645198",
+	"WORKAROUND_2658417",
+	"WORKAROUND_4193714",
+	"WORKAROUND_4311569",
+	"WORKAROUND_AMPERE_AC03_CPU_38",
+	"WORKAROUND_AMPERE_AC04_CPU_23",
+	"WORKAROUND_TRBE_OVERWRITE_FILL_MODE",
+	"WORKAROUND_TSB_FLUSH_FAILURE",
+	"WORKAROUND_TRBE_WRITE_OUT_OF_RANGE",
+	"WORKAROUND_CAVIUM_23154",
+	"WORKAROUND_CAVIUM_27456",
+	"WORKAROUND_CAVIUM_30115",
+	"WORKAROUND_CAVIUM_TX2_219_PRFM",
+	"WORKAROUND_CAVIUM_TX2_219_TVM",
+	"WORKAROUND_CLEAN_CACHE",
+	"WORKAROUND_DEVICE_LOAD_ACQUIRE",
+	"WORKAROUND_DISABLE_CNP",
+	"WORKAROUND_PMUV3_IMPDEF_TRAPS",
+	"WORKAROUND_QCOM_FALKOR_E1003",
+	"WORKAROUND_QCOM_ORYON_CNTVOFF",
+	"WORKAROUND_REPEAT_TLBI",
+	"WORKAROUND_SPECULATIVE_AT",
+	"WORKAROUND_SPECULATIVE_SSBS",
+	"WORKAROUND_SPECULATIVE_UNPRIV_LOAD",
+	"WORKAROUND_BROKEN_AMU_CONSTCNT",
+};
+
 struct names {
 	int major, minor;
 	const char *const *names;
@@ -108,16 +347,26 @@ struct names {
 
 static const struct names tables[] = {
 	{ 6, 1, caps_6_1, sizeof(caps_6_1) / sizeof(caps_6_1[0]) },
+	{ 6, 12, caps_6_12, sizeof(caps_6_12) / sizeof(caps_6_12[0]) },
+	{ 7, 2, caps_7_2, sizeof(caps_7_2) / sizeof(caps_7_2[0]) },
 };
 
-const char *hs_cpucap_name(int version_code, unsigned ncaps, unsigned cap)
+/*
+ * ncaps is exact when it comes from an ARM64_NCAPS-sized array, an upper
+ * bound from a bitmap's size, a lower bound from the highest capability the
+ * tables use: a table of the same version that does not fit is not this
+ * kernel's.
+ */
+const char *hs_cpucap_name(int version_code, unsigned ncaps, int ncaps_bound, unsigned cap)
 {
 	int major = version_code >> 16, minor = (version_code >> 8) & 0xff;
 
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		const struct names *t = &tables[i];
 
-		if (t->major == major && t->minor == minor && t->n == ncaps && cap < t->n)
+		if (t->major == major && t->minor == minor &&
+		    (ncaps_bound > 0 ? t->n <= ncaps : ncaps_bound < 0 ? ncaps <= t->n : t->n == ncaps) &&
+		    cap < t->n)
 			return t->names[cap];
 	}
 	return NULL;

@@ -13,6 +13,7 @@
 
 #include "hotsim/cpucaps.h"
 #include "hotsim/err.h"
+#include "hotsim/ksyms.h"
 
 /* Field offsets inside struct arm64_cpu_capabilities. */
 struct layout {
@@ -367,23 +368,27 @@ static int pick_layout(struct ctx *c, const struct hs_sym *t)
 static void find_ncaps(struct ctx *c, unsigned max_seen)
 {
 	const struct hs_sym *k = hs_sym_exact(c->img, "cpu_hwcap_keys");
-	const struct hs_sym *b = hs_sym_exact(c->img, "cpu_hwcaps");
-	const struct hs_sym *ptrs = hs_sym_exact(c->img, "cpu_hwcaps_ptrs");
+	const struct hs_sym *b = hs_ksym_opt(c->img, "cpucap bitmap");
+	const struct hs_sym *ptrs = hs_ksym_opt(c->img, "cpucap pointers");
 
 	/* DEFINE_STATIC_KEY_ARRAY_FALSE(cpu_hwcap_keys, ARM64_NCAPS): 16-byte keys */
 	if (k && k->size && k->size % 16 == 0 && k->size / 16 <= HS_MAX_CAPS) {
 		c->out->ncaps = (unsigned)(k->size / 16);
-		c->out->ncaps_from = "size of cpu_hwcap_keys[]";
+		snprintf(c->out->ncaps_from, sizeof(c->out->ncaps_from), "size of cpu_hwcap_keys[]");
 	} else if (ptrs && ptrs->size && ptrs->size % 8 == 0 && ptrs->size / 8 <= HS_MAX_CAPS) {
 		/* static const struct arm64_cpu_capabilities *cpu_hwcaps_ptrs[ARM64_NCAPS] */
 		c->out->ncaps = (unsigned)(ptrs->size / 8);
-		c->out->ncaps_from = "size of cpu_hwcaps_ptrs[]";
+		snprintf(c->out->ncaps_from, sizeof(c->out->ncaps_from), "size of %s[]", ptrs->name);
 	} else if (b && b->size && b->size * 8 <= HS_MAX_CAPS) {
 		c->out->ncaps = (unsigned)(b->size * 8);
-		c->out->ncaps_from = "size of the cpu_hwcaps bitmap (upper bound)";
+		snprintf(c->out->ncaps_from, sizeof(c->out->ncaps_from), "size of %s (upper bound)",
+			 b->name);
+		c->out->ncaps_bound = 1;
 	} else {
 		c->out->ncaps = max_seen + 1;
-		c->out->ncaps_from = "highest capability in the tables";
+		snprintf(c->out->ncaps_from, sizeof(c->out->ncaps_from),
+			 "highest capability in the tables");
+		c->out->ncaps_bound = -1;
 	}
 }
 
@@ -473,7 +478,7 @@ int hs_cpucaps_eval(const struct hs_image *img, const uint8_t *mem, const struct
 const char *hs_cpucap_label(const struct hs_image *img, const struct hs_caps *caps, unsigned cap,
 			    char *buf, unsigned len)
 {
-	const char *n = hs_cpucap_name(img->version_code, caps->ncaps, cap);
+	const char *n = hs_cpucap_name(img->version_code, caps->ncaps, caps->ncaps_bound, cap);
 
 	if (n)
 		snprintf(buf, len, "%s", n);

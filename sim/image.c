@@ -102,8 +102,11 @@ static int load_segments(struct hs_image *img, Elf *elf)
 			return hs_fail("%s: truncated: PT_LOAD %zu [0x%llx+0x%llx] beyond file size 0x%zx",
 				       img->path, i, (unsigned long long)ph.p_offset,
 				       (unsigned long long)ph.p_filesz, img->file_size);
-		if (ph.p_align > 1 && ((ph.p_align & (ph.p_align - 1)) ||
-				       ph.p_vaddr % ph.p_align != ph.p_offset % ph.p_align))
+		/* an empty segment (lld leaves one at vaddr 0 after the data) maps
+		 * nothing, so its alignment does not matter */
+		if (ph.p_memsz && ph.p_align > 1 &&
+		    ((ph.p_align & (ph.p_align - 1)) ||
+		     ph.p_vaddr % ph.p_align != ph.p_offset % ph.p_align))
 			return hs_fail("%s: PT_LOAD %zu at 0x%llx is not aligned (p_align 0x%llx)",
 				       img->path, i, (unsigned long long)ph.p_vaddr,
 				       (unsigned long long)ph.p_align);

@@ -11,6 +11,7 @@
 
 #include "hotsim/err.h"
 #include "hotsim/kshims.h"
+#include "hotsim/ksyms.h"
 
 static uint64_t alloc(struct hs_runner *r, uint64_t size)
 {
@@ -34,14 +35,14 @@ static int sh_size_arg0(struct hs_runner *r, void *ctx, uint64_t x[8])
 	return set_ret(x, alloc(r, x[0]));
 }
 
-/* kmalloc_trace(cache, flags, size) */
+/* __kmalloc_cache_noprof / kmalloc_trace(cache, flags, size) */
 static int sh_size_arg2(struct hs_runner *r, void *ctx, uint64_t x[8])
 {
 	(void)ctx;
 	return set_ret(x, alloc(r, x[2]));
 }
 
-/* kmalloc_node_trace(cache, flags, node, size) */
+/* __kmalloc_cache_node_noprof / kmalloc_node_trace(cache, flags, node, size) */
 static int sh_size_arg3(struct hs_runner *r, void *ctx, uint64_t x[8])
 {
 	(void)ctx;
@@ -108,31 +109,70 @@ static int sh_nothing(struct hs_runner *r, void *ctx, uint64_t x[8])
 	return 0;
 }
 
+/*
+ * Each group is one allocator entry point under the names it has had (newest
+ * first); every name present is shimmed. A group with no name in the image is
+ * an error - the kernel renamed it and init code would run the real, unset-up
+ * allocator - unless the group says why a kernel may lack it.
+ */
+static const struct shim_group {
+	const char *what;
+	hs_shim_fn fn;
+	const char *names[6];
+	const char *absent_ok;		/* why some kernels have none of the names */
+} groups[] = {
+	{ "kmalloc(size, flags)", sh_size_arg0, { "__kmalloc_noprof", "__kmalloc" }, NULL },
+	{ "kmalloc_node(size, flags, node)", sh_size_arg0,
+	  { "__kmalloc_node_noprof", "__kmalloc_node" }, NULL },
+	{ "kmalloc_large(size, flags[, node])", sh_size_arg0,
+	  { "__kmalloc_large_noprof", "__kmalloc_large_node_noprof", "kmalloc_large",
+	    "kmalloc_large_node" }, "inline in kernels before 6.1" },
+	{ "kmalloc from a size cache (cache, flags, size)", sh_size_arg2,
+	  { "__kmalloc_cache_noprof", "kmalloc_trace", "kmem_cache_alloc_trace" }, NULL },
+	{ "kmalloc_node from a size cache (cache, flags, node, size)", sh_size_arg3,
+	  { "__kmalloc_cache_node_noprof", "kmalloc_node_trace", "kmem_cache_alloc_node_trace" },
+	  "only built with NUMA before 6.1" },
+	{ "kmalloc with slab flags (size, ...)", sh_size_arg0, { "__kmalloc_flags_noprof" },
+	  "7.x only" },
+	{ "kvmalloc_node(size, ...)", sh_size_arg0,
+	  { "__kvmalloc_node_noprof", "kvmalloc_node_noprof", "kvmalloc_node" }, NULL },
+	{ "memblock_alloc(size, align, ...)", sh_memblock,
+	  { "memblock_alloc_try_nid", "memblock_alloc_try_nid_raw" }, NULL },
+	{ "kmem_cache_create(name, size, ...)", sh_cache_create,
+	  { "__kmem_cache_create_args", "kmem_cache_create", "kmem_cache_create_usercopy" }, NULL },
+	{ "kmem_cache_alloc(cache, ...)", sh_cache_alloc,
+	  { "kmem_cache_alloc_noprof", "kmem_cache_alloc_node_noprof", "kmem_cache_alloc_lru_noprof",
+	    "kmem_cache_alloc", "kmem_cache_alloc_node", "kmem_cache_alloc_lru" }, NULL },
+	{ "alloc_percpu(size, align)", sh_percpu,
+	  { "pcpu_alloc_noprof", "pcpu_alloc", "__alloc_percpu", "__alloc_percpu_gfp" }, NULL },
+	{ "kfree", sh_nothing, { "kfree" }, NULL },
+	{ "kvfree", sh_nothing, { "kvfree" }, NULL },
+	{ "kmem_cache_free", sh_nothing, { "kmem_cache_free" }, NULL },
+	{ "free_percpu", sh_nothing, { "free_percpu" }, NULL },
+};
+
 int hs_kshims_install(struct hs_runner *r, struct hs_kshims *k)
 {
-	static const struct { const char *name; hs_shim_fn fn; } table[] = {
-		{ "__kmalloc", sh_size_arg0 },
-		{ "__kmalloc_node", sh_size_arg0 },
-		{ "kmalloc_large", sh_size_arg0 },
-		{ "kmalloc_large_node", sh_size_arg0 },
-		{ "kmalloc_trace", sh_size_arg2 },
-		{ "kmalloc_node_trace", sh_size_arg3 },
-		{ "memblock_alloc_try_nid", sh_memblock },
-		{ "memblock_alloc_try_nid_raw", sh_memblock },
-		{ "kmem_cache_create", sh_cache_create },
-		{ "kmem_cache_create_usercopy", sh_cache_create },
-		{ "kmem_cache_alloc", sh_cache_alloc },
-		{ "kmem_cache_alloc_node", sh_cache_alloc },
-		{ "kmem_cache_alloc_lru", sh_cache_alloc },
-		{ "__alloc_percpu", sh_percpu },
-		{ "__alloc_percpu_gfp", sh_percpu },
-		{ "kfree", sh_nothing },
-		{ "kmem_cache_free", sh_nothing },
-		{ "free_percpu", sh_nothing },
-	};
+	const struct hs_image *img = hs_rt_image(r);
 
-	for (size_t i = 0; i < HS_ARRAY_SIZE(table); i++)
-		if (hs_rt_shim(r, table[i].name, table[i].fn, k, 0))
-			return -1;
+	for (size_t i = 0; i < HS_ARRAY_SIZE(groups); i++) {
+		const struct shim_group *g = &groups[i];
+		int found = 0;
+
+		for (int n = 0; n < 6 && g->names[n]; n++) {
+			if (!hs_sym_lookup(img, g->names[n], NULL))
+				continue;
+			if (hs_rt_shim(r, g->names[n], g->fn, k, 1))
+				return -1;
+			found = 1;
+		}
+		if (!found && !g->absent_ok) {
+			char tried[256];
+
+			return hs_fail("%s: no allocator entry point for %s (tried %s); a kernel "
+				       "that renamed it needs the new name in sim/kshims.c", img->path,
+				       g->what, hs_ksym_join(g->names, 6, tried, sizeof(tried)));
+		}
+	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "hotsim/a64_encode.h"
 #include "hotsim/err.h"
+#include "hotsim/ksyms.h"
 #include "hotsim/kstate.h"
 
 #define SETUP_BUDGET 4000000ULL
@@ -19,6 +20,12 @@
 #define CTX_FP 80
 #define CTX_SP 88
 #define CTX_PC 96
+
+/* include/linux/sched.h, stable since 4.x */
+#define PF_IDLE			0x00000002u
+#define PF_FORKNOEXEC		0x00000040u
+#define PF_KTHREAD		0x00200000u
+#define PF_NO_SETAFFINITY	0x04000000u
 
 static const struct hs_sym *need(const struct hs_image *img, const char *name)
 {
@@ -57,7 +64,7 @@ int hs_kstate_percpu_areas(struct hs_runner *r, struct hs_kstate *ks)
 {
 	const struct hs_image *img = hs_rt_image(r);
 	const struct hs_sym *start = need(img, "__per_cpu_start"), *end = need(img, "__per_cpu_end"),
-			    *load = need(img, "__per_cpu_load"), *offs = need(img, "__per_cpu_offset"),
+			    *load = hs_ksym(img, "per-cpu load"), *offs = need(img, "__per_cpu_offset"),
 			    *nr = need(img, "nr_cpu_ids");
 	void *src;
 
@@ -80,12 +87,23 @@ int hs_kstate_percpu_areas(struct hs_runner *r, struct hs_kstate *ks)
 			return -1;
 	ks->shims.pcpu_dyn_base = ks->pcpu_start + ks->pcpu_size;
 	ks->shims.pcpu_dyn_size = PCPU_DYN_SIZE;
-	if (write_mask(r, img, "__cpu_possible_mask") || write_mask(r, img, "__cpu_online_mask") ||
-	    write_mask(r, img, "__cpu_present_mask") || write_mask(r, img, "__cpu_active_mask") ||
-	    hs_rt_write32(r, nr->addr, 1))
+	if (write_mask(r, img, "__cpu_possible_mask") || write_mask(r, img, "__cpu_present_mask") ||
+	    write_mask(r, img, "__cpu_active_mask") || hs_rt_write32(r, nr->addr, 1))
 		return -1;
 	hs_rt_set_reg(r, UC_ARM64_REG_TPIDR_EL1, ks->pcpu_offset);
-	return 0;
+	/* set_cpu_online(0, true) keeps __num_online_cpus in step (5.6+);
+	 * before that the mask is all there is */
+	if (hs_sym_lookup(img, "set_cpu_online", NULL)) {
+		const struct hs_sym *m = need(img, "__cpu_online_mask");
+
+		if (!m || !hs_rt_host(r, m->addr, m->size ? m->size : 8))
+			return -1;
+		memset(hs_rt_host(r, m->addr, m->size ? m->size : 8), 0, m->size ? m->size : 8);
+		return hs_rt_call(r, "state setup: set_cpu_online(0, true)",
+				  hs_sym_lookup(img, "set_cpu_online", NULL)->addr,
+				  (uint64_t[2]){ 0, 1 }, 2, 0, SETUP_BUDGET, NULL);
+	}
+	return write_mask(r, img, "__cpu_online_mask");
 }
 
 /* One call of a kernel function on init_task's stack, as current. */
@@ -93,7 +111,7 @@ static int call_as_init(struct hs_runner *r, struct hs_kstate *ks, const char *f
 			const uint64_t *args, int n, uint64_t *ret)
 {
 	const struct hs_image *img = hs_rt_image(r);
-	const struct hs_sym *f = need(img, fn), *top = need(img, "__end_init_task");
+	const struct hs_sym *f = need(img, fn), *top = hs_ksym(img, "init stack end");
 	char what[96];
 
 	if (!f || !top)
@@ -103,6 +121,37 @@ static int call_as_init(struct hs_runner *r, struct hs_kstate *ks, const char *f
 	hs_rt_set_reg(r, UC_ARM64_REG_X29, 0);
 	return hs_rt_call(r, what, f->addr, args, n, top->addr - ks->off.pt_regs_size, SETUP_BUDGET,
 			  ret);
+}
+
+/*
+ * offsetof(task_struct, flags): the one 32-bit slot of init_task that holds
+ * PF_KTHREAD as the image initialises it and gains PF_NO_SETAFFINITY when
+ * sched_init() makes it the idle task (init_idle()). Found by comparing the
+ * two copies, so no layout is assumed.
+ */
+static int find_task_flags(struct hs_runner *r, struct hs_kstate *ks)
+{
+	const uint8_t *pre = hs_rt_host(r, ks->init_template, ks->off.task_size);
+	const uint8_t *post = hs_rt_host(r, ks->init_task, ks->off.task_size);
+	int found = 0;
+
+	for (uint64_t o = 0; pre && post && o + 4 <= ks->off.task_size; o += 4) {
+		uint32_t a, b;
+
+		memcpy(&a, pre + o, 4);
+		memcpy(&b, post + o, 4);
+		if ((a & PF_KTHREAD) && !(a & PF_NO_SETAFFINITY) && (b & PF_NO_SETAFFINITY) &&
+		    !((a ^ b) & ~(PF_IDLE | PF_NO_SETAFFINITY))) {
+			if (found++)
+				return hs_fail("state setup: two candidates for task_struct.flags (0x%llx, 0x%llx)",
+					       (unsigned long long)ks->task_flags, (unsigned long long)o);
+			ks->task_flags = o;
+		}
+	}
+	if (!found)
+		return hs_fail("state setup: sched_init() did not make init_task the idle task "
+			       "(no task_struct.flags slot gained PF_NO_SETAFFINITY)");
+	return 0;
 }
 
 int hs_kstate_sched_init(struct hs_runner *r, struct hs_kstate *ks)
@@ -143,11 +192,41 @@ static uint64_t loop_body(struct hs_runner *r, uint64_t fn, uint64_t *call_pc)
 	return at;
 }
 
+/*
+ * The state is what it claims: A is current (at its yield call), and B is
+ * asleep where a switched-out task sleeps - its saved pc is the return from
+ * cpu_switch_to() into __switch_to() (or wherever the scheduler inlined it),
+ * its saved sp on its own stack.
+ */
+static int verify_switched(struct hs_runner *r, struct hs_kstate *ks)
+{
+	const struct hs_image *img = hs_rt_image(r);
+	uint64_t cur = hs_rt_reg(r, UC_ARM64_REG_SP_EL0), ctx = ks->task[1] + ks->off.task_cpu_context;
+	uint64_t pc = 0, sp = 0;
+	const struct hs_sym *f;
+	char where[128];
+
+	if (cur != ks->task[0])
+		return hs_fail("state setup: task A is not current after the switches (current 0x%llx)",
+			       (unsigned long long)cur);
+	if (hs_rt_read64(r, ctx + CTX_PC, &pc) || hs_rt_read64(r, ctx + CTX_SP, &sp))
+		return -1;
+	f = hs_sym_at(img, pc);
+	if (pc == hs_sym_lookup(img, "ret_from_fork", NULL)->addr || !f ||
+	    (!strstr(f->name, "schedule") && !strstr(f->name, "switch")))
+		return hs_fail("state setup: task B never ran and slept in the scheduler "
+			       "(saved pc %s)", hs_addr_fmt(img, pc, where, sizeof(where)));
+	if (sp < ks->stack[1] || sp >= ks->stack[1] + ks->off.thread_size)
+		return hs_fail("state setup: task B's saved sp 0x%llx is off its stack",
+			       (unsigned long long)sp);
+	return 0;
+}
+
 int hs_kstate_tasks(struct hs_runner *r, struct hs_kstate *ks)
 {
 	const struct hs_image *img = hs_rt_image(r);
 	const struct hs_sym *yield = need(img, "yield"), *rff = need(img, "ret_from_fork"),
-			    *sched = need(img, "schedule"), *top = need(img, "__end_init_task");
+			    *sched = need(img, "schedule"), *top = hs_ksym(img, "init stack end");
 	uint64_t ts = ks->off.thread_size, idle_body, ret;
 	struct hs_run run = { 0 };
 
@@ -160,14 +239,22 @@ int hs_kstate_tasks(struct hs_runner *r, struct hs_kstate *ks)
 		st = hs_rt_alloc(r, ts, 2 * ts);
 		if (!t || !st)
 			return -1;
-		/* dup_task_struct(): a byte copy of the parent, init_task as it was
-		 * statically initialised (the template was kept before sched_init) */
-		tmpl = hs_rt_host(r, ks->init_template, ks->off.task_size);
+		/* dup_task_struct(current): a byte copy of init_task as sched_init()
+		 * left it (load weight and slice set), its own stack with the
+		 * end-of-stack magic; then copy_process()'s flag fix-up (the child
+		 * is not the idle task) */
+		tmpl = hs_rt_host(r, ks->init_task, ks->off.task_size);
 		if (!tmpl)
-			return hs_fail("state setup: init_task template missing");
+			return hs_fail("state setup: init_task outside the image");
 		memcpy(hs_rt_host(r, t, ks->off.task_size), tmpl, ks->off.task_size);
-		if (hs_rt_write64(r, t + ks->off.task_stack, st))
+		if (hs_rt_write64(r, t + ks->off.task_stack, st) ||
+		    call_as_init(r, ks, "set_task_stack_end_magic", &t, 1, NULL))
 			return -1;
+		{
+			uint32_t *fl = hs_rt_host(r, t + ks->task_flags, 4);
+
+			*fl = (*fl & ~(PF_IDLE | PF_NO_SETAFFINITY)) | PF_FORKNOEXEC;
+		}
 		arg = 0;
 		if (call_as_init(r, ks, "sched_fork", (uint64_t[2]){ arg, t }, 2, &ret))
 			return -1;
@@ -196,7 +283,9 @@ int hs_kstate_tasks(struct hs_runner *r, struct hs_kstate *ks)
 	run.stop = ks->loop_call[0];
 	run.stop_hits = 3;
 	run.budget = SETUP_BUDGET;
-	return hs_rt_run(r, &run);
+	if (hs_rt_run(r, &run))
+		return -1;
+	return verify_switched(r, ks);
 }
 
 int hs_kstate_boot(struct hs_runner *r, struct hs_kstate *ks)
@@ -206,6 +295,10 @@ int hs_kstate_boot(struct hs_runner *r, struct hs_kstate *ks)
 	const struct hs_sym *it;
 
 	memset(ks, 0, sizeof(*ks));
+	/* setup_arch() leaves debug and SError exceptions unmasked and IRQ/FIQ
+	 * masked (local_daif_restore(DAIF_PROCCTX_NOIRQ)); Unicorn resets with
+	 * all four masked, which 7.x's __switch_to() WARNs about */
+	hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (hs_rt_reg(r, UC_ARM64_REG_PSTATE) & ~0x3c0ULL) | 0xc0);
 	if (hs_offsets_find(img, hs_rt_host(r, img->base, img->span), &ks->off) ||
 	    hs_kstate_percpu_areas(r, ks))
 		return -1;
@@ -219,7 +312,10 @@ int hs_kstate_boot(struct hs_runner *r, struct hs_kstate *ks)
 		return -1;
 	memcpy(hs_rt_host(r, ks->init_template, ks->off.task_size),
 	       hs_rt_host(r, it->addr, ks->off.task_size), ks->off.task_size);
-	if (hs_kstate_sched_init(r, ks) || hs_kstate_tasks(r, ks))
+	ks->init_task = it->addr;
+	/* start_kernel(): set_task_stack_end_magic(&init_task) comes first */
+	if (call_as_init(r, ks, "set_task_stack_end_magic", &ks->init_task, 1, NULL) ||
+	    hs_kstate_sched_init(r, ks) || find_task_flags(r, ks) || hs_kstate_tasks(r, ks))
 		return -1;
 	ks->setup_insns = (unsigned)(hs_rt_icount(r) - start);
 	return 0;

@@ -7,6 +7,7 @@
 
 #include "hotsim/btf.h"
 #include "hotsim/err.h"
+#include "hotsim/ksyms.h"
 #include "hotsim/offsets.h"
 
 static const struct hs_sym *need(const struct hs_image *img, const char *name)
@@ -47,14 +48,15 @@ static int sub_sp_imm(uint32_t w, uint64_t *v)
 
 static int thread_size(const struct hs_image *img, struct hs_offsets *o)
 {
-	const struct hs_sym *a = hs_sym_exact(img, "__start_init_task");
-	const struct hs_sym *b = hs_sym_exact(img, "__end_init_task");
+	const struct hs_sym *a = hs_ksym(img, "init stack start"), *b;
 
-	if (!a || !b || b->addr <= a->addr || (b->addr - a->addr) & (b->addr - a->addr - 1))
-		return hs_fail("%s: cannot size init_task's stack (__start_init_task/__end_init_task)",
-			       img->path);
+	if (!a || !(b = hs_ksym(img, "init stack end")))
+		return -1;
+	if (b->addr <= a->addr || (b->addr - a->addr) & (b->addr - a->addr - 1))
+		return hs_fail("%s: cannot size init_task's stack (%s..%s is not a power of two)",
+			       img->path, a->name, b->name);
 	o->thread_size = b->addr - a->addr;
-	snprintf(o->how[0], sizeof(o->how[0]), "__end_init_task - __start_init_task");
+	snprintf(o->how[0], sizeof(o->how[0]), "%s - %s", b->name, a->name);
 	return 0;
 }
 
@@ -175,9 +177,7 @@ int hs_offsets_find(const struct hs_image *img, const uint8_t *mem, struct hs_of
 	memset(o, 0, sizeof(*o));
 	if (thread_size(img, o) || pt_regs_size(img, mem, o) || cpu_context(img, mem, o))
 		return -1;
-	if (!(t = need(img, "init_task")) || !(st = hs_sym_exact(img, "init_stack") ?
-						hs_sym_exact(img, "init_stack") :
-						need(img, "__start_init_task")) ||
+	if (!(t = need(img, "init_task")) || !(st = hs_ksym(img, "init stack")) ||
 	    !(mm = need(img, "init_mm")))
 		return -1;
 	if (!t->size)

@@ -65,6 +65,7 @@ void hs_patch_report_free(struct hs_patch_report *rep)
 {
 	free(rep->sites);
 	free(rep->pool);
+	free(rep->pending);
 	memset(rep, 0, sizeof(*rep));
 }
 

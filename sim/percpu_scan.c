@@ -19,10 +19,20 @@ const char *const hs_pcpu_kind_names[HS_PCPU_NKINDS] = {
 #define FWD_LIMIT 28
 #define BACK_LIMIT 10
 
+/* Which of x0-x7 a function reads before writing them, by entry address
+ * (open addressing; computed once per census). */
+#define ARGMEMO_SIZE 65536u
+struct argmemo {
+	uint64_t addr;
+	uint8_t state;		/* 0 empty, 2 done */
+	uint8_t reads;
+};
+
 struct scan {
 	const struct hs_image *img;
 	const uint8_t *mem;
 	uint64_t lo, hi;	/* the containing function */
+	struct argmemo *memo;
 };
 
 static int word(const struct scan *s, uint64_t pc, uint32_t *w)
@@ -57,22 +67,173 @@ static int reads_any(const struct a64_insn *in, uint32_t mask)
 static unsigned rn(uint32_t w) { return (w >> 5) & 31; }
 static unsigned rt(uint32_t w) { return w & 31; }
 
-/* LSE: cas*, swp*, ld<op>* / st<op>* */
-static int lse_kind(uint32_t w)
+
+/*
+ * Liveness, for "is the op's result used": the subset of mask (registers
+ * x0-x30) read on some path from pc before being written. The walk covers the
+ * function (both ways of every conditional branch, each pc once per mask).
+ * At a call the caller-saved registers die, and x0-x7 are read as far as the
+ * callee's own body reads them before writing (its summary: the same walk
+ * from its entry, with calls and indirect jumps inside it reading nothing),
+ * so the preempt_schedule() call in an op's preempt_enable() tail does not
+ * make a stale x5 look like an argument. ret reads x0. In the op's own
+ * function, what the walk cannot see through (indirect branches and calls,
+ * the step bound) counts as read: the census calls an op result-less only
+ * when it is.
+ */
+#define LIVE_STEPS 4096
+#define ARG_REGS 0xffu
+#define CALLER_SAVED 0x7ffffu	/* x0-x18 */
+
+static uint32_t live_subset(const struct scan *s, uint64_t pc, uint32_t mask, int depth);
+
+static struct argmemo *memo_slot(const struct scan *s, uint64_t addr)
 {
+	uint32_t h = (uint32_t)((addr >> 2) * 2654435761u) % ARGMEMO_SIZE;
+
+	for (uint32_t i = 0; i < ARGMEMO_SIZE; i++) {
+		struct argmemo *m = &s->memo[(h + i) % ARGMEMO_SIZE];
+
+		if (!m->state || m->addr == addr)
+			return m;
+	}
+	return NULL;
+}
+
+/* x0-x7 of mask that a call of target reads (depth 0: from the op's function) */
+static uint32_t callee_reads(const struct scan *s, uint64_t target, uint32_t mask, int depth)
+{
+	const struct hs_sym *f = hs_sym_at(s->img, target);
+	struct argmemo *m;
+	struct scan cs;
+
+	mask &= ARG_REGS;
+	if (!mask || depth > 0)
+		return 0;
+	if (!s->memo || !f || f->addr != target || !f->size || f->size > (1u << 16) ||
+	    !(m = memo_slot(s, target)))
+		return mask;
+	if (!m->state) {
+		cs = *s;
+		cs.lo = f->addr;
+		cs.hi = f->addr + f->size;
+		m->addr = target;
+		m->reads = (uint8_t)live_subset(&cs, target, ARG_REGS, 1);
+		m->state = 2;
+	}
+	return mask & m->reads;
+}
+
+static uint32_t live_subset(const struct scan *s, uint64_t start, uint32_t mask, int depth)
+{
+	size_t nslots = (size_t)((s->hi - s->lo) / 4);
+	uint32_t *seen, found = 0;
+	struct { uint64_t pc; uint32_t mask; } *stack;
+	size_t sp = 0, steps = 0;
+
+	if (start < s->lo || start >= s->hi)
+		return mask;
+	seen = calloc(nslots, sizeof(*seen));
+	stack = malloc(256 * sizeof(*stack));
+	if (!seen || !stack) {
+		free(seen);
+		free(stack);
+		return mask;
+	}
+	stack[sp].pc = start;
+	stack[sp++].mask = mask;
+	while (sp && found != mask) {
+		uint64_t pc = stack[--sp].pc;
+		uint32_t m = stack[sp].mask & ~found;
+
+		while (m) {
+			struct a64_insn in;
+			size_t slot;
+			uint32_t w;
+
+			if (++steps > LIVE_STEPS || pc < s->lo || pc >= s->hi || word(s, pc, &w)) {
+				found |= depth ? 0 : m;
+				break;
+			}
+			slot = (size_t)((pc - s->lo) / 4);
+			if ((seen[slot] & m) == m)
+				break;
+			seen[slot] |= m;
+			a64_decode(w, pc, &in);
+			for (unsigned i = 0; i < in.nsrc; i++)
+				if (in.src[i] < 31 && (m & (1u << in.src[i])))
+					found |= 1u << in.src[i];
+			m &= ~found;
+			if (in.cls == A64_C_CALL) {
+				found |= callee_reads(s, in.target, m, depth);
+				m &= ~CALLER_SAVED;
+			} else if (in.cls == A64_C_RET) {
+				found |= m & 1u;
+				break;
+			} else if (in.cls == A64_C_CALL_IND) {
+				found |= depth ? 0 : m & ARG_REGS;
+				m &= ~CALLER_SAVED;
+			} else if (in.cls == A64_C_EXC && (w & 0xffe0001fu) == 0xd4200000u) {
+				/* brk: BUG()/WARN() trap; a WARN returns to the next pc */
+			} else if (in.cls == A64_C_EXC && (w & 0xffe00000u) == 0xd4000000u) {
+				/* svc/hvc/smc: SMCCC takes arguments in x0-x7 */
+				found |= m & ARG_REGS;
+				m &= ~CALLER_SAVED;
+			} else if (in.cls == A64_C_BR_IND || in.cls == A64_C_ERET || in.cls == A64_C_EXC) {
+				found |= depth ? 0 : m;
+				break;
+			} else if (in.cls == A64_C_BRANCH &&
+				   (in.target < s->lo || in.target >= s->hi)) {
+				/* tail call: the callee's reads, then its return */
+				found |= callee_reads(s, in.target, m, depth) | (m & 1u);
+				break;
+			}
+			for (unsigned d = 0; d < in.ndst; d++)
+				if (in.dst[d] < 31)
+					m &= ~(1u << in.dst[d]);
+			if (in.cls == A64_C_BCOND && m) {
+				if (sp == 256) {
+					found |= depth ? 0 : m;
+					break;
+				}
+				stack[sp].pc = in.target;
+				stack[sp++].mask = m;
+			}
+			pc = in.cls == A64_C_BRANCH ? in.target : pc + 4;
+		}
+	}
+	free(seen);
+	free(stack);
+	return found & mask;
+}
+
+static int reg_used(const struct scan *s, uint64_t pc, uint32_t mask)
+{
+	return live_subset(s, pc, mask, 0) != 0;
+}
+
+/* LSE: cas*, swp*, ld<op>* / st<op>*; pc is the instruction's address */
+static int lse_kind(const struct scan *s, uint64_t pc, uint32_t w)
+{
+	uint32_t nw;
+
 	if ((w & 0x3fa07c00u) == 0x08a07c00u)
 		return HS_PCPU_CMPXCHG;
 	if ((w & 0x3f20fc00u) == 0x38208000u)
 		return HS_PCPU_XCHG;
-	if ((w & 0x3f208c00u) == 0x38200000u)
-		return rt(w) == 31 ? HS_PCPU_ADD : HS_PCPU_ADD_RETURN;
-	return -1;
+	if ((w & 0x3f208c00u) != 0x38200000u)
+		return -1;
+	/* ld<op>: the old value lands in Rt; an op whose result nobody reads
+	 * is this_cpu_add() however it is encoded (7.x uses ldadd for both).
+	 * The _return variant turns the old value into the new one with
+	 * "add Rt, Rt, Rs" right after: that belongs to the op, not a use. */
+	if (rt(w) == 31)
+		return HS_PCPU_ADD;
+	if (!word(s, pc + 4, &nw) && (nw & 0x7fe0fc00u) == 0x0b000000u &&
+	    rt(nw) == rt(w) && rn(nw) == rt(w) && ((nw >> 16) & 31) == ((w >> 16) & 31))
+		pc += 4;
+	return reg_used(s, pc + 4, 1u << rt(w)) ? HS_PCPU_ADD_RETURN : HS_PCPU_ADD;
 }
-
-struct walker {
-	uint64_t pc;
-	int steps;
-};
 
 /* Next pc in execution order from pc: follows "b", stops (0) at anything
  * that leaves the function or the fall-through path (calls, returns,
@@ -113,26 +274,18 @@ static int llsc(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, un
 		if (in.cls == A64_C_LOAD_EX && rn(w) == addr_reg) {
 			loaded = rt(w);
 		} else if (in.cls == A64_C_STORE_EX) {
+			unsigned stored = rt(w);	/* stxr ws, xt, [xn]: the new value */
+
 			/* the retry branch follows */
 			pc += 4;
 			if (word(s, pc, &w) || push(site, pc))
 				return -1;
 			site->kind = compare ? HS_PCPU_CMPXCHG : arith ? HS_PCPU_ADD : HS_PCPU_XCHG;
-			/* result of an add used right after the loop: add_return */
-			if (site->kind == HS_PCPU_ADD) {
-				for (int k = 1; k <= 3; k++) {
-					struct a64_insn nx;
-					uint32_t nw;
-
-					if (word(s, pc + 4 * k, &nw))
-						break;
-					a64_decode(nw, pc + 4 * k, &nx);
-					if (reads(&nx, loaded) || reads(&nx, rt(w)))
-						site->kind = HS_PCPU_ADD_RETURN;
-					if (writes(&nx, loaded))
-						break;
-				}
-			}
+			/* an add whose old or new value is read after the loop:
+			 * add_return */
+			if (site->kind == HS_PCPU_ADD && stored < 31 &&
+			    reg_used(s, pc + 4, (loaded < 31 ? 1u << loaded : 0) | 1u << stored))
+				site->kind = HS_PCPU_ADD_RETURN;
 			return 0;
 		} else if (in.cls == A64_C_BCOND || (in.flags & A64_F_SETFLAGS) ||
 			   ((w & 0x7f200000u) == 0x4a000000u)) {
@@ -254,7 +407,7 @@ static int classify(const struct scan *s, uint64_t mrs, struct hs_pcpu_site *sit
 				break;	/* used some other way: a per-CPU pointer */
 			}
 		} else if (addr && reads_any(&in, addr)) {
-			int k = in.cls == A64_C_ATOMIC ? lse_kind(w) : -1;
+			int k = in.cls == A64_C_ATOMIC ? lse_kind(s, pc, w) : -1;
 
 			if ((w & 0xffe0ffe0u) == 0xaa0003e0u && rt(w) != 31) {
 				/* mov xd, xa: the address is in another register too
@@ -310,6 +463,7 @@ int hs_pcpu_scan(const struct hs_image *img, const uint8_t *mem, struct hs_pcpu_
 	struct scan s = { .img = img, .mem = mem };
 
 	memset(c, 0, sizeof(*c));
+	s.memo = calloc(ARGMEMO_SIZE, sizeof(*s.memo));	/* without it: conservative */
 	for (size_t i = 0; i < img->nsyms; i++) {
 		const struct hs_sym *f = &img->syms[i];
 
@@ -332,8 +486,10 @@ int hs_pcpu_scan(const struct hs_image *img, const uint8_t *mem, struct hs_pcpu_
 				size_t nc = c->cap ? 2 * c->cap : 256;
 				struct hs_pcpu_site *nv = hs_realloc(c->v, nc * sizeof(*nv));
 
-				if (!nv)
+				if (!nv) {
+					free(s.memo);
 					return -1;
+				}
 				c->v = nv;
 				c->cap = nc;
 			}
@@ -341,6 +497,7 @@ int hs_pcpu_scan(const struct hs_image *img, const uint8_t *mem, struct hs_pcpu_
 			c->count[site.kind][site.wrapped]++;
 		}
 	}
+	free(s.memo);
 	return 0;
 }
 

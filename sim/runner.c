@@ -112,6 +112,40 @@ uint64_t hs_rt_harness(struct hs_runner *r, const uint32_t *insns, unsigned n)
 	return HS_HARNESS_VA + at;
 }
 
+void hs_rt_code_changed(struct hs_runner *r, uint64_t va, uint64_t len)
+{
+	uc_ctl_remove_cache(r->uc, va, va + len);
+	for (uint64_t pc = va & ~3ULL; pc < va + len; pc += 4) {
+		long idx = hs_dcache_find(&r->dc, pc);
+		const void *p = hs_rt_host(r, pc, 4);
+		uint32_t w;
+
+		if (idx >= 0 && p) {
+			memcpy(&w, p, 4);
+			a64_decode(w, pc, &r->dc.v[idx].in);
+		}
+	}
+}
+
+int hs_rt_poison(struct hs_runner *r, uint64_t va, uint64_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->npoison == HS_ARRAY_SIZE(r->poison))
+		return hs_fail("more than %zu poisoned code ranges", HS_ARRAY_SIZE(r->poison));
+	r->poison[r->npoison].lo = va;
+	r->poison[r->npoison].hi = va + len;
+	va_start(ap, fmt);
+	vsnprintf(r->poison[r->npoison].why, sizeof(r->poison[0].why), fmt, ap);
+	va_end(ap);
+	if (!r->npoison || va < r->poison_lo)
+		r->poison_lo = va;
+	if (!r->npoison || va + len > r->poison_hi)
+		r->poison_hi = va + len;
+	r->npoison++;
+	return 0;
+}
+
 static int add_fn(struct hs_runner *r, uint64_t addr, const char *name, hs_shim_fn fn, void *ctx,
 		  uint64_t ret)
 {
@@ -224,6 +258,13 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 			uc_emu_stop(uc);
 			return;
 		}
+	}
+	if (pc >= r->poison_lo && pc < r->poison_hi) {
+		for (unsigned i = 0; i < r->npoison; i++)
+			if (pc >= r->poison[i].lo && pc < r->poison[i].hi) {
+				hs_rt_stop(r, "%s", r->poison[i].why);
+				return;
+			}
 	}
 	if ((f = find_fn(r, pc)) != NULL) {
 		uint64_t x[8], lr;
@@ -338,8 +379,13 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *ud)
 		return;
 	}
 	call_stack(r, stack, sizeof(stack));
-	if (intno == 7)
-		hs_rt_stop(r, "kernel BUG()/WARN() (brk #0x%x) at %s%s%s", (word >> 5) & 0xffff,
+	if (intno == 7 && ((word >> 5) & 0xffff) == 0x800) {	/* BUG_BRK_IMM */
+		char msg[900];
+
+		hs_kmsg_trap(r, pc, stack, msg, sizeof(msg));
+		hs_rt_stop(r, "%s", msg);
+	} else if (intno == 7)
+		hs_rt_stop(r, "brk #0x%x at %s%s%s", (word >> 5) & 0xffff,
 			   hs_addr_fmt(r->img, pc, where, sizeof(where)), stack[0] ? ", called from " : "",
 			   stack);
 	else if (intno == 1)
@@ -423,6 +469,8 @@ struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const 
 		goto fail;
 	}
 	hs_rt_sysreg_init(r);
+	if (hs_kmsg_install(r))
+		goto fail;
 	/* the setup stack, for hs_rt_call() without one */
 	r->setup_stack = hs_rt_alloc(r, 64 * 1024, PAGE);
 	if (!r->setup_stack)
@@ -462,6 +510,7 @@ int hs_rt_run(struct hs_runner *r, const struct hs_run *run)
 	uint64_t pc;
 
 	r->stop_msg[0] = 0;
+	r->warn_msg[0] = 0;
 	r->reached_stop = 0;
 	r->stop_pc = run->stop ? run->stop : HS_EXIT_VA;
 	r->stop_sp_min = run->stop_sp_min;

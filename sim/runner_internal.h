@@ -42,7 +42,8 @@ struct hs_runner {
 	uint64_t stop_pc, stop_sp_min;
 	unsigned stop_hits_left;
 	int reached_stop;
-	char stop_msg[768];
+	char stop_msg[1024];
+	char warn_msg[256];	/* the last __warn_printk() text (kmsg.c) */
 	uint64_t cstack[HS_CSTACK];
 	int csp;
 
@@ -56,6 +57,11 @@ struct hs_runner {
 		uint32_t gic_pending;
 		uint64_t icc[4];
 	} snap;
+
+	/* code that must not run (pending runtime constants): [lo, hi) + why */
+	struct { uint64_t lo, hi; char why[240]; } poison[128];
+	unsigned npoison;
+	uint64_t poison_lo, poison_hi;	/* hull of all of them */
 
 	/* emulated GICv3 CPU interface */
 	uint32_t gic_pending;
@@ -75,5 +81,11 @@ uint32_t hs_rt_sysreg_hook(struct hs_runner *r, uc_engine *uc, uc_arm64_reg rt,
 			   const uc_arm64_cp_reg *cp, int write);
 int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word);
 int hs_rt_firmware_call(struct hs_runner *r);
+
+/* kmsg.c */
+int hs_kmsg_install(struct hs_runner *r);
+size_t hs_kmsg_format(struct hs_runner *r, uint64_t fmt, const uint64_t x[8], unsigned first,
+		      char *out, size_t len);
+void hs_kmsg_trap(struct hs_runner *r, uint64_t pc, const char *stack, char *out, size_t len);
 
 #endif

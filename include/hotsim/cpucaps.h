@@ -29,7 +29,8 @@ struct hs_cap_info {
 
 struct hs_caps {
 	unsigned ncaps;		/* ARM64_NCAPS of this image */
-	const char *ncaps_from;	/* how ncaps was found */
+	char ncaps_from[64];	/* how ncaps was found */
+	int ncaps_bound;	/* 0: exact; +1: an upper bound; -1: a lower bound */
 	unsigned entry_size;	/* sizeof(struct arm64_cpu_capabilities) found */
 	const char *layout;	/* which struct layout was recognised */
 	struct hs_cap_info cap[HS_MAX_CAPS];
@@ -48,7 +49,7 @@ int hs_cpucaps_eval(const struct hs_image *img, const uint8_t *mem,
 		    const struct hs_core *core, struct hs_caps *out);
 
 /* "HAS_LSE_ATOMICS" for known (version, ncaps); NULL otherwise. */
-const char *hs_cpucap_name(int version_code, unsigned ncaps, unsigned cap);
+const char *hs_cpucap_name(int version_code, unsigned ncaps, int ncaps_bound, unsigned cap);
 
 /* Best label for a capability: table name, else its description, else "cap N". */
 const char *hs_cpucap_label(const struct hs_image *img, const struct hs_caps *caps,

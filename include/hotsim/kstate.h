@@ -23,6 +23,7 @@
 
 #include "hotsim/kshims.h"
 #include "hotsim/offsets.h"
+#include "hotsim/patch.h"
 #include "hotsim/runner.h"
 
 struct hs_kstate {
@@ -34,6 +35,7 @@ struct hs_kstate {
 	uint64_t pcpu_offset;		/* __per_cpu_offset[0], TPIDR_EL1 */
 	uint64_t init_task;
 	uint64_t init_template;		/* init_task as the image initialises it */
+	uint64_t task_flags;		/* offsetof(task_struct, flags) */
 	uint64_t task[2];		/* A, B */
 	uint64_t stack[2];		/* stack base (lowest address) of A, B */
 	uint64_t loop_call[2];		/* pc of the yield() call in A's / B's loop */
@@ -43,6 +45,11 @@ struct hs_kstate {
 
 /* Build the state; -1 with hs_errmsg() naming the step that failed. */
 int hs_kstate_boot(struct hs_runner *r, struct hs_kstate *ks);
+
+/* Settle the runtime constants patching left pending (rtconst_settle.c):
+ * patch them with the value their variable has in the built state, poison
+ * the sites of those that have none. */
+int hs_rtconst_settle(struct hs_runner *r, const struct hs_patch_report *rep);
 
 /* CPU 0's address of a per-CPU variable; 0 if the symbol is not per-CPU. */
 uint64_t hs_kstate_percpu(const struct hs_kstate *ks, const struct hs_image *img, const char *sym);

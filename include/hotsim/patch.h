@@ -41,6 +41,31 @@ struct hs_site {
 	const char *what;	/* callback / key / constant name (in the image) */
 };
 
+enum hs_rtconst_kind { HS_RTC_PTR, HS_RTC_SHIFT, HS_RTC_MASK };
+
+enum hs_rtconst_source {
+	HS_RTC_FROM_RULE,	/* boot_values.c knows what boot stores */
+	HS_RTC_FROM_IMAGE,	/* the variable's non-zero initial value */
+	HS_RTC_FROM_STATE,	/* settled from the emulated boot state */
+	HS_RTC_PENDING		/* unknown: sites left as in the file */
+};
+
+/* One runtime_<kind>_<var> section. */
+struct hs_rtconst {
+	const char *name;		/* section name */
+	const char *var;		/* the variable boot reads the value from */
+	enum hs_rtconst_kind kind;
+	enum hs_rtconst_source source;
+	uint64_t value;			/* when not pending */
+	unsigned sites;
+	const char *from;		/* how the value was found (or why not) */
+};
+
+struct hs_rtconst_site {
+	uint64_t addr;
+	unsigned section;		/* index in rtconst[] */
+};
+
 struct hs_named_count {
 	const char *name;
 	unsigned count;
@@ -60,9 +85,11 @@ struct hs_patch_report {
 	/* jump labels */
 	unsigned jump_total, jump_enabled, jump_disabled, jump_changed;
 	unsigned keys_flipped;		/* keys boot sets differently from the image */
-	/* runtime constants */
+	/* runtime constants (runtime_const.c) */
 	unsigned rtconst_sections, rtconst_sites;
-	struct { const char *name; uint64_t value; unsigned sites; const char *from; } rtconst[16];
+	struct hs_rtconst rtconst[16];
+	struct hs_rtconst_site *pending;	/* sites of HS_RTC_PENDING sections */
+	size_t npending, pending_cap;
 	/* changed sites, in address order after hs_patch() */
 	struct hs_site *sites;
 	size_t nsites, sites_cap;
@@ -101,6 +128,12 @@ int hs_apply_jump_labels(const struct hs_image *img, uint8_t *mem, const struct 
 			 struct hs_patch_report *rep);
 int hs_apply_runtime_consts(const struct hs_image *img, uint8_t *mem,
 			    struct hs_patch_report *rep);
+
+/* Runtime-constant encoding, shared with the state that settles pending
+ * constants: instructions per site, and the words rewritten for val. */
+unsigned hs_rtconst_ninsn(enum hs_rtconst_kind kind);
+int hs_rtconst_encode(enum hs_rtconst_kind kind, uint32_t *w, uint64_t val, char *err,
+		      size_t errlen);
 
 /* Record a changed site (used by the steps). */
 int hs_report_site(struct hs_patch_report *rep, enum hs_site_kind kind, uint64_t addr,

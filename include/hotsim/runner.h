@@ -47,6 +47,13 @@ int hs_rt_read64(struct hs_runner *r, uint64_t va, uint64_t *v);
 int hs_rt_write64(struct hs_runner *r, uint64_t va, uint64_t v);
 int hs_rt_write32(struct hs_runner *r, uint64_t va, uint32_t v);
 
+/* The host changed code at [va, va+len): drop translations and decodes. */
+void hs_rt_code_changed(struct hs_runner *r, uint64_t va, uint64_t len);
+
+/* Code that must not execute: a run reaching [va, va+len) stops with why. */
+int hs_rt_poison(struct hs_runner *r, uint64_t va, uint64_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Append instructions to the harness page; returns their address. */
 uint64_t hs_rt_harness(struct hs_runner *r, const uint32_t *insns, unsigned n);
 

@@ -1,28 +1,28 @@
 #!/bin/bash
 # Build the real arm64 vmlinux images hotsim is tested and demonstrated on.
 #
-#   kernels/linux/build.sh all            every variant in kernels/linux/variants
-#   kernels/linux/build.sh base null ...  just these (and what they derive from)
-#   kernels/linux/build.sh --list         variants and their cache state
-#   kernels/linux/build.sh --key VARIANT  its cache key
+#   kernels/linux/build.sh check           the variants of a set (check, demo)
+#   kernels/linux/build.sh all             every variant in kernels/linux/variants
+#   kernels/linux/build.sh 7.2-base ...    just these (and what they derive from)
+#   kernels/linux/build.sh --list          variants and their cache state
+#   kernels/linux/build.sh --key VARIANT   its cache key
 #
-# Source: Debian's linux-source-6.1 tarball (/usr/src/linux-source-6.1.tar.xz).
-# Outputs are cached outside the checkout in $HOTSIM_CACHE (default
-# ~/.cache/hotsim), keyed by a hash of the source version, toolchain, config
-# fragments, patches and this script, so a rerun with nothing changed is
-# instant. build/kernels/<variant>.vmlinux in the checkout links to the cache.
+# Sources: Debian's linux-source-<line> packages (kernels/linux/lines,
+# unpacked by source.sh). Outputs are cached outside the checkout in
+# $HOTSIM_CACHE (default ~/.cache/hotsim), keyed by a hash of the source
+# version, toolchain, config fragments, patches and this script, so a rerun
+# with nothing changed is instant. build/kernels/<variant>.vmlinux in the
+# checkout links to the cache.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${HOTSIM_CACHE:-$HOME/.cache/hotsim}
-tarball=${HOTSIM_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 jobs=${HOTSIM_JOBS:-$(nproc)}
 out="$repo/build/kernels"
 
 die() { echo "kernels: $*" >&2; exit 1; }
 
-[ -f "$tarball" ] || die "$tarball not found (apt-get install linux-source-6.1)"
 mkdir -p "$cache/images" "$cache/trees" "$out"
 
 # One kernel build at a time on this machine, whoever asks.
@@ -31,31 +31,41 @@ flock 9
 
 # Bump when the way images are built changes (what the cache key cannot see
 # otherwise); editing messages or progress output need not bump it.
-RECIPE=1
+RECIPE=2
 
 # Reproducible banner and build id: the null pair must be bit-identical code.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=hotsim KBUILD_BUILD_HOST=hotsim KBUILD_BUILD_VERSION=1
 export LC_ALL=C
 
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || stat -c %s-%Y "$tarball")
-pristine="$cache/src/linux-source-6.1"
+# variant fields: name line toolchain fragments patches parent sets
+field() { awk -v n="$1" -v f="$2" '$1 == n && $1 !~ /^#/ { print $f; exit }' "$here/variants"; }
+all_variants() { awk '$1 !~ /^#/ && NF >= 7 { print $1 }' "$here/variants"; }
+set_variants() { awk -v s="$1" '$1 !~ /^#/ && NF >= 7 && ("," $7 ",") ~ ("," s ",") { print $1 }' "$here/variants"; }
+line_frags() { awk -v l="$1" '$1 == l && $1 !~ /^#/ { print $3; exit }' "$here/lines"; }
 
-unpack() {
-	if [ "$(cat "$pristine/.hotsim-srcver" 2>/dev/null)" = "$srcver" ]; then
-		return
-	fi
-	echo "kernels: unpacking $tarball ($srcver)"
-	rm -rf "$cache/src"
-	mkdir -p "$cache/src"
-	tar -C "$cache/src" -xf "$tarball"
-	[ -d "$pristine" ] || die "$tarball did not unpack to linux-source-6.1/"
-	echo "$srcver" > "$pristine/.hotsim-srcver"
+# Fragments of a variant: its own, then its line's.
+fragments() {
+	local v=$1 f lf
+	f=$(field "$v" 4); lf=$(line_frags "$(field "$v" 2)")
+	[ -z "$lf" ] || [ "$lf" = - ] || f="$f,$lf"
+	echo "$f"
 }
 
-# variant fields: name toolchain fragments patches parent
-field() { awk -v n="$1" -v f="$2" '$1 == n && $1 !~ /^#/ { print $f; exit }' "$here/variants"; }
-all_variants() { awk '$1 !~ /^#/ && NF >= 5 { print $1 }' "$here/variants"; }
+# "VERSION DIR" of a line's pristine source (unpacked once, under the lock).
+# Filled by need_sources in the main shell, so $(...) subshells see it.
+declare -A srcinfo
+need_sources() {
+	local v l
+	for v in "$@"; do
+		l=$(field "$v" 2)
+		[ -n "$l" ] || die "no variant '$v' in kernels/linux/variants"
+		[ -n "${srcinfo[$l]:-}" ] || srcinfo[$l]=$("$here/source.sh" "$l") || die "no source for line $l"
+		[ "$(field "$v" 6)" = - ] || need_sources "$(field "$v" 6)"
+	done
+}
+srcver() { echo "${srcinfo[$1]}" | cut -d' ' -f1; }
+pristine() { echo "${srcinfo[$1]}" | cut -d' ' -f2; }
 
 toolchain_id() {
 	case "$1" in
@@ -74,23 +84,24 @@ make_args() {
 
 # Cache key of a variant: everything its bytes depend on.
 key() {
-	local v=$1 tc frags patches parent
-	tc=$(field "$v" 2); frags=$(field "$v" 3); patches=$(field "$v" 4); parent=$(field "$v" 5)
+	local v=$1 line tc frags patches parent
+	line=$(field "$v" 2); tc=$(field "$v" 3); frags=$(fragments "$v")
+	patches=$(field "$v" 5); parent=$(field "$v" 6)
 	[ -n "$tc" ] || die "no variant '$v' in kernels/linux/variants"
 	{
-		echo "$srcver"; echo "$v"; toolchain_id "$tc"
+		echo "$line $(srcver "$line")"; echo "$v"; toolchain_id "$tc"
 		echo "recipe $RECIPE"; make_args "$tc"; env | grep '^KBUILD_BUILD_' | sort
 		for f in ${frags//,/ }; do cat "$here/$f.config"; done
-		[ "$patches" = - ] || for p in ${patches//,/ }; do cat "$here/patches/$p.diff"; done
+		[ "$patches" = - ] || for p in ${patches//,/ }; do cat "$here/patches/$line/$p.diff"; done
 		[ "$parent" = - ] || key "$parent"
 	} | sha256sum | cut -c1-16
 }
 
-# Print a progress line every 15 s while make runs (counts Kbuild steps).
+# Print a progress line every 30 s while make runs (counts Kbuild steps).
 progress() {
 	local name=$1 log=$2 pid=$3 start=$SECONDS expect=${4:-0} n
 	while kill -0 "$pid" 2>/dev/null; do
-		sleep 15
+		sleep 30
 		kill -0 "$pid" 2>/dev/null || break
 		n=$(grep -c '^  [A-Z]' "$log" 2>/dev/null || true)
 		if [ "$expect" -gt 0 ]; then
@@ -146,7 +157,7 @@ verify_config() {
 # products are real copies with their timestamps, so make rebuilds only what
 # a patch touches.
 clone_tree() {
-	local from=$1 to=$2
+	local from=$1 to=$2 pristine=$3
 	rm -rf "$to"
 	cp -al "$pristine" "$to"
 	(cd "$from" && find . \( -type f -links 1 -o -type l \) -print0 |
@@ -156,24 +167,25 @@ clone_tree() {
 built_image() { echo "$cache/images/$1-$(key "$1").vmlinux"; }
 
 build_one() {
-	local v=$1 k tc frags patches parent tree img log cfgs start
+	local v=$1 k line tc frags patches parent tree img log cfgs start src
 	k=$(key "$v"); img="$cache/images/$v-$k.vmlinux"
 	if [ -f "$img" ]; then
 		ln -sfn "$img" "$out/$v.vmlinux"
 		ln -sfn "$cache/images/$v-$k.config" "$out/$v.config"
-		echo "kernels: [$v] cached ($img)"
+		echo "kernels: [$v] cached"
 		return
 	fi
-	tc=$(field "$v" 2); frags=$(field "$v" 3); patches=$(field "$v" 4); parent=$(field "$v" 5)
+	line=$(field "$v" 2); tc=$(field "$v" 3); frags=$(fragments "$v")
+	patches=$(field "$v" 5); parent=$(field "$v" 6)
+	src=$(pristine "$line")
 	tree="$cache/trees/$v-$k"; log="$cache/images/$v-$k.log"; : > "$log"
 	start=$SECONDS
-	unpack
 	if [ "$parent" != - ]; then
 		build_one "$parent"
 		local ptree="$cache/trees/$parent-$(key "$parent")"
 		[ -d "$ptree" ] || { rm -f "$(built_image "$parent")"; build_one "$parent"; }
 		echo "kernels: [$v] incremental build from $parent"
-		clone_tree "$ptree" "$tree"
+		clone_tree "$ptree" "$tree" "$src"
 		if [ "$patches" = - ]; then
 			# Same source: recompile the hot-path objects and relink.
 			find "$tree/kernel/sched" "$tree/kernel/irq" "$tree/kernel/entry" \
@@ -181,9 +193,9 @@ build_one() {
 			     -name '*.o' -delete 2>/dev/null || true
 		fi
 	else
-		echo "kernels: [$v] full build ($tc, fragments: $frags) -- a few minutes"
+		echo "kernels: [$v] full build of linux $(srcver "$line") ($tc, fragments: $frags) -- a few minutes"
 		rm -rf "$tree"
-		cp -al "$pristine" "$tree"
+		cp -al "$src" "$tree"
 		cfgs=""
 		for f in ${frags//,/ }; do cfgs="$cfgs $here/$f.config"; done
 		# shellcheck disable=SC2086
@@ -195,8 +207,9 @@ build_one() {
 	fi
 	if [ "$patches" != - ]; then
 		for p in ${patches//,/ }; do
-			patch -s -p1 -d "$tree" < "$here/patches/$p.diff" >>"$log" 2>&1 ||
-				die "[$v] patch $p.diff does not apply; log: $log"
+			[ -f "$here/patches/$line/$p.diff" ] || die "[$v] no patch kernels/linux/patches/$line/$p.diff"
+			patch -s -p1 -d "$tree" < "$here/patches/$line/$p.diff" >>"$log" 2>&1 ||
+				die "[$v] patch $line/$p.diff does not apply; log: $log"
 		done
 	fi
 	run_make "$v" "$tree" "$log" "$tc" vmlinux
@@ -204,29 +217,35 @@ build_one() {
 	cp "$tree/.config" "$cache/images/$v-$k.config"
 	mv "$img.tmp" "$img"
 	# Keep only trees others derive from; the rest is 300+ MB of objects each.
-	if ! awk -v n="$v" '$1 !~ /^#/ && $5 == n { f = 1 } END { exit !f }' "$here/variants"; then
+	if ! awk -v n="$v" '$1 !~ /^#/ && $6 == n { f = 1 } END { exit !f }' "$here/variants"; then
 		rm -rf "$tree"
 	fi
 	# Drop stale trees and images of this variant (older keys).
-	# (exactly 16 hex digits after the name: "base-" must not match "base-btf-")
+	# (exactly 16 hex digits after the name: "7.2-base-" must not match "7.2-base-x-")
 	local hex16='[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'
 	find "$cache/trees" -maxdepth 1 -name "$v-$hex16" ! -name "$v-$k" -exec rm -rf {} + 2>/dev/null || true
 	find "$cache/images" -maxdepth 1 -name "$v-$hex16.*" ! -name "$v-$k.*" -delete 2>/dev/null || true
 	ln -sfn "$img" "$out/$v.vmlinux"
 	ln -sfn "$cache/images/$v-$k.config" "$out/$v.config"
-	echo "kernels: [$v] built in $((SECONDS - start))s: $img"
+	echo "kernels: [$v] built in $((SECONDS - start))s"
 }
 
-case "${1:-all}" in
+case "${1:-check}" in
 --key)
+	need_sources "$2"
 	key "$2"
 	exit 0 ;;
 --list)
+	# shellcheck disable=SC2046
+	need_sources $(all_variants)
 	for v in $(all_variants); do
 		img=$(built_image "$v")
 		if [ -f "$img" ]; then echo "$v  cached  $img"; else echo "$v  missing"; fi
 	done
 	exit 0 ;;
 all)	set -- $(all_variants) ;;
+check|demo)
+	set -- $(set_variants "$1") ;;
 esac
+need_sources "$@"
 for v in "$@"; do build_one "$v"; done

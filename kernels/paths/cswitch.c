@@ -9,7 +9,7 @@
 #include "hotsim/paths.h"
 
 static const char *const landmarks[] = {
-	"__schedule", "pick_next_task_fair", "__switch_to", "cpu_switch_to",
+	"__schedule", "pick_next_task_fair|pick_task_fair", "__switch_to", "cpu_switch_to",
 	"finish_task_switch", NULL
 };
 

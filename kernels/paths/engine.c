@@ -238,7 +238,7 @@ int hs_path_setup(struct hs_path_ctx *c, const struct hs_path_def *d, const stru
 	c->r = hs_runner_new(pt->img, pt->mem, pt->core);
 	if (!c->r)
 		return -1;
-	if (hs_kstate_boot(c->r, &c->ks))
+	if (hs_kstate_boot(c->r, &c->ks) || hs_rtconst_settle(c->r, &pt->rep))
 		return -1;
 	for (int i = 0; d->stubs && d->stubs[i]; i++)
 		if (hs_rt_stub(c->r, d->stubs[i], 0))
@@ -258,9 +258,18 @@ static void check_landmarks(const struct hs_path_def *d, const struct hs_image *
 			    struct hs_path_run *out)
 {
 	for (int i = 0; d->landmarks && d->landmarks[i]; i++) {
-		const char *note = NULL;
-		const struct hs_sym *s = hs_sym_spec(img, d->landmarks[i], &note);
+		const char *note = NULL, *spec = d->landmarks[i];
+		const struct hs_sym *s = NULL;
+		char alt[96];
 
+		/* "a|b": the names one function has had across versions */
+		while (!s && *spec) {
+			size_t n = strcspn(spec, "|");
+
+			snprintf(alt, sizeof(alt), "%.*s", (int)n, spec);
+			s = hs_sym_spec(img, alt, &note);
+			spec += n + (spec[n] == '|');
+		}
 		if (!s)
 			hs_path_note(out, "%s: not a function in this image (inlined or absent)",
 				     d->landmarks[i]);
@@ -291,7 +300,8 @@ struct hs_session *hs_session_new(const struct hs_patched *pt)
 		free(s);
 		return NULL;
 	}
-	if (hs_kstate_boot(s->c.r, &s->c.ks) || hs_rt_snapshot(s->c.r)) {
+	if (hs_kstate_boot(s->c.r, &s->c.ks) || hs_rtconst_settle(s->c.r, &pt->rep) ||
+	    hs_rt_snapshot(s->c.r)) {
 		snprintf(s->why, sizeof(s->why), "%s", hs_errmsg());
 		return s;
 	}
