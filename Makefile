@@ -1,9 +1,10 @@
 # hotsim - cycle-level simulator for the arm64 Linux kernel's hottest paths.
 #
 #   make          build ./hotsim
-#   make check    install what is missing, build, build the real kernels, run every
-#                 test, then the same tests under ASan+UBSan
-#   make demo     install, build, build the real kernel pairs, run hotsim on them
+#   make test     the fast tier: every test that needs no real kernel (< 1 minute)
+#   make check    install what is missing, build, build the real kernels and fetch
+#                 Debian's, run every test, then the same tests under ASan+UBSan
+#   make demo     install, build, build the real 7.2 kernel pairs, run hotsim on them
 #   make bench    throughput / latency benchmark (not a test)
 #   make fuzz     libFuzzer run over the image parsers (FUZZ_SECONDS=N)
 
@@ -37,7 +38,7 @@ LIB       := $(BUILD)/libhotsim.a
 
 .SECONDARY: $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.o) $(BUILD)/obj/tests/fuzz/fuzz_image.o
 
-.PHONY: all check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean
+.PHONY: all test check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean
 .DELETE_ON_ERROR:
 # keep test objects (pattern-rule intermediates) between runs; only those:
 # a bare .SECONDARY would also let make skip building a missing binary
@@ -81,10 +82,12 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 deps:
 	@scripts/deps.sh
 
-# Real arm64 kernels from Debian's linux-source-6.1, cached outside the checkout;
-# build/kernels/ gets symlinks named by variant.
+# Real arm64 kernels from Debian's linux-source-<line> packages, and Debian's
+# own arm64 kernels, cached outside the checkout; build/kernels/ gets symlinks
+# named by variant.
 kernels: deps
-	@kernels/linux/build.sh all
+	@kernels/linux/build.sh check
+	@kernels/debian/fetch.sh
 
 # Small arm64 fixtures the unit tests run (assembly and C, cross-compiled).
 fixtures:
@@ -99,13 +102,18 @@ check: deps
 	@scripts/valgrind.sh
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-15} scripts/fuzz.sh
 
+# HOTSIM_KERNELS: "need" fails a test whose real kernel is missing, "skip"
+# skips every such test (tests/testutil.h).
 check-tests: hotsim fixtures $(TESTS)
-	@scripts/run-tests.sh $(BUILD) $(TESTS)
+	@HOTSIM_KERNELS=need scripts/run-tests.sh $(BUILD) $(TESTS)
 
-# The demo needs only the baseline and two patched images (minutes, once).
+test: hotsim fixtures $(TESTS)
+	@HOTSIM_KERNELS=skip scripts/run-tests.sh $(BUILD) $(TESTS)
+
+# The demo needs only the 7.2 baseline and the seed pairs (minutes, once).
 demo: deps
 	@$(MAKE) --no-print-directory hotsim
-	@kernels/linux/build.sh base cswitch-inline irq-direct
+	@kernels/linux/build.sh demo
 	@scripts/demo.sh
 
 fuzz: deps fixtures

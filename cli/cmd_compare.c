@@ -166,16 +166,23 @@ static int details(const struct opts *o, const struct ms_image *base, const stru
 		const struct hs_path_def *d = hs_path_find(o->explain);
 
 		for (int i = 0; i < o->ms.ncores; i++) {
-			struct ms_detail b, p;
+			struct ms_detail b, p = { 0 };	/* freed whether or not it was made */
 			int rc = ms_detail(base->img, &o->ms, o->ms.cores[i], d, warm, &b);
 
+			if (!patched) {		/* run: one image */
+				if (!rc)
+					rp_explain_one(stdout, &b, o->limit);
+				ms_detail_free(&b);
+				if (rc)
+					return -1;
+				continue;
+			}
 			if (!rc)
 				rc = ms_detail(patched->img, &o->ms, o->ms.cores[i], d, warm, &p);
 			if (!rc)
 				rp_explain(stdout, &b, &p, o->limit);
 			ms_detail_free(&b);
-			if (!rc)
-				ms_detail_free(&p);
+			ms_detail_free(&p);
 			if (rc)
 				return -1;
 		}

@@ -40,6 +40,7 @@ int rp_svg(const char *path, const struct rp_compare *c);
 
 /* --explain: per function, then per instruction, base vs patched. */
 void rp_explain(FILE *f, const struct ms_detail *base, const struct ms_detail *patched, long limit);
+void rp_explain_one(FILE *f, const struct ms_detail *d, long limit);
 /* --timeline: pipeline timeline of records [from, to) of one run. */
 void rp_timeline(FILE *f, const char *label, const struct ms_detail *d, size_t from, size_t to);
 int rp_timeline_svg(const char *path, const struct ms_detail *d, size_t from, size_t to);

@@ -200,6 +200,44 @@ void rp_explain(FILE *f, const struct ms_detail *b, const struct ms_detail *p, l
 	}
 }
 
+static int by_cycles(const void *a, const void *b)
+{
+	const struct fn_cost *x = a, *y = b;
+
+	if (x->cycles[0] != y->cycles[0])
+		return x->cycles[0] > y->cycles[0] ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* One image (hotsim run --explain): where its cycles go. */
+void rp_explain_one(FILE *f, const struct ms_detail *d, long limit)
+{
+	static struct fn_cost t[MAX_FN];
+	int n = 0;
+	long lines = 0;
+
+	fprintf(f, "\nexplain %s on %s: %llu cycles, %llu instructions, %u mispredicts, "
+		"cache misses I %u, D %u\n", d->run.def->name, d->pt->core->name,
+		(unsigned long long)d->res.cycles, (unsigned long long)d->res.insns, d->res.mispredicts,
+		d->res.icache_misses, d->res.dcache_misses);
+	fprintf(f, "\n  stall cycles by cause   %8s\n", "cycles");
+	for (int s = 0; s < HS_NSTALLS; s++)
+		fprintf(f, "    %-20s %8llu\n", hs_stall_names[s], (unsigned long long)d->res.stall[s]);
+	fprintf(f, "    %-20s %8llu\n", "(uncalibrated)", (unsigned long long)d->res.uncalibrated_cycles);
+	accumulate(t, &n, d, 0);
+	qsort(t, (size_t)n, sizeof(t[0]), by_cycles);
+	fprintf(f, "\n  per function (compiler suffixes ignored)\n");
+	fprintf(f, "    %-40s %8s %8s\n", "function", "insns", "cycles");
+	for (int i = 0; i < n && lines < limit; i++, lines++)
+		fprintf(f, "    %-40s %8llu %8llu\n", t[i].name, (unsigned long long)t[i].insns[0],
+			(unsigned long long)t[i].cycles[0]);
+	if (n > limit)
+		fprintf(f, "    ... (raise --limit)\n");
+	fprintf(f, "\n  per instruction, for the costliest functions\n");
+	for (int i = 0; i < n && i < 2; i++)
+		annotate(f, "image", d, t[i].name, &lines, limit);
+}
+
 void rp_timeline(FILE *f, const char *label, const struct ms_detail *d, size_t from, size_t to)
 {
 	const struct hs_image *img = d->pt->img;

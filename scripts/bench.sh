@@ -5,4 +5,4 @@ B=${BUILD:-build}
 echo "  CC      $B/bench"
 cc -std=c11 -D_GNU_SOURCE -O2 -g -Iinclude $(pkg-config --cflags capstone) -o $B/bench tests/bench/bench.c \
 	$B/libhotsim.a $(pkg-config --libs unicorn capstone libelf) -lm
-$B/bench build/kernels/base.vmlinux build/kernels/cswitch-inline.vmlinux ./hotsim build/kernels/base-btf.vmlinux
+$B/bench build/kernels/7.2-base.vmlinux build/kernels/7.2-cswitch-inline.vmlinux ./hotsim build/kernels/debian-7.2.vmlinux

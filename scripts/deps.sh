@@ -3,11 +3,15 @@
 # Everything comes from Debian 12's archive: no downloads from elsewhere.
 set -eu
 
+# linux-source-7.2 is not in bookworm: kernels/linux/source.sh fetches it
+# through a private apt state (kernels/debian/apt.sh), as it does Debian's
+# own arm64 kernels (kernels/debian/fetch.sh).
 PKGS="make gcc pkg-config
 libunicorn-dev libcapstone-dev libelf-dev libcriterion-dev
-gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 clang lld llvm
-linux-source-6.1 flex bison bc libssl-dev dwarves xz-utils patch
+linux-source-6.1 linux-source-6.12 flex bison bc libssl-dev dwarves xz-utils patch
+debian-archive-keyring ca-certificates
 valgrind libclang-rt-14-dev"
 
 missing=""

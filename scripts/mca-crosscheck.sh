@@ -6,7 +6,7 @@
 #   scripts/mca-crosscheck.sh [--kernel VMLINUX] [--max-blocks N] [--worst N] [--out FILE]
 #
 # Builds libhotsim and the small driver tests/mca_main.c, runs every path
-# of the kernel (default build/kernels/base.vmlinux) on each core and writes
+# of the kernel (default build/kernels/7.2-base.vmlinux) on each core and writes
 # a Markdown report (default build/mca-crosscheck.md); prints its summary.
 set -eu
 cd "$(dirname "$0")/.."

@@ -11,13 +11,15 @@ case "$build" in
 esac
 fail=0
 for t in "$@"; do
-	out=$("$t" -j2 2>&1)
+	out=$("$t" -j2 --verbose 2>&1)
 	rc=$?
-	summary=$(printf '%s\n' "$out" | grep 'Synthesis:' | tail -1)
+	summary=$(printf '%s\n' "$out" | grep 'Synthesis:' | tail -1 | sed 's/ *$//')
+	skipped=$(printf '%s\n' "$out" | grep -c '^\[SKIP\]')
+	[ "$skipped" -gt 0 ] && summary="$summary | Skipped: $skipped (need real kernels)"
 	printf '%-28s %s\n' "$(basename "$t")" "${summary:-no summary (crashed?)}"
 	if [ $rc -ne 0 ]; then
 		# bounded: failing assertions only, at most 60 lines
-		printf '%s\n' "$out" | grep -v '^\[====\]' | head -60
+		printf '%s\n' "$out" | grep -v '^\[====\]\|^\[RUN \]\|^\[PASS\]\|^\[SKIP\]' | head -60
 		fail=1
 	fi
 done

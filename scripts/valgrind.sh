@@ -20,10 +20,10 @@ vg() {
 		exit 1
 	fi
 }
-vg 0 image $K/base.vmlinux --list --limit 50
-vg 0 paths $K/base-btf.vmlinux --cpu a73
-vg 0 compare $K/base.vmlinux $K/cswitch-inline.vmlinux --cpu a55 --path cswitch,percpu \
+vg 0 image $K/7.2-base.vmlinux --list --limit 50
+vg 0 paths $K/debian-6.1.vmlinux --cpu a73
+vg 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a55 --path cswitch,percpu \
 	--explain cswitch --timeline cswitch --svg /tmp/hotsim-valgrind.svg
 vg 2 image kernels/fixtures/build/stripped.elf
-vg 2 compare $K/base.vmlinux /nonexistent
+vg 2 compare $K/7.2-base.vmlinux /nonexistent
 echo "valgrind: clean"

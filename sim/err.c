@@ -6,7 +6,7 @@
 
 #include "hotsim/err.h"
 
-static char errbuf[512];
+static char errbuf[2048];	/* fault reports with call stacks run to ~1 KB */
 
 int hs_fail(const char *fmt, ...)
 {

@@ -58,7 +58,7 @@ size_t hs_kmsg_format(struct hs_runner *r, uint64_t fmt, const uint64_t x[8], un
 	f[n] = 0;
 	/* the kernel's KERN_<level> prefix: \001 + digit */
 	for (size_t i = 0; i < n && o + 1 < len; i++) {
-		size_t s = i, sl;
+		size_t s = i;
 		int lng = 0;
 		long prec = -1;
 		uint64_t v;
@@ -97,7 +97,6 @@ size_t hs_kmsg_format(struct hs_runner *r, uint64_t fmt, const uint64_t x[8], un
 		if (i >= n)
 			break;
 		v = arg(r, x, ai++);
-		sl = i - s + 1 < sizeof(spec) - 4 ? i - s + 1 : sizeof(spec) - 4;
 		switch (f[i]) {
 		case 's':
 			o += put_gstr(r, v, out + o, len - o, prec);
@@ -116,23 +115,23 @@ size_t hs_kmsg_format(struct hs_runner *r, uint64_t fmt, const uint64_t x[8], un
 		case 'c':
 			out[o++] = (char)v;
 			break;
-		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
-			/* rebuild the spec with a 64-bit length for the host printf */
-			memcpy(spec, f + s, sl);
-			spec[sl] = 0;
-			{
-				char *p = spec + strcspn(spec, "hlzjt");
-				char conv = f[i];
+		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': {
+			/* the spec's flags, width and precision, then a 64-bit
+			 * length for the host's printf */
+			size_t k = 0;
 
-				*p = 0;
-				strcat(spec, "ll");
-				spec[strlen(spec) + 1] = 0;
-				spec[strlen(spec)] = conv;
-			}
+			for (size_t j = s; j < i && k < sizeof(spec) - 4; j++)
+				if (!strchr("hlzjt", f[j]))
+					spec[k++] = f[j];
+			spec[k++] = 'l';
+			spec[k++] = 'l';
+			spec[k++] = f[i];
+			spec[k] = 0;
 			if (!lng)	/* int-sized: the low 32 bits */
 				v = f[i] == 'd' || f[i] == 'i' ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
 			o += (size_t)snprintf(out + o, len - o, spec, (long long)v);
 			break;
+		}
 		default:
 			o += (size_t)snprintf(out + o, len - o, "%%%c", f[i]);
 			break;
@@ -175,15 +174,14 @@ static int sh_stack_chk_fail(struct hs_runner *r, void *ctx, uint64_t x[8])
 		       hs_addr_fmt(r->img, hs_rt_reg(r, UC_ARM64_REG_X30) - 4, where, sizeof(where)));
 }
 
+/* Every kernel has panic(); __warn_printk and __stack_chk_fail come with
+ * CONFIG_BUG and CONFIG_STACKPROTECTOR. The runner also runs code that is
+ * not a kernel (snippets, fixtures): what is absent has nothing to catch. */
 int hs_kmsg_install(struct hs_runner *r)
 {
-	if (hs_rt_shim(r, "panic", sh_panic, NULL, 1))
-		return -1;
-	/* absent without CONFIG_BUG / CONFIG_STACKPROTECTOR: nothing to catch */
-	if (hs_rt_shim(r, "__warn_printk", sh_warn_printk, NULL, 0) ||
-	    hs_rt_shim(r, "__stack_chk_fail", sh_stack_chk_fail, NULL, 0))
-		return -1;
-	return 0;
+	return hs_rt_shim(r, "panic", sh_panic, NULL, 0) ||
+	       hs_rt_shim(r, "__warn_printk", sh_warn_printk, NULL, 0) ||
+	       hs_rt_shim(r, "__stack_chk_fail", sh_stack_chk_fail, NULL, 0) ? -1 : 0;
 }
 
 void hs_kmsg_trap(struct hs_runner *r, uint64_t pc, const char *stack, char *out, size_t len)

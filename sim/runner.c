@@ -21,6 +21,7 @@
 const struct hs_image *hs_rt_image(const struct hs_runner *r) { return r->img; }
 struct hs_dcache *hs_rt_dcache(struct hs_runner *r) { return &r->dc; }
 uint64_t hs_rt_icount(const struct hs_runner *r) { return r->icount; }
+uint64_t hs_rt_user_exit(const struct hs_runner *r) { return r->user_exit; }
 
 uint64_t hs_rt_reg(struct hs_runner *r, int reg)
 {
@@ -417,6 +418,34 @@ static int map(struct hs_runner *r, uint64_t va, uint64_t len, void *host)
 	return 0;
 }
 
+/*
+ * hotsim's own pages must not cover the image. The kernel-half ones are
+ * fixed (a kernel links far above them); the user-half exit page goes to
+ * the first candidate no segment uses.
+ */
+static int overlaps_own(struct hs_runner *r)
+{
+	static const uint64_t user_candidates[] = { 0x400000, 0x10000000, 0x7fff0000000ULL };
+	static const struct { uint64_t va, len; const char *what; } own[] = {
+		{ HS_HEAP_VA, HS_HEAP_SIZE, "emulator heap" },
+		{ HS_HARNESS_VA, HS_HARNESS_SIZE, "harness page" },
+		{ HS_EXIT_VA, PAGE, "sentinel page" },
+	};
+	uint64_t lo = r->img->base, hi = r->img->base + r->img->span;
+
+	for (size_t i = 0; i < HS_ARRAY_SIZE(own); i++)
+		if (own[i].va < hi && lo < own[i].va + own[i].len)
+			return hs_fail("%s: the image (0x%llx-0x%llx) covers hotsim's %s at 0x%llx",
+				       r->img->path, (unsigned long long)lo, (unsigned long long)hi,
+				       own[i].what, (unsigned long long)own[i].va);
+	for (size_t i = 0; i < HS_ARRAY_SIZE(user_candidates); i++)
+		if (user_candidates[i] >= hi || user_candidates[i] + PAGE <= lo) {
+			r->user_exit = user_candidates[i];
+			return 0;
+		}
+	return hs_fail("%s: no free user address for hotsim's exit page", r->img->path);
+}
+
 struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const struct hs_core *core)
 {
 	struct hs_runner *r = hs_calloc(1, sizeof(*r));
@@ -455,9 +484,10 @@ struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const 
 		hs_fail("unicorn: cannot select the MAX cpu model");
 		goto fail;
 	}
-	if (map(r, img->base, img->span, r->mem) || map(r, HS_HEAP_VA, HS_HEAP_SIZE, r->heap) ||
+	if (overlaps_own(r) || map(r, img->base, img->span, r->mem) ||
+	    map(r, HS_HEAP_VA, HS_HEAP_SIZE, r->heap) ||
 	    map(r, HS_HARNESS_VA, HS_HARNESS_SIZE, r->harness) || map(r, HS_EXIT_VA, PAGE, r->exitpage) ||
-	    map(r, HS_USER_EXIT_VA, PAGE, r->exitpage))
+	    map(r, r->user_exit, PAGE, r->exitpage))
 		goto fail;
 	if (uc_hook_add(r->uc, &r->h_code, UC_HOOK_CODE, (void *)hs_rt_on_code, r, 1, 0) ||
 	    uc_hook_add(r->uc, &r->h_mem, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)hs_rt_on_mem, r, 1, 0) ||

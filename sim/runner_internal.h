@@ -25,6 +25,7 @@ struct hs_runner {
 	const struct hs_core *core;
 	uint8_t *heap, *harness, *exitpage;
 	uint64_t heap_used, harness_used, setup_stack;
+	uint64_t user_exit;	/* user VA of the sentinel page */
 
 	struct hs_hookfn fns[HS_MAX_HOOKFNS];
 	unsigned nfns;

@@ -9,7 +9,6 @@
 #include <getopt.h>
 
 #include "mca_crosscheck.h"
-#include "testutil.h"
 
 int main(int argc, char **argv)
 {
@@ -18,7 +17,7 @@ int main(int argc, char **argv)
 		{ "worst", required_argument, NULL, 'w' },  { "out", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *kernel = HS_KERNEL("base"), *out = NULL;
+	const char *kernel = "build/kernels/7.2-base.vmlinux", *out = NULL;
 	size_t max_blocks = MCA_MAX_BLOCKS;
 	unsigned worst = 8;
 	struct mca_core cores[MCA_NCORES];

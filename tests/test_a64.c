@@ -9,7 +9,7 @@
  *	a64/sysreg_objdump	every name in it, as objdump spells it
  *	a64/disasm		text, and its bounds
  *
- * a64/image runs "aarch64-linux-gnu-objdump -d" on HS_KERNEL("base") and
+ * a64/image runs "aarch64-linux-gnu-objdump -d" on hs_kernel("7.2-base") and
  * fails when the image is missing (`make kernels` builds it).  To check
  * another binary, build with EXTRA_CFLAGS='-DA64_XCHECK_IMAGE="\"path\""'
  * (and -DA64_OBJDUMP_FLAGS='"\"-D -b binary -m aarch64\""' for raw words).
@@ -30,7 +30,7 @@
 #include "testutil.h"
 
 #ifndef A64_XCHECK_IMAGE
-#define A64_XCHECK_IMAGE HS_KERNEL("base")
+#define A64_XCHECK_IMAGE hs_kernel("7.2-base")
 #endif
 #ifndef A64_OBJDUMP_FLAGS
 #define A64_OBJDUMP_FLAGS "-d"	/* -D -b binary -m aarch64 for raw words */

@@ -83,15 +83,17 @@ static int results(const char *json, struct result *r, int max)
 	return n;
 }
 
-#define PAIR(a, b) HS_KERNEL(a) " " HS_KERNEL(b)
+#define PAIR(a, b) HS_KPATH(a) " " HS_KPATH(b)
 
 Test(compare, null_pair_is_exactly_zero)
 {
 	static struct result r[256];
 	char *out;
 	int n;
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-null");
 
-	cr_assert_eq(run("compare " PAIR("base", "null") " --json", &out, NULL), 0);
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-null") " --json", &out, NULL), 0);
 	n = results(out, r, 256);
 	/* 3 cores x (irq-el1, irq-el0, cswitch, 6 percpu ops, census) x warm+cold */
 	cr_assert_eq(n, 3 * 10 * 2, "got %d results", n);
@@ -102,7 +104,7 @@ Test(compare, null_pair_is_exactly_zero)
 	}
 	free(out);
 	/* and --fail-above 0 passes on it */
-	cr_assert_eq(run("compare " PAIR("base", "null") " --fail-above 0", NULL, NULL), 0);
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-null") " --fail-above 0", NULL, NULL), 0);
 }
 
 Test(compare, swapping_flips_every_sign)
@@ -110,9 +112,11 @@ Test(compare, swapping_flips_every_sign)
 	static struct result a[256], b[256];
 	char *oa, *ob;
 	int na, nb;
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
 
-	cr_assert_eq(run("compare " PAIR("base", "cswitch-inline") " --json", &oa, NULL), 0);
-	cr_assert_eq(run("compare " PAIR("cswitch-inline", "base") " --json", &ob, NULL), 0);
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-cswitch-inline") " --json", &oa, NULL), 0);
+	cr_assert_eq(run("compare " PAIR("7.2-cswitch-inline", "7.2-base") " --json", &ob, NULL), 0);
 	na = results(oa, a, 256);
 	nb = results(ob, b, 256);
 	cr_assert_eq(na, nb);
@@ -149,11 +153,16 @@ static double worst_warm(const char *args, double *best)
 
 Test(compare, fail_above_gates_regressions)
 {
-	const char *fwd = "compare " PAIR("base", "cswitch-inline") " --path cswitch";
-	const char *rev = "compare " PAIR("cswitch-inline", "base") " --path cswitch";
+	const char *fwd = "compare " PAIR("7.2-base", "7.2-cswitch-inline") " --path cswitch";
+	const char *rev = "compare " PAIR("7.2-cswitch-inline", "7.2-base") " --path cswitch";
 	char cmd[512];
-	double best_fwd, best_rev, worst_fwd = worst_warm(fwd, &best_fwd), worst_rev = worst_warm(rev, &best_rev);
+	double best_fwd, best_rev, worst_fwd, worst_rev;
 
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	hs_kernel("7.2-null");
+	worst_fwd = worst_warm(fwd, &best_fwd);
+	worst_rev = worst_warm(rev, &best_rev);
 	/* inlining finish_task_switch removes a call: an improvement on at
 	 * least one core, so the swapped pair regresses there */
 	cr_assert_lt(best_fwd, 0.0, "cswitch-inline improves cswitch somewhere (warm)");
@@ -165,7 +174,7 @@ Test(compare, fail_above_gates_regressions)
 	cr_assert_eq(run(cmd, NULL, NULL), 0, "gate above the worst regression passes");
 	snprintf(cmd, sizeof(cmd), "%s --state warm --fail-above 0", fwd);
 	cr_assert_eq(run(cmd, NULL, NULL), worst_fwd > 0.0 ? 1 : 0);
-	cr_assert_eq(run("compare " PAIR("base", "null") " --fail-above 0", NULL, NULL), 0);
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-null") " --fail-above 0", NULL, NULL), 0);
 }
 
 static void same_bytes(const char *args)
@@ -214,12 +223,14 @@ static void same_file(const char *args, const char *file)
 
 Test(compare, byte_identical_text_json_svg)
 {
-	same_bytes("compare " PAIR("base", "irq-direct") " --path irq-el1,cswitch");
-	same_bytes("compare " PAIR("base", "irq-direct") " --path irq-el1 --json");
-	same_bytes("compare " PAIR("base", "irq-direct") " --path irq-el1 --explain irq-el1 --cpu a55");
-	same_bytes("compare " PAIR("base", "irq-direct") " --path irq-el1 --timeline irq-el1 --window 0:30 --cpu a53");
-	same_bytes("run " HS_KERNEL("base") " --path percpu --cpu a55");
-	same_file("compare " PAIR("base", "irq-direct") " --path irq-el1 --svg /tmp/hotsim-test.svg",
+	hs_kernel("7.2-irq-runtime-const");
+	hs_kernel("7.2-base");
+	same_bytes("compare " PAIR("7.2-base", "7.2-irq-runtime-const") " --path irq-el1,cswitch");
+	same_bytes("compare " PAIR("7.2-base", "7.2-irq-runtime-const") " --path irq-el1 --json");
+	same_bytes("compare " PAIR("7.2-base", "7.2-irq-runtime-const") " --path irq-el1 --explain irq-el1 --cpu a55");
+	same_bytes("compare " PAIR("7.2-base", "7.2-irq-runtime-const") " --path irq-el1 --timeline irq-el1 --window 0:30 --cpu a53");
+	same_bytes("run " HS_KPATH("7.2-base") " --path percpu --cpu a55");
+	same_file("compare " PAIR("7.2-base", "7.2-irq-runtime-const") " --path irq-el1 --svg /tmp/hotsim-test.svg",
 		  "/tmp/hotsim-test.svg");
 	unlink("/tmp/hotsim-test.svg");
 }
@@ -228,9 +239,12 @@ Test(compare, text_table_names_both_images)
 {
 	char *out;
 
-	cr_assert_eq(run("compare " PAIR("base", "irq-direct") " --path irq-el1 --cpu a53", &out, NULL), 0);
-	cr_assert(strstr(out, "base     " HS_KERNEL("base")), "%s", out);
-	cr_assert(strstr(out, "patched  " HS_KERNEL("irq-direct")), "%s", out);
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-irq-runtime-const");
+
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-irq-runtime-const") " --path irq-el1 --cpu a53", &out, NULL), 0);
+	cr_assert(strstr(out, "base     " HS_KPATH("7.2-base")), "%s", out);
+	cr_assert(strstr(out, "patched  " HS_KPATH("7.2-irq-runtime-const")), "%s", out);
 	cr_assert(strstr(out, "deterministic"));
 	cr_assert(strstr(out, "irq-el1"));
 	free(out);
@@ -240,8 +254,10 @@ Test(compare, run_prints_every_path)
 {
 	char *out;
 
-	cr_assert_eq(run("run " HS_KERNEL("base") " --cpu a53 --state warm", &out, NULL), 0);
-	cr_assert(strstr(out, "image    " HS_KERNEL("base")), "%s", out);
+	hs_kernel("7.2-base");
+
+	cr_assert_eq(run("run " HS_KPATH("7.2-base") " --cpu a53 --state warm", &out, NULL), 0);
+	cr_assert(strstr(out, "image    " HS_KPATH("7.2-base")), "%s", out);
 	for (const char *const *p = (const char *const[]){ "irq-el1 ", "irq-el0 ", "cswitch ",
 							   "percpu.add ", "percpu.census ", NULL };
 	     *p; p++)
@@ -252,12 +268,16 @@ Test(compare, run_prints_every_path)
 Test(compare, config_difference_is_warned)
 {
 	char *out;
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-preempt-none");
+	hs_kernel("6.12-base");
+	hs_kernel("6.12-clang");
 
 	/* both embed their .config (CONFIG_IKCONFIG): PREEMPT vs PREEMPT_NONE */
-	cr_assert_eq(run("compare " PAIR("base", "preempt-none") " --path irq-el1 --cpu a53", &out, NULL), 0);
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-preempt-none") " --path irq-el1 --cpu a53", &out, NULL), 0);
 	cr_assert(strstr(out, "warning: embedded .config differs"), "%s", out);
 	free(out);
-	cr_assert_eq(run("compare " PAIR("base", "base-clang") " --path irq-el1 --cpu a53", &out, NULL), 0);
+	cr_assert_eq(run("compare " PAIR("6.12-base", "6.12-clang") " --path irq-el1 --cpu a53", &out, NULL), 0);
 	cr_assert(strstr(out, "warning: compilers differ"), "%s", out);
 	free(out);
 }
@@ -268,14 +288,16 @@ Test(compare, path_missing_in_one_image)
 {
 	char *out;
 
-	cr_assert_eq(run("compare " HS_KERNEL("base") " " HS_FIXTURE("minikernel.elf")
+	hs_kernel("7.2-base");
+
+	cr_assert_eq(run("compare " HS_KPATH("7.2-base") " " HS_FIXTURE("minikernel.elf")
 			 " --path irq-el1,cswitch --cpu a53", &out, NULL), 0);
-	cr_assert(strstr(out, "warning: kernel versions differ: 6.1."), "%s", out);
+	cr_assert(strstr(out, "warning: kernel versions differ: 7.2."), "%s", out);
 	cr_assert(strstr(out, "irq-el1 on a53: cannot run on patched: " HS_FIXTURE("minikernel.elf")),
 		  "%s", out);
 	cr_assert(strstr(out, "cswitch on a53: cannot run on patched"), "%s", out);
 	free(out);
-	cr_assert_eq(run("compare " HS_KERNEL("base") " " HS_FIXTURE("minikernel.elf")
+	cr_assert_eq(run("compare " HS_KPATH("7.2-base") " " HS_FIXTURE("minikernel.elf")
 			 " --path cswitch --cpu a53 --json", &out, NULL), 0);
 	cr_assert(strstr(out, "\"status\": \"cannot_run\""), "%s", out);
 	free(out);
@@ -283,10 +305,174 @@ Test(compare, path_missing_in_one_image)
 
 Test(compare, errors_exit_2)
 {
-	cr_assert_eq(run("compare " HS_KERNEL("base") " /nonexistent", NULL, NULL), 2);
-	cr_assert_eq(run("compare " PAIR("base", "null") " --cpu a99", NULL, NULL), 2);
-	cr_assert_eq(run("compare " PAIR("base", "null") " --path nosuch", NULL, NULL), 2);
-	cr_assert_eq(run("compare " PAIR("base", "null") " --param a55.nosuch=3", NULL, NULL), 2);
-	cr_assert_eq(run("compare " HS_KERNEL("base"), NULL, NULL), 2);
+	hs_kernel("7.2-null");
+	hs_kernel("7.2-base");
+	cr_assert_eq(run("compare " HS_KPATH("7.2-base") " /nonexistent", NULL, NULL), 2);
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-null") " --cpu a99", NULL, NULL), 2);
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-null") " --path nosuch", NULL, NULL), 2);
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-null") " --param a55.nosuch=3", NULL, NULL), 2);
+	cr_assert_eq(run("compare " HS_KPATH("7.2-base"), NULL, NULL), 2);
 	cr_assert_eq(run("run " HS_FIXTURE("stripped.elf"), NULL, NULL), 2);
+}
+
+/*
+ * Every kernel the project builds for `make check` (kernels/linux/variants,
+ * set "check") and every Debian image (kernels/debian/images), read from
+ * those registries: every path on a53/a55/a73, warm and cold, runs (no
+ * "cannot run") and is a real stream.
+ */
+static int registry_kernels(char names[][64], int max)
+{
+	static const char *const files[] = { "kernels/linux/variants", "kernels/debian/images" };
+	int n = 0;
+
+	for (int f = 0; f < 2; f++) {
+		FILE *fp = fopen(files[f], "r");
+		char line[512], name[64], sets[128];
+
+		cr_assert(fp, "%s", files[f]);
+		while (fgets(line, sizeof(line), fp) && n < max) {
+			if (line[0] == '#' || sscanf(line, "%63s", name) != 1)
+				continue;
+			/* variants: the 7th column lists the sets */
+			if (f == 0 && (sscanf(line, "%*s %*s %*s %*s %*s %*s %127s", sets) != 1 ||
+				       !strstr(sets, "check")))
+				continue;
+			snprintf(names[n++], 64, "%s", name);
+		}
+		fclose(fp);
+	}
+	return n;
+}
+
+Test(compare, every_path_every_core_on_every_image, .timeout = 600)
+{
+	static char names[64][64];
+	static struct result r[256];
+	int n = registry_kernels(names, 64);
+
+	cr_assert_gt(n, 15, "the registries list the lines, the pairs and Debian's kernels");
+	for (int i = 0; i < n; i++)
+		hs_kernel(names[i]);
+	for (int i = 0; i < n; i++) {
+		char cmd[256], *out;
+		int k;
+
+		snprintf(cmd, sizeof(cmd), "run %s --json", hs_kernel(names[i]));
+		cr_assert_eq(run(cmd, &out, NULL), 0, "%s", cmd);
+		cr_assert_null(strstr(out, "cannot_run"), "%s: a path cannot run:\n%.2000s", names[i], out);
+		/* results() asserts every status is ok */
+		k = results(out, r, 256);
+		/* 3 cores x (irq-el1, irq-el0, cswitch, 6 percpu ops, census) x warm+cold */
+		cr_assert_eq(k, 3 * 10 * 2, "%s: %d results", names[i], k);
+		free(out);
+	}
+}
+
+/*
+ * cswitch-inline: fewer instructions on every core; cheaper on every core,
+ * warm and cold, once the I-cache cannot conflict (fully associative: the
+ * default 2-way A53 L1I turns the layout shift the patch causes into a few
+ * conflict misses, a real effect README's seed analysis shows).
+ */
+static void cswitch_inline_is_cheaper(const char *base, const char *inl)
+{
+	static struct result r[64];
+	char cmd[512], *out;
+	int n;
+
+	snprintf(cmd, sizeof(cmd), "compare %s %s --path cswitch --param l1i_assoc=512 --json",
+		 hs_kernel(base), hs_kernel(inl));
+	cr_assert_eq(run(cmd, &out, NULL), 0);
+	n = results(out, r, 64);
+	cr_assert_eq(n, 6);
+	for (int i = 0; i < n; i++)
+		cr_assert_lt(r[i].delta, 0, "%s %s %s: %+lld cycles", inl, r[i].cpu, r[i].state, r[i].delta);
+	cr_assert_null(strstr(out, "\"patched_insns\": 1065,"));
+	free(out);
+}
+
+Test(compare, cswitch_inline_cheaper_7_2)
+{
+	cswitch_inline_is_cheaper("7.2-base", "7.2-cswitch-inline");
+}
+
+Test(compare, cswitch_inline_cheaper_6_12)
+{
+	cswitch_inline_is_cheaper("6.12-base", "6.12-cswitch-inline");
+}
+
+Test(compare, cswitch_inline_cheaper_6_1)
+{
+	cswitch_inline_is_cheaper("6.1-base", "6.1-cswitch-inline");
+}
+
+/* percpu-nopreempt: every percpu row cheaper on every core, warm and cold */
+Test(compare, percpu_nopreempt_every_percpu_row_cheaper)
+{
+	static struct result r[128];
+	char *out;
+	int n, percpu = 0;
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-percpu-nopreempt");
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-percpu-nopreempt") " --path percpu --json",
+			 &out, NULL), 0);
+	n = results(out, r, 128);
+	for (int i = 0; i < n; i++) {
+		if (strncmp(r[i].path, "percpu.", 7))
+			continue;
+		percpu++;
+		cr_assert_lt(r[i].delta, 0, "%s %s %s: %+lld cycles", r[i].path, r[i].cpu, r[i].state,
+			     r[i].delta);
+	}
+	cr_assert_eq(percpu, 3 * 7 * 2, "6 ops and the census, 3 cores, warm and cold");
+	free(out);
+}
+
+Test(compare, null_pair_is_exactly_zero_6_1)
+{
+	static struct result r[256];
+	char *out;
+	int n;
+
+	hs_kernel("6.1-base");
+	hs_kernel("6.1-null");
+	cr_assert_eq(run("compare " PAIR("6.1-base", "6.1-null") " --json", &out, NULL), 0);
+	n = results(out, r, 256);
+	cr_assert_eq(n, 3 * 10 * 2);
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(r[i].delta, 0, "%s %s %s: %lld", r[i].path, r[i].cpu, r[i].state, r[i].delta);
+	free(out);
+}
+
+/* Two consecutive stable updates of Debian's 6.1 compare without error. */
+Test(compare, consecutive_debian_kernels)
+{
+	static struct result r[256];
+	char *out;
+
+	hs_kernel("debian-6.1-prev");
+	hs_kernel("debian-6.1");
+	cr_assert_eq(run("compare " PAIR("debian-6.1-prev", "debian-6.1") " --json", &out, NULL), 0);
+	cr_assert_eq(results(out, r, 256), 3 * 10 * 2);
+	free(out);
+}
+
+/* A change no hot path runs (it only moves code): every row within 1%. */
+Test(compare, unrelated_change_moves_nothing_over_1pct)
+{
+	static struct result r[256];
+	char *out;
+	int n;
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-unrelated");
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-unrelated") " --json", &out, NULL), 0);
+	n = results(out, r, 256);
+	cr_assert_eq(n, 3 * 10 * 2);
+	for (int i = 0; i < n; i++)
+		cr_assert_leq(r[i].pct < 0 ? -r[i].pct : r[i].pct, 1.0, "%s %s %s: %+.2f%%", r[i].path,
+			      r[i].cpu, r[i].state, r[i].pct);
+	free(out);
 }

@@ -12,6 +12,9 @@
 #include <unicorn/unicorn.h>
 
 #include "hotsim/err.h"
+#include "hotsim/kshims.h"
+#include "hotsim/kstate.h"
+#include "hotsim/ksyms.h"
 #include "hotsim/patch.h"
 #include "hotsim/runner.h"
 #include "testutil.h"
@@ -250,18 +253,6 @@ Test(errors, patch_runtime_const_site)
 	free(b);
 }
 
-Test(errors, patch_runtime_const_unknown_value)
-{
-	size_t n;
-	uint8_t *b = slurp(MINI, &n);
-	Elf64_Shdr *strs = sh(b, eh(b)->e_shstrndx);
-	char *name = (char *)b + strs->sh_offset + sh(b, section(b, "runtime_ptr_handle_arch_irq"))->sh_name;
-
-	name[strlen(name) - 1] = 'X';	/* runtime_ptr_handle_arch_irX */
-	expect_patch_error(b, n, "does not know the value boot gives");
-	free(b);
-}
-
 static struct hs_runner *runner(struct hs_image **img)
 {
 	struct hs_runner *r;
@@ -325,6 +316,76 @@ Test(errors, run_unknown_firmware_call)
 	run_fn("fw_unknown", 100, 0, "firmware call 0x1234 hotsim does not emulate");
 }
 
+/* kernels/fixtures/kmsg.S: the kernel's own words (see test_kmsg.c) */
+static void kmsg_fn(const char *fn, int settle, const char *want)
+{
+	struct hs_image *img = hs_image_open(HS_FIXTURE("kmsg.elf"));
+	struct hs_runner *r;
+	struct hs_patch_report rep = { 0 };
+	uint8_t *mem;
+
+	cr_assert_not_null(img, "%s", hs_errmsg());
+	mem = malloc(img->span);
+	memcpy(mem, img->mem, img->span);
+	cr_assert_eq(hs_apply_runtime_consts(img, mem, &rep), 0, "%s", hs_errmsg());
+	r = hs_runner_new(img, mem, NULL);
+	cr_assert_not_null(r, "%s", hs_errmsg());
+	if (settle)
+		cr_assert_eq(hs_rtconst_settle(r, &rep), 0, "%s", hs_errmsg());
+	cr_assert_neq(hs_rt_call(r, "catalogue-path", hs_sym_exact(img, fn)->addr, NULL, 0, 0, 1000,
+				 NULL), 0, "%s ran", fn);
+	check(want, "catalogue-path");
+	hs_runner_free(r);
+	hs_patch_report_free(&rep);
+	free(mem);
+	hs_image_close(img);
+}
+
+Test(errors, run_pending_runtime_const)
+{
+	kmsg_fn("uses_pending", 1, "does not know the value boot gives unknown_var");
+}
+
+Test(errors, run_panic)
+{
+	kmsg_fn("do_panic", 0, "kernel panic: \"state fork broken");
+}
+
+Test(errors, run_warn)
+{
+	kmsg_fn("do_warn", 0, "kernel WARNING at kernel/fake.c:77");
+}
+
+Test(errors, run_stack_protector)
+{
+	kmsg_fn("do_chk", 0, "stack protector: __stack_chk_fail");
+}
+
+/* The runner fixture is no kernel: none of the allocator names, no init
+ * stack - the state's lookups name what they tried. */
+Test(errors, state_missing_allocator)
+{
+	struct hs_image *img;
+	struct hs_runner *r = runner(&img);
+	struct hs_kshims k = { 0 };
+
+	cr_assert_neq(hs_kshims_install(r, &k), 0);
+	check("no allocator entry point for kmalloc(size, flags) (tried __kmalloc_noprof, __kmalloc)",
+	      HS_FIXTURE("runner.elf"));
+	hs_runner_free(r);
+	hs_image_close(img);
+}
+
+Test(errors, state_missing_symbol_role)
+{
+	struct hs_image *img = hs_image_open(HS_FIXTURE("runner.elf"));
+
+	cr_assert_null(hs_ksym(img, "init stack start"));
+	check("no symbol for the init stack start (tried __start_init_stack, __start_init_task)",
+	      HS_FIXTURE("runner.elf"));
+	hs_image_close(img);
+}
+
 /* The catalogue in the README lists exactly these texts. */
 static const char *const catalogue[] = {
 	"not an ELF file", "32-bit ELF", "big-endian ELF", "not aarch64", "is not an executable image",
@@ -333,7 +394,9 @@ static const char *const catalogue[] = {
 	"no arm64_features[] table", "does not match any known struct arm64_cpu_capabilities layout",
 	"outside kernel text", "neither nop nor b", "is not movz/movk",
 	"does not know the value boot gives", "instruction budget", "trace exceeds", "fault:",
-	"kernel BUG()/WARN()", "unimplemented system register", "does not emulate",
+	"kernel BUG()/WARN()", "kernel panic:", "kernel WARNING at", "stack protector:",
+	"no allocator entry point", "no symbol for the",
+	"unimplemented system register", "does not emulate",
 	"cannot run", "unknown cpu", "unknown path", "--param",
 };
 
@@ -346,4 +409,16 @@ Test(errors, readme_lists_the_catalogue)
 	for (size_t i = 0; i < sizeof(catalogue) / sizeof(catalogue[0]); i++)
 		cr_assert(strstr(readme, catalogue[i]), "README's error catalogue lacks '%s'", catalogue[i]);
 	free(readme);
+}
+
+/* A fault report with a call stack runs past 512 bytes: kept whole. */
+Test(errors, long_messages_are_not_cut)
+{
+	char big[1500];
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	hs_fail("start %s end", big);
+	cr_assert_eq(strlen(hs_errmsg()), strlen(big) + 10);
+	cr_assert(strstr(hs_errmsg(), " end"));
 }

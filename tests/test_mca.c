@@ -35,7 +35,7 @@ static int mca_has_barrier(const struct mca_block *b)
 
 Test(mca, crosscheck, .timeout = 120)
 {
-	struct hs_image *img = hs_image_open(HS_KERNEL("base"));
+	struct hs_image *img = hs_image_open(hs_kernel("7.2-base"));
 	struct mca_core cores[MCA_NCORES];
 	char tmp[] = "/tmp/hotsim-mca-XXXXXX.s", *rep = NULL;
 	size_t replen = 0;

@@ -455,7 +455,7 @@ static uint64_t sum_cycles(const struct hs_insn_cost *per, size_t n)
 
 Test(models, kernel_path, .timeout = 60)
 {
-	struct hs_image *img = hs_image_open(HS_KERNEL("base"));
+	struct hs_image *img = hs_image_open(hs_kernel("7.2-base"));
 
 	cr_assert_not_null(img, "%s (make kernels)", hs_errmsg());
 	for (int c = 0; c < NCORES; c++) {

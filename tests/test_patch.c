@@ -39,9 +39,11 @@ static uint64_t sym_addr(const struct hs_image *img, const char *name)
 	return s->addr;
 }
 
-Test(patch, counts_equal_section_contents)
+/* ncaps: ARM64_NCAPS = lines of arch/arm64/tools/cpucaps in the line's
+ * Debian source (7.2.13: 125, 6.12.117: 102, 6.1.192: 85) */
+static void counts_equal_section_contents(const char *kernel, unsigned ncaps)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel(kernel));
 	struct hs_patched *p = patch_for(img, "a55");
 	const struct hs_section *rela = hs_section_find(img, ".rela.dyn");
 	const struct hs_section *alt = hs_section_find(img, ".altinstructions");
@@ -66,17 +68,35 @@ Test(patch, counts_equal_section_contents)
 		     p->rep.alt_total);
 	cr_assert_eq(p->rep.jump_total, (je - js) / 16);
 	cr_assert_eq(p->rep.jump_enabled + p->rep.jump_disabled, p->rep.jump_total);
-	/* ARM64_NCAPS in 6.1 = number of lines in arch/arm64/tools/cpucaps (85) */
-	cr_assert_eq(p->caps.ncaps, 85);
+	cr_assert_eq(p->caps.ncaps, ncaps, "%s: %u capabilities", kernel, p->caps.ncaps);
 	cr_assert_eq(p->rep.alt_cb_unknown, 0, "a callback hotsim cannot run: %s",
 		     p->rep.nunknown_cbs ? p->rep.unknown_cbs[0].name : "");
+	/* every capability has its name (the line's table in cpucap_names.c) */
+	for (unsigned c = 0; c < p->caps.ncaps; c++)
+		cr_assert_not_null(hs_cpucap_name(img->version_code, p->caps.ncaps, p->caps.ncaps_bound, c),
+				   "%s: capability %u unnamed", kernel, c);
 	hs_patched_free(p);
 	hs_image_close(img);
 }
 
+Test(patch, counts_equal_section_contents_7_2)
+{
+	counts_equal_section_contents("7.2-base", 125);
+}
+
+Test(patch, counts_equal_section_contents_6_12)
+{
+	counts_equal_section_contents("6.12-base", 102);
+}
+
+Test(patch, counts_equal_section_contents_6_1)
+{
+	counts_equal_section_contents("6.1-base", 85);
+}
+
 Test(patch, relocation_restores_handle_arch_irq)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patch_report rep = { 0 };
 	uint8_t *mem = malloc(img->span);
 	uint64_t h = sym_addr(img, "handle_arch_irq"), v;
@@ -129,7 +149,7 @@ static void classify_sites(const struct hs_image *img, const uint8_t *mem,
 
 Test(patch, a55_has_lse_where_a53_has_llsc)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *a53 = patch_for(img, "a53"), *a55 = patch_for(img, "a55");
 	unsigned cap = 0, lse55, llsc55, lse53, llsc53;
 	char buf[64];
@@ -160,7 +180,7 @@ Test(patch, a55_has_lse_where_a53_has_llsc)
 
 Test(patch, twice_is_idempotent)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 
 	for (int i = 0; hs_cores[i]; i++) {
 		struct hs_patched *p = patch_for(img, hs_cores[i]->name);
@@ -183,7 +203,7 @@ Test(patch, twice_is_idempotent)
 
 Test(patch, errata_follow_midr)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *a53 = patch_for(img, "a53"), *a55 = patch_for(img, "a55"),
 			  *a73 = patch_for(img, "a73");
 	char buf[64];
@@ -231,7 +251,7 @@ Test(patch, errata_follow_midr)
 /* A corrupted .altinstructions entry pointing outside text is refused. */
 Test(patch, alternative_outside_text)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	const struct hs_section *alt = hs_section_find(img, ".altinstructions");
 	struct hs_patched *p;
 	int32_t bogus = 0x7ffffff0;
@@ -242,13 +262,13 @@ Test(patch, alternative_outside_text)
 	p = hs_patch(img, hs_core_find("a55"));
 	cr_assert_null(p);
 	cr_assert(strstr(hs_errmsg(), "outside kernel text"), "%s", hs_errmsg());
-	cr_assert(strstr(hs_errmsg(), HS_KERNEL("base")), "%s", hs_errmsg());
+	cr_assert(strstr(hs_errmsg(), hs_kernel("7.2-base")), "%s", hs_errmsg());
 	hs_image_close(img);
 }
 
 Test(patch, jump_label_outside_text)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	uint64_t js = sym_addr(img, "__start___jump_table");
 	int32_t bogus = -0x7ffffff0;
 
@@ -263,7 +283,7 @@ Test(patch, jump_label_outside_text)
  * word one per set bit above bit 0) and compare with what hotsim applied. */
 Test(patch, relr_on_the_clang_image)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base-clang"));
+	struct hs_image *img = open_kernel(hs_kernel("6.12-clang"));
 	const struct hs_section *relr = hs_section_find(img, ".relr.dyn");
 	struct hs_patched *p;
 	unsigned words = 0, relocs = 0;

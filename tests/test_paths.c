@@ -1,10 +1,11 @@
 /*
- * test_paths.c - the hot paths on the real kernels: every path on every core
- * on both images of every pair; cswitch without a finish_task_switch
- * function; the handle_arch_irq load present in the baseline and gone in
- * irq-direct; the percpu census under PREEMPT vs PREEMPT_NONE; LSE vs LL/SC
- * streams; identical streams for the null pair; a fault report for a broken
- * state.
+ * test_paths.c - the hot paths on the real kernels: cswitch without a
+ * finish_task_switch function (7.2, 6.12, 6.1); the handle_arch_irq load
+ * present in the baseline and gone with a runtime constant (7.2, 6.12) or
+ * irq-direct (6.1); the percpu census under PREEMPT vs PREEMPT_NONE and by
+ * result use; LSE vs LL/SC streams; identical streams for the null pairs; a
+ * fault report for a broken state. (Every path on every core of every image:
+ * test_compare.c, through `hotsim run`.)
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -38,34 +39,6 @@ static void run(const char *path, const struct hs_patched *p, struct hs_path_run
 	cr_assert(pr->ok, "%s on %s (%s): %s", path, p->core->name, p->img->path, pr->why);
 }
 
-Test(paths, every_path_every_core_every_image)
-{
-	static const char *const images[] = { HS_KERNEL("base"), HS_KERNEL("cswitch-inline"),
-					       HS_KERNEL("irq-direct"), HS_KERNEL("preempt-none"),
-					       HS_KERNEL("null"), HS_KERNEL("base-btf"),
-					       HS_KERNEL("base-clang") };
-
-	for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++) {
-		struct hs_image *img = open_kernel(images[i]);
-
-		for (int c = 0; hs_cores[c]; c++) {
-			struct hs_patched *p = patch(img, hs_cores[c]->name);
-
-			for (int k = 0; hs_paths[k]; k++) {
-				struct hs_path_run pr;
-
-				run(hs_paths[k]->name, p, &pr);
-				/* a real path is more than a handful of instructions */
-				cr_assert_gt(pr.tr.n, 20, "%s on %s: %zu instructions", hs_paths[k]->name,
-					     hs_cores[c]->name, pr.tr.n);
-				hs_path_run_free(&pr);
-			}
-			hs_patched_free(p);
-		}
-		hs_image_close(img);
-	}
-}
-
 static int visits(const struct hs_image *img, const struct hs_trace *t, const char *fn)
 {
 	const struct hs_sym *s = hs_sym_spec(img, fn, NULL);
@@ -76,17 +49,17 @@ static int visits(const struct hs_image *img, const struct hs_trace *t, const ch
 	return 0;
 }
 
-Test(paths, cswitch_without_finish_task_switch)
+static void cswitch_without_finish_task_switch(const char *base_name, const char *inl_name)
 {
-	struct hs_image *base = open_kernel(HS_KERNEL("base"));
-	struct hs_image *inl = open_kernel(HS_KERNEL("cswitch-inline"));
+	struct hs_image *base = open_kernel(hs_kernel(base_name));
+	struct hs_image *inl = open_kernel(hs_kernel(inl_name));
 	struct hs_patched *pb = patch(base, "a53"), *pi = patch(inl, "a53");
 	struct hs_path_run rb, ri;
 	int noted = 0;
 
 	cr_assert_not_null(hs_sym_lookup(base, "finish_task_switch", NULL));
 	cr_assert_null(hs_sym_lookup(inl, "finish_task_switch", NULL),
-		       "the patch makes it __always_inline: no symbol left");
+		       "%s: the patch makes it __always_inline: no symbol left", inl_name);
 	run("cswitch", pb, &rb);
 	run("cswitch", pi, &ri);
 	cr_assert(visits(base, &rb.tr, "finish_task_switch"));
@@ -105,6 +78,21 @@ Test(paths, cswitch_without_finish_task_switch)
 	hs_image_close(inl);
 }
 
+Test(paths, cswitch_without_finish_task_switch_7_2)
+{
+	cswitch_without_finish_task_switch("7.2-base", "7.2-cswitch-inline");
+}
+
+Test(paths, cswitch_without_finish_task_switch_6_12)
+{
+	cswitch_without_finish_task_switch("6.12-base", "6.12-cswitch-inline");
+}
+
+Test(paths, cswitch_without_finish_task_switch_6_1)
+{
+	cswitch_without_finish_task_switch("6.1-base", "6.1-cswitch-inline");
+}
+
 /* Loads whose data address is handle_arch_irq itself. */
 static unsigned handle_arch_irq_loads(const struct hs_image *img, const struct hs_trace *t)
 {
@@ -117,10 +105,12 @@ static unsigned handle_arch_irq_loads(const struct hs_image *img, const struct h
 	return n;
 }
 
-Test(paths, irq_direct_drops_the_handle_arch_irq_load)
+/* The root handler's address, no longer loaded from handle_arch_irq on
+ * either IRQ path, every core; the root handler still runs. */
+static void drops_the_handle_arch_irq_load(const char *base_name, const char *patched_name)
 {
-	struct hs_image *base = open_kernel(HS_KERNEL("base"));
-	struct hs_image *dir = open_kernel(HS_KERNEL("irq-direct"));
+	struct hs_image *base = open_kernel(hs_kernel(base_name));
+	struct hs_image *dir = open_kernel(hs_kernel(patched_name));
 	static const char *const irq_paths[] = { "irq-el1", "irq-el0" };
 
 	for (int c = 0; hs_cores[c]; c++) {
@@ -131,11 +121,10 @@ Test(paths, irq_direct_drops_the_handle_arch_irq_load)
 
 			run(irq_paths[k], pb, &rb);
 			run(irq_paths[k], pd, &rd);
-			cr_assert_eq(handle_arch_irq_loads(base, &rb.tr), 1, "%s %s baseline",
-				     irq_paths[k], hs_cores[c]->name);
-			cr_assert_eq(handle_arch_irq_loads(dir, &rd.tr), 0, "%s %s irq-direct",
-				     irq_paths[k], hs_cores[c]->name);
-			/* and the root handler still runs */
+			cr_assert_eq(handle_arch_irq_loads(base, &rb.tr), 1, "%s %s %s", irq_paths[k],
+				     hs_cores[c]->name, base_name);
+			cr_assert_eq(handle_arch_irq_loads(dir, &rd.tr), 0, "%s %s %s", irq_paths[k],
+				     hs_cores[c]->name, patched_name);
 			cr_assert(visits(dir, &rd.tr, "gic_handle_irq@irq-gic-v3.c"));
 			hs_path_run_free(&rb);
 			hs_path_run_free(&rd);
@@ -147,10 +136,25 @@ Test(paths, irq_direct_drops_the_handle_arch_irq_load)
 	hs_image_close(dir);
 }
 
+Test(paths, irq_runtime_const_drops_the_load_7_2)
+{
+	drops_the_handle_arch_irq_load("7.2-base", "7.2-irq-runtime-const");
+}
+
+Test(paths, irq_runtime_const_drops_the_load_6_12)
+{
+	drops_the_handle_arch_irq_load("6.12-base", "6.12-irq-runtime-const");
+}
+
+Test(paths, irq_direct_drops_the_load_6_1)
+{
+	drops_the_handle_arch_irq_load("6.1-base", "6.1-irq-direct");
+}
+
 Test(paths, percpu_census_preempt_vs_none)
 {
-	struct hs_image *pre = open_kernel(HS_KERNEL("base"));
-	struct hs_image *none = open_kernel(HS_KERNEL("preempt-none"));
+	struct hs_image *pre = open_kernel(hs_kernel("7.2-base"));
+	struct hs_image *none = open_kernel(hs_kernel("7.2-preempt-none"));
 	struct hs_patched *pp = patch(pre, "a55"), *pn = patch(none, "a55");
 	struct hs_path_run rp, rn;
 	unsigned wrapped_p = 0, wrapped_n = 0;
@@ -193,7 +197,7 @@ static void count_atomics(const struct hs_path_run *pr, const char *seg, unsigne
 
 Test(paths, percpu_lse_on_a55_llsc_on_a53)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *p53 = patch(img, "a53"), *p55 = patch(img, "a55");
 	struct hs_path_run r53, r55;
 	unsigned lse, llsc;
@@ -213,10 +217,10 @@ Test(paths, percpu_lse_on_a55_llsc_on_a53)
 	hs_image_close(img);
 }
 
-Test(paths, null_pair_identical_streams)
+static void null_pair_identical_streams(const char *base_name, const char *null_name)
 {
-	struct hs_image *a = open_kernel(HS_KERNEL("base"));
-	struct hs_image *b = open_kernel(HS_KERNEL("null"));
+	struct hs_image *a = open_kernel(hs_kernel(base_name));
+	struct hs_image *b = open_kernel(hs_kernel(null_name));
 
 	for (int c = 0; hs_cores[c]; c++) {
 		struct hs_patched *pa = patch(a, hs_cores[c]->name), *pb = patch(b, hs_cores[c]->name);
@@ -242,9 +246,48 @@ Test(paths, null_pair_identical_streams)
 	hs_image_close(b);
 }
 
+Test(paths, null_pair_identical_streams_7_2)
+{
+	null_pair_identical_streams("7.2-base", "7.2-null");
+}
+
+Test(paths, null_pair_identical_streams_6_1)
+{
+	null_pair_identical_streams("6.1-base", "6.1-null");
+}
+
+/*
+ * The census tells this_cpu_add() from this_cpu_add_return() by whether the
+ * op's result is used, not by how it is encoded: 7.x uses ldadd with a
+ * destination for both, and the A53 (LL/SC) and A55 (LSE) alternatives of
+ * one site share their registers, so both cores must count the wrapped
+ * sites alike - and the image has this_cpu_add() sites.
+ */
+Test(paths, census_classifies_by_result_use)
+{
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
+	struct hs_patched *p53 = patch(img, "a53"), *p55 = patch(img, "a55");
+	struct hs_path_run r53, r55;
+
+	run("percpu", p53, &r53);
+	run("percpu", p55, &r55);
+	for (int k = HS_PCPU_ADD; k <= HS_PCPU_ADD_RETURN; k++)
+		cr_assert_eq(r53.census->count[k][1], r55.census->count[k][1],
+			     "wrapped %s: A53 %u, A55 %u", hs_pcpu_kind_names[k],
+			     r53.census->count[k][1], r55.census->count[k][1]);
+	cr_assert_gt(r55.census->count[HS_PCPU_ADD][1], r55.census->count[HS_PCPU_ADD_RETURN][1],
+		     "this_cpu_add/inc outnumber this_cpu_add_return (%u vs %u)",
+		     r55.census->count[HS_PCPU_ADD][1], r55.census->count[HS_PCPU_ADD_RETURN][1]);
+	hs_path_run_free(&r53);
+	hs_path_run_free(&r55);
+	hs_patched_free(p53);
+	hs_patched_free(p55);
+	hs_image_close(img);
+}
+
 Test(paths, broken_state_gives_fault_report)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *p = patch(img, "a55");
 	struct hs_path_ctx c = { .img = img, .pt = p, .budget = 100000 };
 	struct hs_path_run out;
@@ -271,7 +314,7 @@ Test(paths, broken_state_gives_fault_report)
  * does not depend on which paths ran before it. */
 Test(paths, session_runs_are_independent)
 {
-	struct hs_image *img = open_kernel(HS_KERNEL("base"));
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *p = patch(img, "a55");
 	struct hs_session *s = hs_session_new(p);
 	struct hs_path_run alone, after, tmp;

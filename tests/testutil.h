@@ -2,9 +2,45 @@
 #ifndef HOTSIM_TESTUTIL_H
 #define HOTSIM_TESTUTIL_H
 
-/* Real arm64 kernels built by `make kernels` (kernels/linux/build.sh):
- * base, base-btf, base-clang, cswitch-inline, irq-direct, preempt-none, null */
-#define HS_KERNEL(variant) "build/kernels/" variant ".vmlinux"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Real arm64 kernels: build/kernels/<name>.vmlinux, built by
+ * kernels/linux/build.sh (<line>-<variant>, kernels/linux/variants) or
+ * fetched by kernels/debian/fetch.sh (debian-*, kernels/debian/images).
+ * hs_kernel() gives the path. HOTSIM_KERNELS says what a test that needs
+ * one does: "need" (make check) fails when the kernel is missing, "skip"
+ * (make test, the fast tier) skips saying so, unset skips only when it is
+ * missing - always naming the command that makes it.
+ */
+#include <criterion/criterion.h>
+#include <unistd.h>
+
+/* The path as a literal, for commands built by concatenation; such a test
+ * calls hs_kernel(name) first. */
+#define HS_KPATH(name) "build/kernels/" name ".vmlinux"
+
+static inline const char *hs_kernel(const char *name)
+{
+	static char bufs[8][128];
+	static unsigned next;
+	char *p = bufs[next++ % 8];
+	const char *mode = getenv("HOTSIM_KERNELS") ? getenv("HOTSIM_KERNELS") : "";
+	const char *how = strncmp(name, "debian-", 7) ? "kernels/linux/build.sh" : "kernels/debian/fetch.sh";
+
+	snprintf(p, sizeof(bufs[0]), "build/kernels/%.100s.vmlinux", name);
+	if (!strcmp(mode, "skip"))
+		cr_skip_test("needs real kernel %s: make check runs it", name);
+	if (access(p, R_OK) == 0)
+		return p;
+	if (!strcmp(mode, "need"))
+		cr_assert_fail("kernel %s missing: run %s %s", name, how, name);
+	cr_skip_test("needs real kernel %s (%s %s, or make kernels)", name, how, name);
+	return p;
+}
 
 /* Small cross-compiled fixtures built by `make fixtures` (kernels/fixtures/) */
 #define HS_FIXTURE(name) "kernels/fixtures/build/" name
@@ -12,6 +48,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A whole file in memory (NUL-terminated, length in *len); NULL if unreadable. */
 static inline uint8_t *hs_test_slurp(const char *path, size_t *len)

@@ -25,7 +25,9 @@
 #define HS_HARNESS_VA	0xffff0000f0000000ULL	/* hotsim's own code, 64 KiB */
 #define HS_HARNESS_SIZE	0x10000ULL
 #define HS_EXIT_VA	0xffff0000f0100000ULL	/* sentinel, never executed */
-#define HS_USER_EXIT_VA	0x0000000000400000ULL	/* same page, where eret to EL0 lands */
+/* Where eret to EL0 lands: the same sentinel page, at a user address that
+ * no loaded segment uses (a static executable links at 0x400000) -
+ * hs_rt_user_exit() says which. */
 
 struct hs_runner;
 
@@ -37,6 +39,9 @@ void hs_runner_free(struct hs_runner *r);
 
 const struct hs_image *hs_rt_image(const struct hs_runner *r);
 struct hs_dcache *hs_rt_dcache(struct hs_runner *r);
+
+/* The user-space address of the sentinel page (eret to EL0 ends there). */
+uint64_t hs_rt_user_exit(const struct hs_runner *r);
 
 /* Zeroed emulator memory from the heap; 0 with hs_errmsg() when exhausted. */
 uint64_t hs_rt_alloc(struct hs_runner *r, uint64_t size, uint64_t align);

@@ -15,9 +15,9 @@
 
 #define PATH_BUDGET 2000000ULL
 
-/* Where eret to EL0 returns: a user-space-looking address (bit 55 clear, so
- * el0_interrupt() does not take it for a kernel pc and harden the predictor). */
-#define USER_EXIT_VA HS_USER_EXIT_VA
+/* eret to EL0 returns to hs_rt_user_exit(): a user-space address (bit 55
+ * clear, so el0_interrupt() does not take it for a kernel pc and harden
+ * the predictor). */
 #define USER_SP 0x0000ffffd0000000ULL
 
 void hs_path_note(struct hs_path_run *out, const char *fmt, ...)
@@ -132,9 +132,9 @@ static int exception_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
 			return -1;
 		hs_rt_set_reg(c->r, UC_ARM64_REG_SP_EL0, USER_SP);
 		hs_rt_set_reg(c->r, UC_ARM64_REG_SP, c->ks.stack[0] + c->ks.off.thread_size);
-		hs_rt_set_reg(c->r, UC_ARM64_REG_ELR_EL1, USER_EXIT_VA);
+		hs_rt_set_reg(c->r, UC_ARM64_REG_ELR_EL1, hs_rt_user_exit(c->r));
 		set_spsr_el1(c->r, 0x0);		/* EL0t, DAIF clear */
-		run.stop = USER_EXIT_VA;
+		run.stop = hs_rt_user_exit(c->r);
 	} else {
 		hs_rt_set_reg(c->r, UC_ARM64_REG_ELR_EL1, HS_EXIT_VA);
 		set_spsr_el1(c->r, 0x5);		/* EL1h, DAIF clear */
