@@ -15,7 +15,7 @@ OPT     ?= -O2 -g
 PKGS    := unicorn capstone libelf
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -Isim $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm
 
 # Build flavours share the sources and differ in output dir and flags.
@@ -27,7 +27,7 @@ OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sani
 EXTRA_LDFLAGS := -fsanitize=address,undefined
 endif
 
-LIB_SRCS  := $(sort $(wildcard sim/*.c models/*.c kernels/paths/*.c))
+LIB_SRCS  := $(sort $(wildcard sim/*/*.c models/*.c kernels/paths/*.c))
 CLI_SRCS  := $(sort $(wildcard cli/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 

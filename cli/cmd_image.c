@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "hotsim/a64.h"
-#include "hotsim/btf.h"
+#include "elf/btf.h"
 #include "hotsim/err.h"
 #include "hotsim/patch.h"
 #include "json.h"

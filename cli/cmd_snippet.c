@@ -17,11 +17,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "measure.h"
+#include "hotsim/measure.h"
 #include "hotsim/err.h"
 #include "hotsim/image.h"
 #include "hotsim/model.h"
-#include "hotsim/runner.h"
+#include "emu/calls.h"
+#include "emu/runner.h"
 #include "json.h"
 
 #define MAX_MODELS 8

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "measure.h"
+#include "hotsim/measure.h"
 
 /* A row of the comparison: the same (name, cpu) in both images. */
 struct rp_pair {

@@ -14,7 +14,7 @@ command -v llvm-mca >/dev/null || { echo "mca-crosscheck: llvm-mca not found (ma
 make -s build/libhotsim.a
 PKGS="unicorn capstone libelf"
 ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-	-Wmissing-prototypes -O2 -g -Iinclude -Itests $(pkg-config --cflags $PKGS) \
+	-Wmissing-prototypes -O2 -g -Iinclude -Isim -Itests $(pkg-config --cflags $PKGS) \
 	-o build/mca-crosscheck tests/mca_main.c build/libhotsim.a $(pkg-config --libs $PKGS) -lm
 out=build/mca-crosscheck.md
 prev=""

@@ -26,7 +26,7 @@
 #include <criterion/criterion.h>
 
 #include "hotsim/a64.h"
-#include "../sim/a64_internal.h"
+#include "a64/internal.h"
 #include "testutil.h"
 
 #ifndef A64_XCHECK_IMAGE

@@ -12,11 +12,11 @@
 #include <unicorn/unicorn.h>
 
 #include "hotsim/err.h"
-#include "hotsim/kshims.h"
-#include "hotsim/kstate.h"
-#include "hotsim/ksyms.h"
+#include "emu/kshims.h"
+#include "emu/kstate.h"
+#include "elf/ksyms.h"
 #include "hotsim/patch.h"
-#include "hotsim/runner.h"
+#include "emu/runner.h"
 #include "testutil.h"
 
 static uint8_t *slurp(const char *path, size_t *len)

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "hotsim/btf.h"
+#include "elf/btf.h"
 #include "hotsim/err.h"
 #include "hotsim/image.h"
 #include "testutil.h"

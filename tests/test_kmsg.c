@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "hotsim/err.h"
-#include "hotsim/kstate.h"
+#include "emu/kstate.h"
 #include "hotsim/patch.h"
-#include "hotsim/runner.h"
+#include "emu/runner.h"
 #include "testutil.h"
 
 static struct hs_image *img;

@@ -28,8 +28,9 @@
 
 #include "hotsim/err.h"
 #include "hotsim/image.h"
+#include "emu/calls.h"
 #include "hotsim/model.h"
-#include "hotsim/runner.h"
+#include "emu/runner.h"
 #include "testutil.h"
 
 #define CALLS 4

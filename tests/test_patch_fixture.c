@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "hotsim/btf.h"
+#include "elf/btf.h"
 #include "hotsim/err.h"
 #include "hotsim/patch.h"
 #include "testutil.h"

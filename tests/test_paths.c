@@ -12,7 +12,7 @@
 #include <unicorn/unicorn.h>
 
 #include "hotsim/err.h"
-#include "hotsim/paths.h"
+#include "paths/path_internal.h"
 #include "testutil.h"
 
 #define LIMIT 1000000

@@ -9,7 +9,7 @@
 #include <unicorn/unicorn.h>
 
 #include "hotsim/err.h"
-#include "hotsim/runner.h"
+#include "emu/runner.h"
 #include "testutil.h"
 
 static struct hs_image *img;

@@ -13,22 +13,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hotsim/kstate.h"
 #include "hotsim/patch.h"
 #include "hotsim/percpu.h"
-#include "hotsim/runner.h"
 #include "hotsim/trace.h"
 
 struct hs_path_def;
-
-/* Everything a path's run function works with. */
-struct hs_path_ctx {
-	const struct hs_image *img;
-	const struct hs_patched *pt;
-	struct hs_runner *r;
-	struct hs_kstate ks;
-	uint64_t budget;
-};
+struct hs_path_ctx;	/* sim/paths/path_internal.h */
+struct hs_runner;
+struct hs_kstate;
 
 /* A run's outcome. The runner stays alive: the trace's decode cache is its. */
 struct hs_path_run {
@@ -98,20 +90,6 @@ void hs_session_free(struct hs_session *s);
 int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
 		   struct hs_path_run *out);
 
-/* Benchmarks: restore the session and set the path up without running it. */
-int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct hs_path_run *out,
-		       struct hs_run *run, struct hs_runner **r);
 void hs_path_run_free(struct hs_path_run *out);
-
-/* Shared by the path kinds (kernels/paths/engine.c). */
-int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
-int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
-void hs_path_note(struct hs_path_run *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* For benchmarks: a fresh runner with boot state and the path's stubs
- * (c->r is the caller's to free), and the run a path would do, unexecuted. */
-int hs_path_setup(struct hs_path_ctx *c, const struct hs_path_def *d, const struct hs_patched *pt);
-int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out,
-		    struct hs_run *run);
 
 #endif

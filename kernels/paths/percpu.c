@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "hotsim/err.h"
-#include "hotsim/paths.h"
+#include "paths/path_internal.h"
 
 static int run_percpu(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
 {

@@ -22,7 +22,7 @@
 
 #include "hotsim/err.h"
 #include "hotsim/model.h"
-#include "hotsim/paths.h"
+#include "paths/path_internal.h"
 
 #define REPS 5
 

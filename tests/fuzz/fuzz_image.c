@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hotsim/btf.h"
+#include "elf/btf.h"
 #include "hotsim/err.h"
 #include "hotsim/patch.h"
 #include "hotsim/percpu.h"

@@ -1,0 +1,490 @@
+/*
+ * cpucaps.c - evaluate the image's arm64_features[] and arm64_errata[] for a
+ * modelled core, the way arch/arm64/kernel/cpufeature.c does at boot.
+ *
+ * struct arm64_cpu_capabilities changed shape over time; the layouts hotsim
+ * recognises are listed below and the one in use is reported. Entries are
+ * validated (desc points into the image, matches points at a function) before
+ * any field is believed.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hotsim/cpucaps.h"
+#include "hotsim/err.h"
+#include "elf/ksyms.h"
+
+/* Field offsets inside struct arm64_cpu_capabilities. */
+struct layout {
+	const char *name;
+	unsigned size;
+	int min_version;	/* first kernel version code with this layout */
+	int pos, width, min, max, sign;	/* -1: absent */
+};
+
+/*
+ * desc@0, capability@8 (u16), type@10, matches@16, cpu_enable@24, then a
+ * union at 32: {midr_range{model,rv_min,rv_max}@32, fixed_revs@48} |
+ * midr_range_list@32 | {sys_reg@32, field_pos@36, ...}; match_list@56.
+ */
+static const struct layout layouts[] = {
+	/* 6.10-era: + max_field_value, + const struct cpumask *cpus at 64 */
+	{ "v6.4+ (field_width, max_field_value, cpus)", 72, 0x060400, 36, 37, 38, 39, 41 },
+	/* 5.18 .. 6.x: field_width added after field_pos */
+	{ "v5.18+ (field_width)", 64, 0x051200, 36, 37, 38, -1, 40 },
+	/* 5.4 .. 5.17: width implicitly 4 */
+	{ "v5.4+ (no field_width)", 64, 0x050400, 36, -1, 37, -1, 39 },
+};
+
+#define OFF_DESC	0
+#define OFF_CAP		8
+#define OFF_MATCHES	16
+#define OFF_SYSREG	32
+#define OFF_MIDR	32
+#define OFF_FIXED_REVS	48
+#define OFF_MIDR_LIST	32
+#define OFF_MATCH_LIST	56
+
+#define MIDR_MODEL_MASK	0xff0ffff0u
+#define MIDR_RV_MASK	0x00f0000fu
+
+struct ctx {
+	const struct hs_image *img;
+	const uint8_t *mem;
+	const struct hs_core *core;
+	const struct layout *lay;
+	struct hs_caps *out;
+	const char *why;
+	char whybuf[64];
+};
+
+static uint64_t rd64(struct ctx *c, uint64_t va)
+{
+	uint64_t v = 0;
+
+	hs_read64(c->img, c->mem, va, &v);
+	return v;
+}
+
+static uint32_t rd32(struct ctx *c, uint64_t va)
+{
+	uint32_t v = 0;
+
+	hs_read32(c->img, c->mem, va, &v);
+	return v;
+}
+
+static uint8_t rd8(struct ctx *c, uint64_t va)
+{
+	const uint8_t *p = hs_at(c->img, (uint8_t *)c->mem, va, 1);
+
+	return p ? *p : 0;
+}
+
+/* Name of the function a pointer designates, suffix (.isra.0...) stripped
+ * into buf; NULL if it is not the start of a function. */
+static const char *func_name(struct ctx *c, uint64_t addr, char *buf, size_t len)
+{
+	const struct hs_sym *s = hs_sym_at(c->img, addr);
+
+	if (!s || s->addr != addr || s->type != STT_FUNC)
+		return NULL;
+	snprintf(buf, len, "%s", s->name);
+	buf[strcspn(buf, ".")] = 0;
+	return buf;
+}
+
+static const char *str_in_image(struct ctx *c, uint64_t va)
+{
+	const uint8_t *p = hs_at(c->img, (uint8_t *)c->mem, va, 1);
+	size_t avail;
+
+	if (!p)
+		return NULL;
+	avail = c->img->span - (va - c->img->base);
+	return memchr(p, 0, avail > 256 ? 256 : avail) ? (const char *)p : NULL;
+}
+
+static int midr_in_range(uint32_t midr, uint32_t model, uint32_t rv_min, uint32_t rv_max)
+{
+	uint32_t rv = midr & MIDR_RV_MASK;
+
+	return (midr & MIDR_MODEL_MASK) == model && rv >= rv_min && rv <= rv_max;
+}
+
+static const char *idreg_name(uint32_t reg)
+{
+	static const struct { uint32_t reg; const char *name; } names[] = {
+		{ HS_ID_AA64PFR0_EL1, "ID_AA64PFR0_EL1" }, { HS_ID_AA64PFR1_EL1, "ID_AA64PFR1_EL1" },
+		{ HS_ID_AA64ZFR0_EL1, "ID_AA64ZFR0_EL1" }, { HS_ID_AA64SMFR0_EL1, "ID_AA64SMFR0_EL1" },
+		{ HS_ID_AA64DFR0_EL1, "ID_AA64DFR0_EL1" }, { HS_ID_AA64ISAR0_EL1, "ID_AA64ISAR0_EL1" },
+		{ HS_ID_AA64ISAR1_EL1, "ID_AA64ISAR1_EL1" }, { HS_ID_AA64ISAR2_EL1, "ID_AA64ISAR2_EL1" },
+		{ HS_ID_AA64MMFR0_EL1, "ID_AA64MMFR0_EL1" }, { HS_ID_AA64MMFR1_EL1, "ID_AA64MMFR1_EL1" },
+		{ HS_ID_AA64MMFR2_EL1, "ID_AA64MMFR2_EL1" }, { HS_CTR_EL0, "CTR_EL0" },
+	};
+
+	for (size_t i = 0; i < HS_ARRAY_SIZE(names); i++)
+		if (names[i].reg == reg)
+			return names[i].name;
+	return "ID register";
+}
+
+/* has_cpuid_feature(): field of the (sanitised) ID register >= min. */
+static int cpuid_feature(struct ctx *c, uint64_t e)
+{
+	uint32_t reg = rd32(c, e + OFF_SYSREG);
+	unsigned pos = rd8(c, e + c->lay->pos);
+	unsigned width = c->lay->width >= 0 ? rd8(c, e + c->lay->width) : 4;
+	int min = rd8(c, e + c->lay->min);
+	int sign = rd8(c, e + c->lay->sign);
+	uint64_t v = hs_core_idreg(c->core, reg);
+	int64_t field;
+
+	if (width == 0 || width > 16 || pos + width > 64)
+		return -1;
+	field = (int64_t)((v >> pos) & ((1ULL << width) - 1));
+	if (sign && (field >> (width - 1)))
+		field -= (int64_t)1 << width;
+	snprintf(c->whybuf, sizeof(c->whybuf), "%s[%u:%u]=%lld %s %d", idreg_name(reg),
+		 pos + width - 1, pos, (long long)field, field >= min ? ">=" : "<", min);
+	c->why = c->whybuf;
+	if (field < min)
+		return 0;
+	if (c->lay->max >= 0 && field > rd8(c, e + c->lay->max))
+		return 0;
+	return 1;
+}
+
+static int affected_midr_range(struct ctx *c, uint64_t e)
+{
+	uint32_t model = rd32(c, e + OFF_MIDR), lo = rd32(c, e + OFF_MIDR + 4),
+		 hi = rd32(c, e + OFF_MIDR + 8);
+	uint64_t fixed = rd64(c, e + OFF_FIXED_REVS);
+
+	c->why = "MIDR not in range";
+	if (!midr_in_range(c->core->midr, model, lo, hi))
+		return 0;
+	/* REVIDR is 0 on the modelled parts: no fixed revision applies, but a
+	 * fixed_revs entry matching only by revision would. */
+	for (int i = 0; fixed && i < 32; i++, fixed += 8) {
+		uint32_t rv = rd32(c, fixed), mask = rd32(c, fixed + 4);
+
+		if (!rv)
+			break;
+		if ((c->core->midr & MIDR_RV_MASK) == rv && mask == 0)
+			return 0;
+	}
+	c->why = "MIDR in affected range";
+	return 1;
+}
+
+static int affected_midr_list(struct ctx *c, uint64_t e)
+{
+	uint64_t list = rd64(c, e + OFF_MIDR_LIST);
+
+	c->why = "MIDR not in list";
+	for (int i = 0; list && i < 256; i++, list += 12) {
+		uint32_t model = rd32(c, list);
+
+		if (!model)
+			break;
+		if (midr_in_range(c->core->midr, model, rd32(c, list + 4), rd32(c, list + 8))) {
+			c->why = "MIDR in affected list";
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int field_nonzero(const struct hs_core *core, uint32_t reg, unsigned pos)
+{
+	return ((hs_core_idreg(core, reg) >> pos) & 0xf) != 0;
+}
+
+static int eval_entry(struct ctx *c, uint64_t e, int depth);
+
+static int multi_entry(struct ctx *c, uint64_t e, int depth)
+{
+	uint64_t list = rd64(c, e + OFF_MATCH_LIST);
+
+	for (int i = 0; list && i < 16; i++, list += c->lay->size) {
+		int r;
+
+		if (!rd64(c, list + OFF_MATCHES))
+			break;
+		r = eval_entry(c, list, depth + 1);
+		if (r != 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * One entry: 1 present, 0 absent, -1 unknown matcher. The matcher is
+ * identified by its function name in the image; the rules are Linux's.
+ */
+static int eval_entry(struct ctx *c, uint64_t e, int depth)
+{
+	char buf[96];
+	const char *m = func_name(c, rd64(c, e + OFF_MATCHES), buf, sizeof(buf));
+	const struct hs_core *core = c->core;
+
+	c->why = NULL;
+	if (!m || depth > 4)
+		return -1;
+	if (!strcmp(m, "has_cpuid_feature") || !strcmp(m, "has_user_cpuid_feature") ||
+	    !strcmp(m, "has_address_auth_cpucap") || !strcmp(m, "has_amu") ||
+	    !strcmp(m, "has_32bit_el0"))
+		return cpuid_feature(c, e);
+	if (!strcmp(m, "has_useable_gicv3_cpuif")) {
+		/* ... and firmware left ICC_SRE_EL1.SRE settable (platform) */
+		return cpuid_feature(c, e);
+	}
+	if (!strcmp(m, "has_useable_cnp"))
+		return cpuid_feature(c, e);	/* no Carmel CNP erratum on our cores */
+	if (!strcmp(m, "has_hw_dbm")) {
+		int r = cpuid_feature(c, e);
+
+		/* cpu_has_broken_dbm(): erratum 1024718, all Cortex-A55 */
+		if (r == 1 && (core->midr & MIDR_MODEL_MASK) == 0x410fd050) {
+			c->why = "HAFDBS present but Cortex-A55 erratum 1024718 (broken DBM)";
+			return 0;
+		}
+		return r;
+	}
+	if (!strcmp(m, "has_no_fpsimd")) {
+		c->why = "ID_AA64PFR0_EL1.FP implemented";
+		return ((hs_core_idreg(core, HS_ID_AA64PFR0_EL1) >> 16) & 0xf) == 0xf;
+	}
+	if (!strcmp(m, "has_cache_idc") || !strcmp(m, "has_cache_dic")) {
+		unsigned bit = m[10] == 'i' ? 28 : 29;
+
+		c->why = bit == 28 ? "CTR_EL0.IDC" : "CTR_EL0.DIC";
+		return (int)((hs_core_idreg(core, HS_CTR_EL0) >> bit) & 1);
+	}
+	if (!strcmp(m, "has_address_auth_metacap")) {
+		c->why = "ID_AA64ISAR1_EL1.APA/API, ISAR2.APA3";
+		return field_nonzero(core, HS_ID_AA64ISAR1_EL1, 4) ||
+		       field_nonzero(core, HS_ID_AA64ISAR1_EL1, 8) ||
+		       field_nonzero(core, HS_ID_AA64ISAR2_EL1, 12);
+	}
+	if (!strcmp(m, "has_generic_auth")) {
+		c->why = "ID_AA64ISAR1_EL1.GPA/GPI, ISAR2.GPA3";
+		return field_nonzero(core, HS_ID_AA64ISAR1_EL1, 24) ||
+		       field_nonzero(core, HS_ID_AA64ISAR1_EL1, 28) ||
+		       field_nonzero(core, HS_ID_AA64ISAR2_EL1, 8);
+	}
+	if (!strcmp(m, "has_always")) {
+		c->why = "always";
+		return 1;
+	}
+	if (!strcmp(m, "unmap_kernel_at_el0")) {
+		c->why = "not Meltdown-affected (kpti_safe_list), no KASLR offset";
+		return 0;
+	}
+	if (!strcmp(m, "runs_at_el2") || !strcmp(m, "is_kvm_protected_mode")) {
+		c->why = "platform: kernel entered at EL1";
+		return 0;
+	}
+	if (!strcmp(m, "can_use_gic_priorities")) {
+		c->why = "pseudo-NMI not enabled (irqchip.gicv3_pseudo_nmi)";
+		return 0;
+	}
+	if (!strcmp(m, "has_mismatched_cache_type")) {
+		c->why = "homogeneous system";
+		return 0;
+	}
+	if (!strcmp(m, "has_no_hw_prefetch") || !strcmp(m, "is_kryo_midr") ||
+	    !strcmp(m, "needs_tx2_tvm_workaround") || !strcmp(m, "has_neoverse_n1_erratum_1542419")) {
+		c->why = "MIDR is not the affected vendor part";
+		return 0;
+	}
+	if (!strcmp(m, "is_affected_midr_range"))
+		return affected_midr_range(c, e);
+	if (!strcmp(m, "is_affected_midr_range_list") || !strcmp(m, "has_cortex_a76_erratum_1463225"))
+		return affected_midr_list(c, e);
+	if (!strcmp(m, "cpucap_multi_entry_cap_matches"))
+		return multi_entry(c, e, depth);
+	if (!strcmp(m, "has_spectre_v2")) {
+		c->why = "Spectre-v2 classification of the core";
+		return core->spectre_v2 != HS_MIT_UNAFFECTED;
+	}
+	if (!strcmp(m, "has_spectre_v3a")) {
+		c->why = "Spectre-v3a affects Cortex-A57/A72 only";
+		return 0;
+	}
+	if (!strcmp(m, "has_spectre_v4")) {
+		c->why = "Spectre-v4 classification of the core";
+		return core->spectre_v4 != HS_MIT_UNAFFECTED;
+	}
+	if (!strcmp(m, "is_spectre_bhb_affected")) {
+		c->why = "Spectre-BHB classification of the core";
+		return core->spectre_bhb != HS_MIT_UNAFFECTED;
+	}
+	return -1;
+}
+
+/* Does stride S describe the table? Every entry before the zero terminator
+ * must have a function (or NULL) as matcher and a string (or NULL) as desc. */
+static int stride_fits(struct ctx *c, uint64_t base, uint64_t size, unsigned s)
+{
+	char buf[96];
+	uint64_t n = size / s;
+
+	if (size % s || n < 2)
+		return 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t e = base + i * s, m = rd64(c, e + OFF_MATCHES), d = rd64(c, e + OFF_DESC);
+
+		if (i == n - 1)
+			return m == 0 && d == 0;
+		if (m && !func_name(c, m, buf, sizeof(buf)))
+			return 0;
+		if (d && !str_in_image(c, d))
+			return 0;
+		if (!m && !d)
+			return 0;
+	}
+	return 1;
+}
+
+static int pick_layout(struct ctx *c, const struct hs_sym *t)
+{
+	for (size_t i = 0; i < HS_ARRAY_SIZE(layouts); i++) {
+		const struct layout *l = &layouts[i];
+
+		if (!stride_fits(c, t->addr, t->size, l->size))
+			continue;
+		if (c->img->version_code && c->img->version_code < l->min_version)
+			continue;
+		c->lay = l;
+		return 0;
+	}
+	return hs_fail("%s: %s[] (%llu bytes) does not match any known struct arm64_cpu_capabilities layout",
+		       c->img->path, t->name, (unsigned long long)t->size);
+}
+
+static void find_ncaps(struct ctx *c, unsigned max_seen)
+{
+	const struct hs_sym *k = hs_sym_exact(c->img, "cpu_hwcap_keys");
+	const struct hs_sym *b = hs_ksym_opt(c->img, "cpucap bitmap");
+	const struct hs_sym *ptrs = hs_ksym_opt(c->img, "cpucap pointers");
+
+	/* DEFINE_STATIC_KEY_ARRAY_FALSE(cpu_hwcap_keys, ARM64_NCAPS): 16-byte keys */
+	if (k && k->size && k->size % 16 == 0 && k->size / 16 <= HS_MAX_CAPS) {
+		c->out->ncaps = (unsigned)(k->size / 16);
+		snprintf(c->out->ncaps_from, sizeof(c->out->ncaps_from), "size of cpu_hwcap_keys[]");
+	} else if (ptrs && ptrs->size && ptrs->size % 8 == 0 && ptrs->size / 8 <= HS_MAX_CAPS) {
+		/* static const struct arm64_cpu_capabilities *cpu_hwcaps_ptrs[ARM64_NCAPS] */
+		c->out->ncaps = (unsigned)(ptrs->size / 8);
+		snprintf(c->out->ncaps_from, sizeof(c->out->ncaps_from), "size of %s[]", ptrs->name);
+	} else if (b && b->size && b->size * 8 <= HS_MAX_CAPS) {
+		c->out->ncaps = (unsigned)(b->size * 8);
+		snprintf(c->out->ncaps_from, sizeof(c->out->ncaps_from), "size of %s (upper bound)",
+			 b->name);
+		c->out->ncaps_bound = 1;
+	} else {
+		c->out->ncaps = max_seen + 1;
+		snprintf(c->out->ncaps_from, sizeof(c->out->ncaps_from),
+			 "highest capability in the tables");
+		c->out->ncaps_bound = -1;
+	}
+}
+
+static int walk_table(struct ctx *c, const struct hs_sym *t, unsigned *max_seen)
+{
+	uint64_t n = t->size / c->lay->size;
+
+	for (uint64_t i = 0; i + 1 < n; i++) {
+		uint64_t e = t->addr + i * c->lay->size;
+		unsigned cap = rd8(c, e + OFF_CAP) | (unsigned)rd8(c, e + OFF_CAP + 1) << 8;
+		uint64_t d = rd64(c, e + OFF_DESC);
+		struct hs_cap_info *ci;
+		char buf[96];
+		int r;
+
+		if (cap >= HS_MAX_CAPS)
+			return hs_fail("%s: %s[%llu] has capability %u, beyond %u", c->img->path,
+				       t->name, (unsigned long long)i, cap, HS_MAX_CAPS);
+		if (cap > *max_seen)
+			*max_seen = cap;
+		ci = &c->out->cap[cap];
+		ci->listed = 1;
+		if (d && !ci->desc)
+			ci->desc = str_in_image(c, d);
+		r = eval_entry(c, e, 0);
+		if (r < 0) {
+			const char *m = func_name(c, rd64(c, e + OFF_MATCHES), buf, sizeof(buf));
+			const struct hs_sym *s = hs_sym_at(c->img, rd64(c, e + OFF_MATCHES));
+
+			if (c->out->nunknown < HS_ARRAY_SIZE(c->out->unknown)) {
+				c->out->unknown[c->out->nunknown].matcher = (m && s) ? s->name : "(none)";
+				c->out->unknown[c->out->nunknown].cap = cap;
+				c->out->nunknown++;
+			}
+			if (!ci->present && !ci->why)
+				ci->why = "unknown matcher: left off";
+			continue;
+		}
+		if (r == 1 && !ci->present) {
+			const struct hs_sym *s = hs_sym_at(c->img, rd64(c, e + OFF_MATCHES));
+
+			ci->present = 1;
+			ci->matcher = s ? s->name : NULL;
+			snprintf(c->out->why_buf[cap], sizeof(c->out->why_buf[cap]), "%s",
+				 c->why ? c->why : "");
+			ci->why = c->out->why_buf[cap];
+		} else if (!ci->present && c->why) {
+			snprintf(c->out->why_buf[cap], sizeof(c->out->why_buf[cap]), "%s", c->why);
+			ci->why = c->out->why_buf[cap];
+		}
+	}
+	return 0;
+}
+
+int hs_cpucaps_eval(const struct hs_image *img, const uint8_t *mem, const struct hs_core *core,
+		    struct hs_caps *out)
+{
+	const struct hs_sym *feat = hs_sym_exact(img, "arm64_features");
+	const struct hs_sym *errata = hs_sym_exact(img, "arm64_errata");
+	struct ctx c = { .img = img, .mem = mem, .core = core, .out = out };
+	unsigned max_seen = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!feat || !feat->size)
+		return hs_fail("%s: no arm64_features[] table; cannot tell which CPU features boot enables",
+			       img->path);
+	if (pick_layout(&c, feat))
+		return -1;
+	out->entry_size = c.lay->size;
+	out->layout = c.lay->name;
+	if (walk_table(&c, feat, &max_seen))
+		return -1;
+	if (errata && errata->size) {
+		if (!stride_fits(&c, errata->addr, errata->size, c.lay->size))
+			return hs_fail("%s: arm64_errata[] does not match the layout of arm64_features[]",
+				       img->path);
+		if (walk_table(&c, errata, &max_seen))
+			return -1;
+	}
+	find_ncaps(&c, max_seen);
+	if (max_seen >= out->ncaps)
+		return hs_fail("%s: capability %u beyond ARM64_NCAPS %u (%s)", img->path, max_seen,
+			       out->ncaps, out->ncaps_from);
+	return 0;
+}
+
+const char *hs_cpucap_label(const struct hs_image *img, const struct hs_caps *caps, unsigned cap,
+			    char *buf, unsigned len)
+{
+	const char *n = hs_cpucap_name(img->version_code, caps->ncaps, caps->ncaps_bound, cap);
+
+	if (n)
+		snprintf(buf, len, "%s", n);
+	else if (cap < HS_MAX_CAPS && caps->cap[cap].desc)
+		snprintf(buf, len, "cap %u (%s)", cap, caps->cap[cap].desc);
+	else
+		snprintf(buf, len, "cap %u", cap);
+	return buf;
+}

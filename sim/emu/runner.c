@@ -1,0 +1,586 @@
+/*
+ * runner.c - Unicorn set-up, hooks and runs (see runner.h).
+ *
+ * One code hook does the per-instruction work: budget, host stubs/shims,
+ * the stop address, the shadow call stack for fault reports, and the trace.
+ * Memory hooks attach data addresses to the last trace record. The
+ * interrupt hook turns exceptions into either emulation (GICv3 CPU
+ * interface registers, firmware calls) or a reported stop.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unicorn/unicorn.h>
+
+#include "hotsim/err.h"
+#include "emu/runner.h"
+#include "emu/runner_internal.h"
+
+#define PAGE 4096ULL
+
+const struct hs_image *hs_rt_image(const struct hs_runner *r) { return r->img; }
+struct hs_dcache *hs_rt_dcache(struct hs_runner *r) { return &r->dc; }
+uint64_t hs_rt_icount(const struct hs_runner *r) { return r->icount; }
+uint64_t hs_rt_user_exit(const struct hs_runner *r) { return r->user_exit; }
+
+uint64_t hs_rt_reg(struct hs_runner *r, int reg)
+{
+	uint64_t v = 0;
+
+	uc_reg_read(r->uc, reg, &v);
+	return v;
+}
+
+void hs_rt_set_reg(struct hs_runner *r, int reg, uint64_t v)
+{
+	uc_reg_write(r->uc, reg, &v);
+}
+
+void hs_rt_set_cp(struct hs_runner *r, struct uc_arm64_cp_reg *cp)
+{
+	uc_reg_write(r->uc, UC_ARM64_REG_CP_REG, cp);
+}
+
+void *hs_rt_host(struct hs_runner *r, uint64_t va, uint64_t len)
+{
+	if (va >= HS_HEAP_VA && va - HS_HEAP_VA <= HS_HEAP_SIZE && len <= HS_HEAP_SIZE - (va - HS_HEAP_VA))
+		return r->heap + (va - HS_HEAP_VA);
+	if (va >= HS_HARNESS_VA && va - HS_HARNESS_VA <= HS_HARNESS_SIZE &&
+	    len <= HS_HARNESS_SIZE - (va - HS_HARNESS_VA))
+		return r->harness + (va - HS_HARNESS_VA);
+	return hs_at(r->img, r->mem, va, len);
+}
+
+int hs_rt_read64(struct hs_runner *r, uint64_t va, uint64_t *v)
+{
+	void *p = hs_rt_host(r, va, 8);
+
+	if (!p)
+		return hs_fail("read of unmapped 0x%llx", (unsigned long long)va);
+	memcpy(v, p, 8);
+	return 0;
+}
+
+int hs_rt_write64(struct hs_runner *r, uint64_t va, uint64_t v)
+{
+	void *p = hs_rt_host(r, va, 8);
+
+	if (!p)
+		return hs_fail("write to unmapped 0x%llx", (unsigned long long)va);
+	memcpy(p, &v, 8);
+	return 0;
+}
+
+int hs_rt_write32(struct hs_runner *r, uint64_t va, uint32_t v)
+{
+	void *p = hs_rt_host(r, va, 4);
+
+	if (!p)
+		return hs_fail("write to unmapped 0x%llx", (unsigned long long)va);
+	memcpy(p, &v, 4);
+	return 0;
+}
+
+uint64_t hs_rt_alloc(struct hs_runner *r, uint64_t size, uint64_t align)
+{
+	uint64_t at;
+
+	if (!align)
+		align = 16;
+	at = (r->heap_used + align - 1) & ~(align - 1);
+	if (at > HS_HEAP_SIZE || size > HS_HEAP_SIZE - at) {
+		hs_fail("emulator heap exhausted (%llu bytes asked, %llu MiB heap)",
+			(unsigned long long)size, (unsigned long long)(HS_HEAP_SIZE >> 20));
+		return 0;
+	}
+	r->heap_used = at + size;
+	memset(r->heap + at, 0, size);
+	return HS_HEAP_VA + at;
+}
+
+uint64_t hs_rt_harness(struct hs_runner *r, const uint32_t *insns, unsigned n)
+{
+	uint64_t at = r->harness_used;
+
+	if (at + 4ULL * n > HS_HARNESS_SIZE) {
+		hs_fail("harness page full");
+		return 0;
+	}
+	memcpy(r->harness + at, insns, 4ULL * n);
+	r->harness_used += 4ULL * n;
+	/* Unicorn caches translations: make sure new code is seen */
+	uc_ctl_remove_cache(r->uc, HS_HARNESS_VA + at, HS_HARNESS_VA + at + 4ULL * n);
+	return HS_HARNESS_VA + at;
+}
+
+void hs_rt_code_changed(struct hs_runner *r, uint64_t va, uint64_t len)
+{
+	uc_ctl_remove_cache(r->uc, va, va + len);
+	for (uint64_t pc = va & ~3ULL; pc < va + len; pc += 4) {
+		long idx = hs_dcache_find(&r->dc, pc);
+		const void *p = hs_rt_host(r, pc, 4);
+		uint32_t w;
+
+		if (idx >= 0 && p) {
+			memcpy(&w, p, 4);
+			a64_decode(w, pc, &r->dc.v[idx].in);
+		}
+	}
+}
+
+int hs_rt_poison(struct hs_runner *r, uint64_t va, uint64_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->npoison == HS_ARRAY_SIZE(r->poison))
+		return hs_fail("more than %zu poisoned code ranges", HS_ARRAY_SIZE(r->poison));
+	r->poison[r->npoison].lo = va;
+	r->poison[r->npoison].hi = va + len;
+	va_start(ap, fmt);
+	vsnprintf(r->poison[r->npoison].why, sizeof(r->poison[0].why), fmt, ap);
+	va_end(ap);
+	if (!r->npoison || va < r->poison_lo)
+		r->poison_lo = va;
+	if (!r->npoison || va + len > r->poison_hi)
+		r->poison_hi = va + len;
+	r->npoison++;
+	return 0;
+}
+
+static int add_fn(struct hs_runner *r, uint64_t addr, const char *name, hs_shim_fn fn, void *ctx,
+		  uint64_t ret)
+{
+	struct hs_hookfn *f;
+
+	for (unsigned i = 0; i < r->nfns; i++)
+		if (r->fns[i].addr == addr) {
+			r->fns[i].fn = fn;
+			r->fns[i].ctx = ctx;
+			r->fns[i].ret = ret;
+			return 0;
+		}
+	if (r->nfns == HS_MAX_HOOKFNS)
+		return hs_fail("too many stubs/shims (%d)", HS_MAX_HOOKFNS);
+	f = &r->fns[r->nfns++];
+	f->addr = addr;
+	f->name = name;
+	f->fn = fn;
+	f->ctx = ctx;
+	f->ret = ret;
+	r->fn_lo = r->nfns == 1 || addr < r->fn_lo ? addr : r->fn_lo;
+	r->fn_hi = r->nfns == 1 || addr > r->fn_hi ? addr : r->fn_hi;
+	return 0;
+}
+
+int hs_rt_stub(struct hs_runner *r, const char *sym, uint64_t ret)
+{
+	const struct hs_sym *s = hs_sym_spec(r->img, sym, NULL);
+
+	if (!s)
+		return 0;	/* not in this image: nothing to stub */
+	return add_fn(r, s->addr, s->name, NULL, NULL, ret);
+}
+
+int hs_rt_shim(struct hs_runner *r, const char *sym, hs_shim_fn fn, void *ctx, int required)
+{
+	const struct hs_sym *s = hs_sym_lookup(r->img, sym, NULL);
+
+	if (!s)
+		return required ? hs_fail("%s: no function %s to shim", r->img->path, sym) : 0;
+	return add_fn(r, s->addr, s->name, fn, ctx, 0);
+}
+
+static struct hs_hookfn *find_fn(struct hs_runner *r, uint64_t pc)
+{
+	if (pc < r->fn_lo || pc > r->fn_hi)
+		return NULL;
+	for (unsigned i = 0; i < r->nfns; i++)
+		if (r->fns[i].addr == pc)
+			return &r->fns[i];
+	return NULL;
+}
+
+void hs_rt_gic_raise(struct hs_runner *r, uint32_t intid)
+{
+	r->gic_pending = intid;
+}
+
+/* Stop the current run with a message (first one wins). */
+void hs_rt_stop(struct hs_runner *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->stop_msg[0]) {
+		va_start(ap, fmt);
+		vsnprintf(r->stop_msg, sizeof(r->stop_msg), fmt, ap);
+		va_end(ap);
+	}
+	uc_emu_stop(r->uc);
+}
+
+static void call_stack(struct hs_runner *r, char *buf, size_t len)
+{
+	size_t used = 0;
+	char where[128];
+
+	buf[0] = 0;
+	for (int i = r->csp - 1, n = 0; i >= 0 && n < 8 && used + 2 < len; i--, n++) {
+		int w = snprintf(buf + used, len - used, "%s%s", n ? " <- " : "",
+				 hs_addr_fmt(r->img, r->cstack[i] - 4, where, sizeof(where)));
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
+{
+	struct hs_runner *r = ud;
+	struct hs_hookfn *f;
+	const struct a64_insn *in;
+	uint32_t word = 0;
+	long idx;
+
+	(void)size;
+	if (++r->icount > r->budget_end) {
+		char where[128];
+
+		hs_rt_stop(r, "instruction budget of %llu exhausted at %s (runaway?)",
+			   (unsigned long long)r->budget, hs_addr_fmt(r->img, pc, where, sizeof(where)));
+		return;
+	}
+	if (r->stop_pc && pc == r->stop_pc) {
+		uint64_t sp = 0;
+
+		if (r->stop_sp_min)
+			uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
+		if ((!r->stop_sp_min || sp >= r->stop_sp_min) && --r->stop_hits_left == 0) {
+			r->reached_stop = 1;
+			uc_emu_stop(uc);
+			return;
+		}
+	}
+	if (pc >= r->poison_lo && pc < r->poison_hi) {
+		for (unsigned i = 0; i < r->npoison; i++)
+			if (pc >= r->poison[i].lo && pc < r->poison[i].hi) {
+				hs_rt_stop(r, "%s", r->poison[i].why);
+				return;
+			}
+	}
+	if ((f = find_fn(r, pc)) != NULL) {
+		uint64_t x[8], lr;
+		static const int regs[8] = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
+					     UC_ARM64_REG_X3, UC_ARM64_REG_X4, UC_ARM64_REG_X5,
+					     UC_ARM64_REG_X6, UC_ARM64_REG_X7 };
+
+		for (int i = 0; i < 8; i++)
+			uc_reg_read(uc, regs[i], &x[i]);
+		if (f->fn) {
+			if (f->fn(r, f->ctx, x)) {
+				hs_rt_stop(r, "%s", hs_errmsg());
+				return;
+			}
+		} else {
+			x[0] = f->ret;
+		}
+		if (r->tr) {
+			hs_trace_note_stub(r->tr, f->name, f->addr);
+			if (r->tr->n)
+				r->tr->v[r->tr->n - 1].flags |= HS_T_STUB;
+		}
+		uc_reg_write(uc, UC_ARM64_REG_X0, &x[0]);
+		uc_reg_read(uc, UC_ARM64_REG_X30, &lr);
+		uc_reg_write(uc, UC_ARM64_REG_PC, &lr);
+		if (r->csp > 0)
+			r->csp--;
+		return;
+	}
+	/* decoded once per address; the word comes straight from our own
+	 * mapping (uc_mem_read per instruction was an eighth of the run time) */
+	idx = hs_dcache_find(&r->dc, pc);
+	if (idx < 0) {
+		const void *p = hs_rt_host(r, pc, 4);
+
+		if (!p)
+			return;	/* the fetch fault hook reports it */
+		memcpy(&word, p, 4);
+		idx = hs_dcache_get(&r->dc, pc, word);
+	}
+	if (idx < 0) {
+		hs_rt_stop(r, "%s", hs_errmsg());
+		return;
+	}
+	in = &r->dc.v[idx].in;
+	if (r->tr && !r->tracing && pc == r->trace_from)
+		r->tracing = 1;
+	if (r->tracing && hs_trace_push(r->tr, pc, (uint32_t)idx)) {
+		hs_rt_stop(r, "%s", hs_errmsg());
+		return;
+	}
+	if (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND) {
+		if (r->csp < HS_CSTACK)
+			r->cstack[r->csp++] = pc + 4;
+	} else if (in->cls == A64_C_RET && r->csp > 0) {
+		r->csp--;
+	}
+	if (r->tracing && (in->cls == A64_C_MRS || in->cls == A64_C_MSR || in->cls == A64_C_SYS))
+		hs_trace_note_sysreg(r->tr, in->sysreg, in->cls != A64_C_MRS);
+}
+
+void hs_rt_on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ud)
+{
+	struct hs_runner *r = ud;
+
+	(void)uc, (void)type, (void)size, (void)value;
+	if (r->tracing && r->tr->n && !r->tr->v[r->tr->n - 1].addr)
+		r->tr->v[r->tr->n - 1].addr = addr;
+}
+
+static bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+			void *ud)
+{
+	struct hs_runner *r = ud;
+	char where[128], stack[512];
+	uint64_t pc = 0;
+	const char *kind = type == UC_MEM_WRITE_UNMAPPED ? "write to" :
+			   type == UC_MEM_FETCH_UNMAPPED ? "instruction fetch from" : "read of";
+
+	(void)value;
+	uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+	call_stack(r, stack, sizeof(stack));
+	hs_rt_stop(r, "fault: %s unmapped 0x%llx (%d bytes) at %s%s%s", kind,
+		   (unsigned long long)addr, size, hs_addr_fmt(r->img, pc, where, sizeof(where)),
+		   stack[0] ? ", called from " : "", stack);
+	return false;
+}
+
+static void on_intr(uc_engine *uc, uint32_t intno, void *ud)
+{
+	struct hs_runner *r = ud;
+	char where[128], stack[512];
+	uint64_t pc = 0;
+	uint32_t word = 0;
+
+	uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+	uc_mem_read(uc, pc, &word, 4);
+	switch (intno) {
+	case 1:	/* UDEF: maybe a system register Unicorn lacks (GIC CPU interface) */
+		if ((word & 0xffc00000u) == 0xd5000000u && hs_rt_emulate_sysreg(r, pc, word) == 0)
+			return;
+		break;
+	case 11: case 13:	/* HVC / SMC: firmware (PC is already past it) */
+		if (hs_rt_firmware_call(r) == 0)
+			return;
+		break;
+	default:
+		break;
+	}
+	if (r->stop_msg[0]) {
+		uc_emu_stop(uc);
+		return;
+	}
+	call_stack(r, stack, sizeof(stack));
+	if (intno == 7 && ((word >> 5) & 0xffff) == 0x800) {	/* BUG_BRK_IMM */
+		char msg[900];
+
+		hs_kmsg_trap(r, pc, stack, msg, sizeof(msg));
+		hs_rt_stop(r, "%s", msg);
+	} else if (intno == 7)
+		hs_rt_stop(r, "brk #0x%x at %s%s%s", (word >> 5) & 0xffff,
+			   hs_addr_fmt(r->img, pc, where, sizeof(where)), stack[0] ? ", called from " : "",
+			   stack);
+	else if (intno == 1)
+		hs_rt_stop(r, "undefined instruction 0x%08x at %s%s%s", word,
+			   hs_addr_fmt(r->img, pc, where, sizeof(where)), stack[0] ? ", called from " : "",
+			   stack);
+	else
+		hs_rt_stop(r, "exception %u at %s%s%s", intno, hs_addr_fmt(r->img, pc, where, sizeof(where)),
+			   stack[0] ? ", called from " : "", stack);
+}
+
+static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud)
+{
+	return hs_rt_sysreg_hook(ud, uc, reg, cp, 0);
+}
+
+static uint32_t on_msr(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud)
+{
+	return hs_rt_sysreg_hook(ud, uc, reg, cp, 1);
+}
+
+static int map(struct hs_runner *r, uint64_t va, uint64_t len, void *host)
+{
+	uc_err e = uc_mem_map_ptr(r->uc, va, len, UC_PROT_ALL, host);
+
+	if (e != UC_ERR_OK)
+		return hs_fail("unicorn: cannot map 0x%llx (+0x%llx): %s", (unsigned long long)va,
+			       (unsigned long long)len, uc_strerror(e));
+	return 0;
+}
+
+/*
+ * hotsim's own pages must not cover the image. The kernel-half ones are
+ * fixed (a kernel links far above them); the user-half exit page goes to
+ * the first candidate no segment uses.
+ */
+static int overlaps_own(struct hs_runner *r)
+{
+	static const uint64_t user_candidates[] = { 0x400000, 0x10000000, 0x7fff0000000ULL };
+	static const struct { uint64_t va, len; const char *what; } own[] = {
+		{ HS_HEAP_VA, HS_HEAP_SIZE, "emulator heap" },
+		{ HS_HARNESS_VA, HS_HARNESS_SIZE, "harness page" },
+		{ HS_EXIT_VA, PAGE, "sentinel page" },
+	};
+	uint64_t lo = r->img->base, hi = r->img->base + r->img->span;
+
+	for (size_t i = 0; i < HS_ARRAY_SIZE(own); i++)
+		if (own[i].va < hi && lo < own[i].va + own[i].len)
+			return hs_fail("%s: the image (0x%llx-0x%llx) covers hotsim's %s at 0x%llx",
+				       r->img->path, (unsigned long long)lo, (unsigned long long)hi,
+				       own[i].what, (unsigned long long)own[i].va);
+	for (size_t i = 0; i < HS_ARRAY_SIZE(user_candidates); i++)
+		if (user_candidates[i] >= hi || user_candidates[i] + PAGE <= lo) {
+			r->user_exit = user_candidates[i];
+			return 0;
+		}
+	return hs_fail("%s: no free user address for hotsim's exit page", r->img->path);
+}
+
+struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const struct hs_core *core)
+{
+	struct hs_runner *r = hs_calloc(1, sizeof(*r));
+	uc_hook h;
+	uc_err e;
+
+	if (!r)
+		return NULL;
+	r->img = img;
+	r->core = core;
+	/* The kernel writes its own image (data, bss): every runner gets a
+	 * private copy so runs never see each other's state. */
+	if (posix_memalign((void **)&r->mem, PAGE, img->span)) {
+		hs_fail("out of memory for the image copy (%llu bytes)", (unsigned long long)img->span);
+		goto fail;
+	}
+	memcpy(r->mem, mem, img->span);
+	hs_dcache_init(&r->dc);
+	if (posix_memalign((void **)&r->heap, PAGE, HS_HEAP_SIZE) ||
+	    posix_memalign((void **)&r->harness, PAGE, HS_HARNESS_SIZE) ||
+	    posix_memalign((void **)&r->exitpage, PAGE, PAGE)) {
+		hs_fail("out of memory for the emulator heap");
+		goto fail;
+	}
+	memset(r->harness, 0, HS_HARNESS_SIZE);
+	/* the sentinel page holds brk #0xdead in case it is ever executed */
+	for (unsigned i = 0; i < PAGE / 4; i++)
+		((uint32_t *)r->exitpage)[i] = 0xd43bd5a0u;
+	e = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &r->uc);
+	if (e != UC_ERR_OK) {
+		hs_fail("unicorn: %s", uc_strerror(e));
+		goto fail;
+	}
+	/* before any map or register access (Unicorn 2.0.1) */
+	if (uc_ctl_set_cpu_model(r->uc, UC_CPU_ARM64_MAX) != UC_ERR_OK) {
+		hs_fail("unicorn: cannot select the MAX cpu model");
+		goto fail;
+	}
+	if (overlaps_own(r) || map(r, img->base, img->span, r->mem) ||
+	    map(r, HS_HEAP_VA, HS_HEAP_SIZE, r->heap) ||
+	    map(r, HS_HARNESS_VA, HS_HARNESS_SIZE, r->harness) || map(r, HS_EXIT_VA, PAGE, r->exitpage) ||
+	    map(r, r->user_exit, PAGE, r->exitpage))
+		goto fail;
+	if (uc_hook_add(r->uc, &r->h_code, UC_HOOK_CODE, (void *)hs_rt_on_code, r, 1, 0) ||
+	    uc_hook_add(r->uc, &r->h_mem, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)hs_rt_on_mem, r, 1, 0) ||
+	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)on_unmapped, r, 1, 0) ||
+	    uc_hook_add(r->uc, &h, UC_HOOK_INTR, (void *)on_intr, r, 1, 0) ||
+	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)on_mrs, r, 1, 0, UC_ARM64_INS_MRS) ||
+	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)on_msr, r, 1, 0, UC_ARM64_INS_MSR)) {
+		hs_fail("unicorn: cannot install hooks");
+		goto fail;
+	}
+	hs_rt_sysreg_init(r);
+	if (hs_kmsg_install(r))
+		goto fail;
+	/* the setup stack, for hs_rt_call() without one */
+	r->setup_stack = hs_rt_alloc(r, 64 * 1024, PAGE);
+	if (!r->setup_stack)
+		goto fail;
+	r->setup_stack += 64 * 1024;
+	return r;
+fail:
+	hs_runner_free(r);
+	return NULL;
+}
+
+void hs_runner_free(struct hs_runner *r)
+{
+	if (!r)
+		return;
+	if (r->snap.regs)
+		uc_context_free(r->snap.regs);
+	free(r->snap.mem);
+	free(r->snap.heap);
+	free(r->snap.harness);
+	if (r->uc)
+		uc_close(r->uc);
+	hs_dcache_free(&r->dc);
+	free(r->mem);
+	free(r->heap);
+	free(r->harness);
+	free(r->exitpage);
+	free(r);
+}
+
+int hs_rt_run(struct hs_runner *r, const struct hs_run *run)
+{
+	if (r->hooks_off)
+		return hs_fail("%s: the runner is in bare mode", run->what);
+	uc_err e;
+	char where[128];
+	uint64_t pc;
+
+	r->stop_msg[0] = 0;
+	r->warn_msg[0] = 0;
+	r->reached_stop = 0;
+	r->stop_pc = run->stop ? run->stop : HS_EXIT_VA;
+	r->stop_sp_min = run->stop_sp_min;
+	r->stop_hits_left = run->stop_hits ? run->stop_hits : 1;
+	r->budget = run->budget;
+	r->budget_end = r->icount + run->budget;
+	r->tr = run->trace;
+	r->trace_from = run->trace_from;
+	r->tracing = run->trace && !run->trace_from;
+	r->csp = 0;
+	e = uc_emu_start(r->uc, run->pc, HS_EXIT_VA, 0, 0);
+	r->tracing = 0;
+	r->tr = NULL;
+	pc = hs_rt_reg(r, UC_ARM64_REG_PC);
+	if (r->stop_msg[0])
+		return hs_fail("%s: %s", run->what, r->stop_msg);
+	if (e != UC_ERR_OK)
+		return hs_fail("%s: unicorn: %s at %s", run->what, uc_strerror(e),
+			       hs_addr_fmt(r->img, pc, where, sizeof(where)));
+	if (!r->reached_stop && !(r->stop_pc == HS_EXIT_VA && pc == HS_EXIT_VA))
+		return hs_fail("%s: stopped at %s before reaching its end", run->what,
+			       hs_addr_fmt(r->img, pc, where, sizeof(where)));
+	return 0;
+}
+
+int hs_rt_call(struct hs_runner *r, const char *what, uint64_t fn, const uint64_t *args, int nargs,
+	       uint64_t sp, uint64_t budget, uint64_t *ret)
+{
+	static const int regs[8] = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
+				     UC_ARM64_REG_X3, UC_ARM64_REG_X4, UC_ARM64_REG_X5,
+				     UC_ARM64_REG_X6, UC_ARM64_REG_X7 };
+	struct hs_run run = { .what = what, .pc = fn, .budget = budget };
+
+	for (int i = 0; i < nargs && i < 8; i++)
+		hs_rt_set_reg(r, regs[i], args[i]);
+	hs_rt_set_reg(r, UC_ARM64_REG_X30, HS_EXIT_VA);
+	hs_rt_set_reg(r, UC_ARM64_REG_SP, sp ? sp : r->setup_stack);
+	if (hs_rt_run(r, &run))
+		return -1;
+	if (ret)
+		*ret = hs_rt_reg(r, UC_ARM64_REG_X0);
+	return 0;
+}

@@ -1,0 +1,92 @@
+/* runner_internal.h - the runner's state, shared by runner.c and sysreg.c. */
+#ifndef HOTSIM_RUNNER_INTERNAL_H
+#define HOTSIM_RUNNER_INTERNAL_H
+
+#include <stdarg.h>
+#include <unicorn/unicorn.h>
+
+#include "emu/runner.h"
+
+#define HS_MAX_HOOKFNS 128
+#define HS_CSTACK 64
+
+struct hs_hookfn {
+	uint64_t addr;
+	const char *name;
+	hs_shim_fn fn;		/* NULL: plain stub returning ret */
+	void *ctx;
+	uint64_t ret;
+};
+
+struct hs_runner {
+	uc_engine *uc;
+	const struct hs_image *img;
+	uint8_t *mem;		/* patched image memory (mapped) */
+	const struct hs_core *core;
+	uint8_t *heap, *harness, *exitpage;
+	uint64_t heap_used, harness_used, setup_stack;
+	uint64_t user_exit;	/* user VA of the sentinel page */
+
+	struct hs_hookfn fns[HS_MAX_HOOKFNS];
+	unsigned nfns;
+	uint64_t fn_lo, fn_hi;
+
+	struct hs_dcache dc;
+	uc_hook h_code, h_mem;
+	int hooks_off;		/* bare mode (benchmarks) */
+
+	/* the current run */
+	struct hs_trace *tr;
+	int tracing;
+	uint64_t trace_from;
+	uint64_t icount, budget, budget_end;
+	uint64_t stop_pc, stop_sp_min;
+	unsigned stop_hits_left;
+	int reached_stop;
+	char stop_msg[1024];
+	char warn_msg[256];	/* the last __warn_printk() text (kmsg.c) */
+	uint64_t cstack[HS_CSTACK];
+	int csp;
+
+	/* a saved state to return to (hs_rt_snapshot / hs_rt_restore) */
+	struct {
+		int valid;
+		uc_context *regs;
+		uint8_t *mem, *heap, *harness;
+		uint64_t heap_used, harness_used, icount;
+		unsigned nfns;
+		uint32_t gic_pending;
+		uint64_t icc[4];
+	} snap;
+
+	/* code that must not run (pending runtime constants): [lo, hi) + why */
+	struct { uint64_t lo, hi; char why[240]; } poison[128];
+	unsigned npoison;
+	uint64_t poison_lo, poison_hi;	/* hull of all of them */
+
+	/* emulated GICv3 CPU interface */
+	uint32_t gic_pending;
+	uint64_t icc_pmr, icc_bpr1, icc_ctlr, icc_igrpen1;
+	unsigned gic_eois;
+};
+
+void hs_rt_stop(struct hs_runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* the per-instruction and memory hooks (runner.c; re-added by bare mode) */
+void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud);
+void hs_rt_on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ud);
+
+/* sysreg.c */
+void hs_rt_sysreg_init(struct hs_runner *r);
+uint32_t hs_rt_sysreg_hook(struct hs_runner *r, uc_engine *uc, uc_arm64_reg rt,
+			   const uc_arm64_cp_reg *cp, int write);
+int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word);
+int hs_rt_firmware_call(struct hs_runner *r);
+
+/* kmsg.c */
+int hs_kmsg_install(struct hs_runner *r);
+size_t hs_kmsg_format(struct hs_runner *r, uint64_t fmt, const uint64_t x[8], unsigned first,
+		      char *out, size_t len);
+void hs_kmsg_trap(struct hs_runner *r, uint64_t pc, const char *stack, char *out, size_t len);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * sysreg.c - system registers the functional core lacks or must answer
+ * deterministically:
+ *  - the GICv3 CPU interface (ICC_*): Unicorn has none, the MRS/MSR UDEF
+ *    and are emulated from the interrupt hook (then pc += 4);
+ *  - generic-timer counters: derived from the instruction count, so time
+ *    advances the same way on every run (no host clock);
+ *  - identification registers: the modelled core's values;
+ *  - SMCCC firmware calls (smc/hvc): answered as Trusted Firmware-A would.
+ * Any other unimplemented register stops the run, naming it and the pc.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hotsim/a64.h"
+#include "hotsim/err.h"
+#include "emu/runner_internal.h"
+
+#define ENC(op0, op1, crn, crm, op2) A64_SYSREG(op0, op1, crn, crm, op2)
+
+#define ICC_IAR1	ENC(3, 0, 12, 12, 0)
+#define ICC_EOIR1	ENC(3, 0, 12, 12, 1)
+#define ICC_HPPIR1	ENC(3, 0, 12, 12, 2)
+#define ICC_BPR1	ENC(3, 0, 12, 12, 3)
+#define ICC_CTLR	ENC(3, 0, 12, 12, 4)
+#define ICC_SRE		ENC(3, 0, 12, 12, 5)
+#define ICC_IGRPEN1	ENC(3, 0, 12, 12, 7)
+#define ICC_PMR		ENC(3, 0, 4, 6, 0)
+#define ICC_DIR		ENC(3, 0, 12, 11, 1)
+#define ICC_RPR		ENC(3, 0, 12, 11, 3)
+#define ICC_SGI1R	ENC(3, 0, 12, 11, 5)
+#define CNTFRQ		ENC(3, 3, 14, 0, 0)
+#define CNTPCT		ENC(3, 3, 14, 0, 1)
+#define CNTVCT		ENC(3, 3, 14, 0, 2)
+#define CNTPCTSS	ENC(3, 3, 14, 0, 5)
+#define CNTVCTSS	ENC(3, 3, 14, 0, 6)
+#define MIDR		ENC(3, 0, 0, 0, 0)
+#define MPIDR		ENC(3, 0, 0, 0, 5)
+#define REVIDR		ENC(3, 0, 0, 0, 6)
+
+#define SPURIOUS_INTID 1023
+
+/* Timer frequency the counters tick at; a common SoC value (25 MHz). */
+#define COUNTER_HZ 25000000ULL
+/* One counter tick per 40 instructions: ~1 GHz at ~1 IPC against 25 MHz. */
+#define INSNS_PER_TICK 40
+
+void hs_rt_sysreg_init(struct hs_runner *r)
+{
+	r->gic_pending = SPURIOUS_INTID;
+	r->icc_pmr = 0xf0;	/* GICD_INT_DEF_PRI | priority masking off */
+	r->icc_ctlr = 0x400;	/* 16-bit INTIDs */
+	r->icc_igrpen1 = 1;
+}
+
+static uint16_t enc_of(const uc_arm64_cp_reg *cp)
+{
+	return ENC(cp->op0, cp->op1, cp->crn, cp->crm, cp->op2);
+}
+
+static uint64_t counter(const struct hs_runner *r)
+{
+	return 1000000000ULL + r->icount / INSNS_PER_TICK;
+}
+
+/* Implemented registers whose values hotsim decides (MRS/MSR hooks). */
+uint32_t hs_rt_sysreg_hook(struct hs_runner *r, uc_engine *uc, uc_arm64_reg rt,
+			   const uc_arm64_cp_reg *cp, int write)
+{
+	uint64_t v;
+
+	if (write)
+		return 0;
+	switch (enc_of(cp)) {
+	case CNTPCT: case CNTVCT: case CNTPCTSS: case CNTVCTSS:
+		v = counter(r);
+		break;
+	case CNTFRQ:
+		v = COUNTER_HZ;
+		break;
+	case MIDR:
+		v = r->core ? r->core->midr : 0;
+		break;
+	case REVIDR:
+		v = 0;
+		break;
+	case MPIDR:
+		v = 0x80000000ULL;	/* uniprocessor-format bit set, affinity 0 */
+		break;
+	default:
+		return 0;
+	}
+	if (rt != UC_ARM64_REG_XZR)
+		uc_reg_write(uc, rt, &v);
+	return 1;
+}
+
+static void set_x(struct hs_runner *r, unsigned rt, uint64_t v)
+{
+	if (rt < 31) {
+		int reg = rt <= 28 ? UC_ARM64_REG_X0 + (int)rt : (rt == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30);
+
+		uc_reg_write(r->uc, reg, &v);
+	}
+}
+
+static uint64_t get_x(struct hs_runner *r, unsigned rt)
+{
+	uint64_t v = 0;
+
+	if (rt < 31) {
+		int reg = rt <= 28 ? UC_ARM64_REG_X0 + (int)rt : (rt == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30);
+
+		uc_reg_read(r->uc, reg, &v);
+	}
+	return v;
+}
+
+int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word)
+{
+	int read = (word >> 21) & 1;
+	unsigned rt = word & 31;
+	uint16_t enc = ENC(2 + ((word >> 19) & 1), (word >> 16) & 7, (word >> 12) & 15,
+			   (word >> 8) & 15, (word >> 5) & 7);
+	uint64_t v = 0, next = pc + 4;
+	char where[128];
+	const char *name;
+
+	switch (enc) {
+	case ICC_IAR1:
+		if (!read)
+			goto unknown;
+		v = r->gic_pending;
+		r->gic_pending = SPURIOUS_INTID;	/* acknowledged */
+		break;
+	case ICC_HPPIR1:
+		if (!read)
+			goto unknown;
+		v = r->gic_pending;
+		break;
+	case ICC_EOIR1: case ICC_DIR: case ICC_SGI1R:
+		if (read)
+			goto unknown;
+		r->gic_eois += enc == ICC_EOIR1;
+		break;
+	case ICC_PMR:
+		if (read)
+			v = r->icc_pmr;
+		else
+			r->icc_pmr = get_x(r, rt) & 0xff;
+		break;
+	case ICC_RPR:
+		if (!read)
+			goto unknown;
+		v = 0xff;	/* idle priority: nothing active */
+		break;
+	case ICC_BPR1:
+		if (read)
+			v = r->icc_bpr1;
+		else
+			r->icc_bpr1 = get_x(r, rt) & 7;
+		break;
+	case ICC_CTLR:
+		if (read)
+			v = r->icc_ctlr;
+		else
+			r->icc_ctlr = get_x(r, rt);
+		break;
+	case ICC_SRE:
+		v = 7;	/* SRE | DFB | DIB: system register interface on */
+		break;
+	case ICC_IGRPEN1:
+		if (read)
+			v = r->icc_igrpen1;
+		else
+			r->icc_igrpen1 = get_x(r, rt) & 1;
+		break;
+	default:
+		goto unknown;
+	}
+	if (read)
+		set_x(r, rt, v);
+	uc_reg_write(r->uc, UC_ARM64_REG_PC, &next);
+	if (r->tracing && r->tr && r->tr->n)
+		r->tr->v[r->tr->n - 1].flags |= HS_T_SYSREG_EMU;
+	return 0;
+unknown:
+	name = a64_sysreg_name(enc);
+	hs_rt_stop(r, "unimplemented system register %s%sS%u_%u_C%u_C%u_%u%s %s at %s",
+		   name ? name : "", name ? " (" : "", enc >> 14, (enc >> 11) & 7, (enc >> 7) & 15,
+		   (enc >> 3) & 15, enc & 7, name ? ")" : "", read ? "read" : "written",
+		   hs_addr_fmt(r->img, pc, where, sizeof(where)));
+	return -1;
+}
+
+/*
+ * SMCCC 1.1 (Arm DEN 0028): the kernel calls firmware for Spectre
+ * workarounds. Trusted Firmware-A answers ARCH_WORKAROUND_1/3 with success
+ * after doing the work in EL3; hotsim records the call (the cost models
+ * charge a named firmware-call cost) and returns SMCCC_RET_SUCCESS.
+ */
+int hs_rt_firmware_call(struct hs_runner *r)
+{
+	uint64_t fid = get_x(r, 0), ret;
+
+	switch (fid & 0xffffffffu) {
+	case 0x80000000u:	/* SMCCC_VERSION: 1.1 */
+		ret = 0x10001;
+		break;
+	case 0x80000001u:	/* SMCCC_ARCH_FEATURES */
+	case 0x80008000u:	/* ARCH_WORKAROUND_1 */
+	case 0x80007fffu:	/* ARCH_WORKAROUND_2 */
+	case 0x80003fffu:	/* ARCH_WORKAROUND_3 */
+		ret = 0;
+		break;
+	default:
+		hs_rt_stop(r, "firmware call 0x%llx hotsim does not emulate",
+			   (unsigned long long)fid);
+		return -1;
+	}
+	set_x(r, 0, ret);
+	if (r->tr && r->tracing) {
+		r->tr->firmware_calls++;
+		if (r->tr->n)
+			r->tr->v[r->tr->n - 1].flags |= HS_T_FIRMWARE;
+	}
+	return 0;
+}

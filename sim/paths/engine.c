@@ -1,0 +1,407 @@
+/*
+ * engine.c - what the path definitions share: build state, enter an
+ * exception as the hardware would, switch tasks through yield(), check
+ * landmarks, and the registry lookup.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unicorn/unicorn.h>
+
+#include "a64/encode.h"
+#include "hotsim/err.h"
+#include "paths/path_internal.h"
+
+#define PATH_BUDGET 2000000ULL
+
+/* eret to EL0 returns to hs_rt_user_exit(): a user-space address (bit 55
+ * clear, so el0_interrupt() does not take it for a kernel pc and harden
+ * the predictor). */
+#define USER_SP 0x0000ffffd0000000ULL
+
+void hs_path_note(struct hs_path_run *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out->nnotes >= HS_ARRAY_SIZE(out->notes))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->notes[out->nnotes++], sizeof(out->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+const struct hs_path_def *hs_path_find(const char *name)
+{
+	for (int i = 0; hs_paths[i]; i++)
+		if (!strcmp(hs_paths[i]->name, name))
+			return hs_paths[i];
+	return NULL;
+}
+
+/*
+ * VBAR_EL1 as boot leaves it: the canonical vectors, or on cores that need a
+ * Spectre-BHB mitigation the matching 2 KiB slot of __bp_harden_el1_vectors
+ * (arm64_get_bp_hardening_vector(): LOOP, FW, CLEAR_INSN in that order).
+ */
+static uint64_t vector_base(const struct hs_path_ctx *c, char *desc, size_t len)
+{
+	const struct hs_sym *v = hs_sym_exact(c->img, "vectors");
+	const struct hs_sym *bp = hs_sym_exact(c->img, "__bp_harden_el1_vectors");
+	int slot = -1;
+
+	switch (c->pt->core->spectre_bhb) {
+	case HS_MIT_LOOP: slot = 0; break;
+	case HS_MIT_FIRMWARE: slot = 1; break;
+	case HS_MIT_INSN: slot = 2; break;
+	default: break;
+	}
+	if (slot >= 0 && bp) {
+		snprintf(desc, len, "__bp_harden_el1_vectors+0x%x", 0x800 * slot);
+		return bp->addr + 0x800ULL * (unsigned)slot;
+	}
+	snprintf(desc, len, "vectors");
+	return v ? v->addr : 0;
+}
+
+/* offsetof(task_struct, thread_info.flags): the first load from tsk (x28)
+ * in ret_to_user ("ldr x19, [tsk, #TSK_TI_FLAGS]"). */
+static int ti_flags_offset(const struct hs_path_ctx *c, uint64_t *off)
+{
+	const struct hs_sym *f = hs_sym_exact(c->img, "ret_to_user");
+
+	if (!f)
+		return hs_fail("%s: no ret_to_user", c->img->path);
+	for (unsigned i = 0; i < 8; i++) {
+		uint32_t w = 0;
+
+		hs_read32(c->img, c->pt->mem, f->addr + 4 * i, &w);
+		/* ldr xt, [x28, #imm12*8] */
+		if ((w & 0xffc003e0u) == (0xf9400000u | (28u << 5))) {
+			*off = ((w >> 10) & 0xfff) * 8ULL;
+			return 0;
+		}
+	}
+	return hs_fail("%s: ret_to_user does not start with a load of TSK_TI_FLAGS", c->img->path);
+}
+
+static void set_spsr_el1(struct hs_runner *r, uint64_t v)
+{
+	uc_arm64_cp_reg cp = { .op0 = 3, .op1 = 0, .crn = 4, .crm = 0, .op2 = 0, .val = v };
+
+	(void)r;
+	hs_rt_set_cp(r, &cp);
+}
+
+/* Enter the exception (registers as the hardware leaves them) and describe
+ * the run; nothing executes yet. */
+static int exception_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
+			     struct hs_path_run *out, struct hs_run *runp)
+{
+	char vdesc[64], where[128];
+	uint64_t vbar = vector_base(c, vdesc, sizeof(vdesc)), pstate;
+	const struct hs_sym *target;
+	struct hs_run run = { .what = d->name, .budget = c->budget, .trace = &out->tr };
+	uint32_t w = 0;
+	int64_t off;
+
+	if (!vbar)
+		return hs_fail("%s: no vectors symbol", c->img->path);
+	/* name the handler the vector branches to, for reports */
+	target = NULL;
+	for (unsigned i = 0; i < 32 && !target; i++) {
+		uint64_t at = vbar + d->vector + 4 * i;
+
+		hs_read32(c->img, c->pt->mem, at, &w);
+		/* the first branch out of the vector table names the handler */
+		if ((w & 0xfc000000u) == 0x14000000u && a64_branch_imm_offset(w, &off) &&
+		    (uint64_t)(at + (uint64_t)off - vbar) >= 0x800)
+			target = hs_sym_at(c->img, at + (uint64_t)off);
+	}
+	snprintf(out->entry_desc, sizeof(out->entry_desc), "%s+0x%x%s%s%s", vdesc, d->vector,
+		 target ? " (" : "", target ? target->name : "", target ? ")" : "");
+	(void)where;
+
+	/* What the exception entry does in hardware: save pc and pstate, mask
+	 * DAIF, enter EL1h on SP_EL1. The interrupted context had IRQs on. */
+	if (d->from_el == 0) {
+		uint64_t flags_off = 0, task = c->ks.task[0];
+
+		/* "no pending work": the user task returns with no TIF work */
+		if (ti_flags_offset(c, &flags_off) || hs_rt_write64(c->r, task + flags_off, 0))
+			return -1;
+		hs_rt_set_reg(c->r, UC_ARM64_REG_SP_EL0, USER_SP);
+		hs_rt_set_reg(c->r, UC_ARM64_REG_SP, c->ks.stack[0] + c->ks.off.thread_size);
+		hs_rt_set_reg(c->r, UC_ARM64_REG_ELR_EL1, hs_rt_user_exit(c->r));
+		set_spsr_el1(c->r, 0x0);		/* EL0t, DAIF clear */
+		run.stop = hs_rt_user_exit(c->r);
+	} else {
+		hs_rt_set_reg(c->r, UC_ARM64_REG_ELR_EL1, HS_EXIT_VA);
+		set_spsr_el1(c->r, 0x5);		/* EL1h, DAIF clear */
+		run.stop = HS_EXIT_VA;
+	}
+	pstate = hs_rt_reg(c->r, UC_ARM64_REG_PSTATE);
+	hs_rt_set_reg(c->r, UC_ARM64_REG_PSTATE, (pstate & ~0x3cfULL) | 0x3c5);
+	hs_rt_gic_raise(c->r, d->intid);
+	run.pc = vbar + d->vector;
+	out->entry = run.pc;
+	*runp = run;
+	return 0;
+}
+
+int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
+{
+	struct hs_run run;
+
+	if (exception_prepare(c, d, out, &run) || hs_rt_run(c->r, &run))
+		return -1;
+	if (out->tr.n)
+		out->tr.v[0].flags |= HS_T_EXC_ENTRY;	/* the models charge the entry */
+	return 0;
+}
+
+/* The address a call of `callee` from one of `callers` returns to. */
+static uint64_t return_site(const struct hs_path_ctx *c, const char *const *callers,
+			    const char *callee)
+{
+	const struct hs_sym *t = hs_sym_lookup(c->img, callee, NULL);
+
+	if (!t)
+		return 0;
+	for (int i = 0; callers[i]; i++) {
+		const struct hs_sym *f = hs_sym_lookup(c->img, callers[i], NULL);
+
+		for (uint64_t a = f ? f->addr : 0; f && a < f->addr + f->size; a += 4) {
+			uint32_t w = 0;
+			int64_t off;
+
+			hs_read32(c->img, c->pt->mem, a, &w);
+			if ((w & 0xfc000000u) == 0x94000000u && a64_branch_imm_offset(w, &off) &&
+			    a + (uint64_t)off == t->addr)
+				return a + 4;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Task A (current) yields; the trace starts at __schedule and ends when task
+ * B, which was sleeping in __schedule, is back out of schedule() in its own
+ * do_sched_yield().
+ */
+static int switch_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
+			  struct hs_path_run *out, struct hs_run *runp)
+{
+	static const char *const callers[] = { "do_sched_yield", "yield", NULL };
+	const struct hs_sym *s = hs_sym_lookup(c->img, "__schedule", NULL);
+	struct hs_run run = { .what = d->name, .budget = c->budget, .trace = &out->tr };
+
+	if (!s)
+		return hs_fail("%s: no __schedule", c->img->path);
+	run.stop = return_site(c, callers, "schedule");
+	if (!run.stop)
+		return hs_fail("%s: no call of schedule() in do_sched_yield()/yield()", c->img->path);
+	run.stop_sp_min = c->ks.stack[1];	/* B's stack lies above A's */
+	run.trace_from = s->addr;
+	run.pc = hs_rt_reg(c->r, UC_ARM64_REG_PC);
+	out->entry = s->addr;
+	snprintf(out->entry_desc, sizeof(out->entry_desc), "%s (task A yields to task B)", s->name);
+	*runp = run;
+	return 0;
+}
+
+int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
+{
+	struct hs_run run;
+
+	if (switch_prepare(c, d, out, &run))
+		return -1;
+	return hs_rt_run(c->r, &run);
+}
+
+int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out,
+		    struct hs_run *run)
+{
+	switch (d->kind) {
+	case HS_PATH_EXCEPTION: return exception_prepare(c, d, out, run);
+	case HS_PATH_SWITCH: return switch_prepare(c, d, out, run);
+	default: return hs_fail("%s is not a single emulated run", d->name);
+	}
+}
+
+int hs_path_setup(struct hs_path_ctx *c, const struct hs_path_def *d, const struct hs_patched *pt)
+{
+	memset(c, 0, sizeof(*c));
+	c->img = pt->img;
+	c->pt = pt;
+	c->budget = PATH_BUDGET;
+	c->r = hs_runner_new(pt->img, pt->mem, pt->core);
+	if (!c->r)
+		return -1;
+	if (hs_kstate_boot(c->r, &c->ks) || hs_rtconst_settle(c->r, &pt->rep))
+		return -1;
+	for (int i = 0; d->stubs && d->stubs[i]; i++)
+		if (hs_rt_stub(c->r, d->stubs[i], 0))
+			return -1;
+	return 0;
+}
+
+static int visited(const struct hs_trace *t, const struct hs_sym *s)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].pc >= s->addr && t->v[i].pc < s->addr + (s->size ? s->size : 4))
+			return 1;
+	return 0;
+}
+
+static void check_landmarks(const struct hs_path_def *d, const struct hs_image *img,
+			    struct hs_path_run *out)
+{
+	for (int i = 0; d->landmarks && d->landmarks[i]; i++) {
+		const char *note = NULL, *spec = d->landmarks[i];
+		const struct hs_sym *s = NULL;
+		char alt[96];
+
+		/* "a|b": the names one function has had across versions */
+		while (!s && *spec) {
+			size_t n = strcspn(spec, "|");
+
+			snprintf(alt, sizeof(alt), "%.*s", (int)n, spec);
+			s = hs_sym_spec(img, alt, &note);
+			spec += n + (spec[n] == '|');
+		}
+		if (!s)
+			hs_path_note(out, "%s: not a function in this image (inlined or absent)",
+				     d->landmarks[i]);
+		else if (!visited(&out->tr, s))
+			hs_path_note(out, "%s: in the image but not on this path", s->name);
+		else if (note)
+			hs_path_note(out, "%s", note);
+	}
+}
+
+struct hs_session {
+	struct hs_path_ctx c;
+	int ok;
+	char why[768];		/* when !ok: why no path can run on this image */
+};
+
+struct hs_session *hs_session_new(const struct hs_patched *pt)
+{
+	struct hs_session *s = hs_calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->c.img = pt->img;
+	s->c.pt = pt;
+	s->c.budget = PATH_BUDGET;
+	s->c.r = hs_runner_new(pt->img, pt->mem, pt->core);
+	if (!s->c.r) {
+		free(s);
+		return NULL;
+	}
+	if (hs_kstate_boot(s->c.r, &s->c.ks) || hs_rtconst_settle(s->c.r, &pt->rep) ||
+	    hs_rt_snapshot(s->c.r)) {
+		snprintf(s->why, sizeof(s->why), "%s", hs_errmsg());
+		return s;
+	}
+	s->ok = 1;
+	return s;
+}
+
+void hs_session_free(struct hs_session *s)
+{
+	if (!s)
+		return;
+	hs_runner_free(s->c.r);
+	free(s);
+}
+
+int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
+		   struct hs_path_run *out)
+{
+	struct hs_path_ctx c = s->c;	/* runs may change their copy of the state */
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->def = d;
+	out->r = c.r;
+	hs_trace_init(&out->tr, hs_rt_dcache(c.r), trace_limit);
+	if (!s->ok) {
+		snprintf(out->why, sizeof(out->why), "%s", s->why);
+		return 0;
+	}
+	if (hs_rt_restore(c.r))
+		return -1;
+	out->setup_insns = c.ks.setup_insns;
+	if (c.ks.off.btf_checked)
+		hs_path_note(out, "layout facts found in the code and data agree with BTF");
+	for (int i = 0; d->stubs && d->stubs[i]; i++)
+		if (hs_rt_stub(c.r, d->stubs[i], 0))
+			goto cannot;
+	switch (d->kind) {
+	case HS_PATH_EXCEPTION: rc = hs_path_exception(&c, d, out); break;
+	case HS_PATH_SWITCH: rc = hs_path_switch(&c, d, out); break;
+	case HS_PATH_CUSTOM: rc = d->run(&c, d, out); break;
+	}
+	if (rc)
+		goto cannot;
+	out->ks = malloc(sizeof(*out->ks));
+	if (out->ks)
+		*out->ks = c.ks;
+	check_landmarks(d, c.img, out);
+	out->ok = 1;
+	return 0;
+cannot:
+	snprintf(out->why, sizeof(out->why), "%s", hs_errmsg());
+	out->ok = 0;
+	return 0;
+}
+
+int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct hs_path_run *out,
+		       struct hs_run *run, struct hs_runner **r)
+{
+	struct hs_path_ctx c = s->c;
+
+	if (!s->ok)
+		return hs_fail("%s", s->why);
+	if (hs_rt_restore(c.r))
+		return -1;
+	for (int i = 0; d->stubs && d->stubs[i]; i++)
+		if (hs_rt_stub(c.r, d->stubs[i], 0))
+			return -1;
+	*r = c.r;
+	return hs_path_prepare(&c, d, out, run);
+}
+
+int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
+		struct hs_path_run *out)
+{
+	struct hs_session *s = hs_session_new(pt);
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return -1;
+	if (hs_path_run_in(s, d, trace_limit, out)) {
+		hs_session_free(s);
+		return -1;
+	}
+	/* the run's trace decodes through this runner: hand it over */
+	s->c.r = NULL;
+	out->owns_runner = 1;
+	hs_session_free(s);
+	return 0;
+}
+
+void hs_path_run_free(struct hs_path_run *out)
+{
+	hs_trace_free(&out->tr);
+	if (out->owns_runner)
+		hs_runner_free(out->r);
+	free(out->ks);
+	if (out->census) {
+		hs_pcpu_census_free(out->census);
+		free(out->census);
+	}
+	memset(out, 0, sizeof(*out));
+}
