@@ -234,7 +234,7 @@ static int compare_or_run(const char *cmd, int argc, char **argv, int nimages)
 		ms_free(&base);
 		return cli_error();
 	}
-	if (nimages == 2 && ms_measure(argv[optind + 1], &o.ms, &patched)) {
+	if (nimages == 2 && ms_measure_pinned(argv[optind + 1], &o.ms, &base, &patched)) {
 		ms_free(&base);
 		ms_free(&patched);
 		return cli_error();

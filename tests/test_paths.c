@@ -153,8 +153,8 @@ Test(paths, irq_direct_drops_the_load_6_1)
 
 Test(paths, percpu_census_preempt_vs_none)
 {
-	struct hs_image *pre = open_kernel(hs_kernel("7.2-base"));
-	struct hs_image *none = open_kernel(hs_kernel("7.2-preempt-none"));
+	struct hs_image *pre = open_kernel(hs_kernel("6.12-base"));
+	struct hs_image *none = open_kernel(hs_kernel("6.12-preempt-none"));
 	struct hs_patched *pp = patch(pre, "a55"), *pn = patch(none, "a55");
 	struct hs_path_run rp, rn;
 	unsigned wrapped_p = 0, wrapped_n = 0;

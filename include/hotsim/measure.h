@@ -26,6 +26,7 @@ struct ms_row {
 	uint64_t insns;			/* dynamic instructions */
 	uint64_t code_bytes;		/* distinct instruction bytes executed */
 	unsigned sites;			/* census: sites costed */
+	char site_fn[80];		/* segment rows: the function measured */
 	struct hs_model_result warm, cold;
 };
 
@@ -55,6 +56,11 @@ struct ms_image {
 /* Open and measure; -1 with hs_errmsg() for errors that stop everything
  * (bad image, unknown parameter). A path that cannot run is a row with !ok. */
 int ms_measure(const char *path, const struct ms_options *o, struct ms_image *out);
+
+/* The same, measuring every segment row in the function pin_from measured
+ * it in (compare: the patched image at the baseline's sites). */
+int ms_measure_pinned(const char *path, const struct ms_options *o, const struct ms_image *pin_from,
+		      struct ms_image *out);
 void ms_free(struct ms_image *m);
 
 /* A model for core with the command-line overrides applied. */

@@ -19,6 +19,17 @@
 
 struct hs_path_def;
 struct hs_path_ctx;	/* sim/paths/path_internal.h */
+
+/*
+ * Where a path that picks representative sites (percpu) must measure: the
+ * function of each segment, pinned from another image's run. compare pins
+ * the patched image to the baseline's sites, so both sides measure the same
+ * code even when a patch changes which sites the pick rule would prefer.
+ */
+struct hs_path_pins {
+	struct { char label[32]; char fn[80]; } v[16];
+	unsigned n;
+};
 struct hs_runner;
 struct hs_kstate;
 
@@ -38,6 +49,7 @@ struct hs_path_run {
 		size_t begin, end;	/* trace records [begin, end) */
 		uint64_t site;		/* the site measured */
 		int wrapped;		/* preempt_disable/enable around it */
+		char fn[80];		/* the function it is in (pins, below) */
 	} segs[16];
 	unsigned nsegs;
 	struct hs_pcpu_census *census;	/* percpu: every site in the image */
@@ -89,6 +101,9 @@ struct hs_session *hs_session_new(const struct hs_patched *pt);
 void hs_session_free(struct hs_session *s);
 int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
 		   struct hs_path_run *out);
+/* The same, with segments pinned (NULL: the path picks). */
+int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
+		       const struct hs_path_pins *pins, struct hs_path_run *out);
 
 void hs_path_run_free(struct hs_path_run *out);
 

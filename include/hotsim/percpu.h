@@ -60,6 +60,12 @@ void hs_pcpu_census_free(struct hs_pcpu_census *c);
 const struct hs_pcpu_site *hs_pcpu_pick(const struct hs_image *img, const struct hs_pcpu_census *c,
 					enum hs_pcpu_kind kind, int want_wrapped);
 
+/* The first site of kind in the function named fn (compiler suffixes
+ * ignored), preferring a wrapped one; NULL if it has none. */
+const struct hs_pcpu_site *hs_pcpu_in_function(const struct hs_image *img,
+					       const struct hs_pcpu_census *c,
+					       enum hs_pcpu_kind kind, const char *fn);
+
 /* Append a site's window to t as executed: straight line, the op's data
  * address at slot, other accesses (preempt_count) at task. */
 int hs_pcpu_site_trace(const struct hs_image *img, const uint8_t *mem, const struct hs_pcpu_site *s,

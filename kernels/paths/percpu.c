@@ -7,6 +7,8 @@
  *  (b) census: every this_cpu site of the image, by kind and wrapper, so a
  *      series that changes every this_cpu op shows its whole-kernel effect
  *      (costed by the models site by site, see hs_census_* users).
+ * A pinned run (hs_path_pins, compare's patched side) measures each kind in
+ * the function the other image measured it in.
  * A site's window is straight-line code: its only branches are the preempt
  * check (not taken: no reschedule pending) and the LL/SC retry (not taken:
  * one CPU, no contention). So the window's records are written in execution
@@ -20,6 +22,14 @@
 
 #include "hotsim/err.h"
 #include "paths/path_internal.h"
+
+static const char *pinned_fn(const struct hs_path_pins *pins, const char *label)
+{
+	for (unsigned i = 0; pins && i < pins->n; i++)
+		if (!strcmp(pins->v[i].label, label))
+			return pins->v[i].fn;
+	return NULL;
+}
 
 static int run_percpu(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
 {
@@ -40,9 +50,16 @@ static int run_percpu(struct hs_path_ctx *c, const struct hs_path_def *d, struct
 	snprintf(out->entry_desc, sizeof(out->entry_desc), "%zu this_cpu sites; one per kind measured",
 		 census->n);
 	for (int k = 0; k < HS_PCPU_PTR; k++) {
-		const struct hs_pcpu_site *s = hs_pcpu_pick(c->img, census, k, 1);
+		const char *pin = pinned_fn(c->pins, hs_pcpu_kind_names[k]);
+		const struct hs_pcpu_site *s = pin ? hs_pcpu_in_function(c->img, census, k, pin) : NULL;
+		const struct hs_sym *f;
 		size_t begin = out->tr.n;
 
+		if (pin && !s)
+			hs_path_note(out, "this_cpu_%s: the other image's site in %s is gone here",
+				     hs_pcpu_kind_names[k], pin);
+		if (!s)
+			s = hs_pcpu_pick(c->img, census, k, 1);
 		if (!s) {
 			hs_path_note(out, "this_cpu_%s: no site in this image", hs_pcpu_kind_names[k]);
 			continue;
@@ -59,6 +76,9 @@ static int run_percpu(struct hs_path_ctx *c, const struct hs_path_def *d, struct
 			out->segs[out->nsegs].end = out->tr.n;
 			out->segs[out->nsegs].site = s->op;
 			out->segs[out->nsegs].wrapped = s->wrapped;
+			f = hs_sym_at(c->img, s->op);
+			snprintf(out->segs[out->nsegs].fn, sizeof(out->segs[0].fn), "%s", f ? f->name : "");
+			out->segs[out->nsegs].fn[strcspn(out->segs[out->nsegs].fn, ".")] = 0;
 			out->nsegs++;
 		}
 		hs_path_note(out, "this_cpu_%s: %s%s", hs_pcpu_kind_names[k],

@@ -200,15 +200,37 @@ static int census_row(struct hs_model *m, const struct ms_options *o, const stru
 	return rc;
 }
 
+/* The sites pin_from measured the segments of path d in, on cpu. */
+static void pins_of(const struct ms_image *pin_from, const struct hs_path_def *d, const char *cpu,
+		    struct hs_path_pins *pins)
+{
+	size_t l = strlen(d->name);
+
+	memset(pins, 0, sizeof(*pins));
+	for (int i = 0; pin_from && i < pin_from->nrows && pins->n < HS_ARRAY_SIZE(pins->v); i++) {
+		const struct ms_row *r = &pin_from->rows[i];
+
+		if (strcmp(r->cpu, cpu) || strncmp(r->name, d->name, l) || r->name[l] != '.' ||
+		    !r->site_fn[0])
+			continue;
+		snprintf(pins->v[pins->n].label, sizeof(pins->v[0].label), "%s", r->name + l + 1);
+		snprintf(pins->v[pins->n].fn, sizeof(pins->v[0].fn), "%s", r->site_fn);
+		pins->n++;
+	}
+}
+
 static int measure_path(struct hs_model *m, const struct ms_options *o, const struct hs_patched *pt,
-			struct hs_session *ses, const struct hs_path_def *d, struct ms_image *out)
+			struct hs_session *ses, const struct hs_path_def *d,
+			const struct ms_image *pin_from, struct ms_image *out)
 {
 	const char *cpu = pt->core->name;
+	struct hs_path_pins pins;
 	struct hs_path_run pr;
 	struct ms_row *row;
 	int rc = 0;
 
-	if (hs_path_run_in(ses, d, TRACE_LIMIT, &pr))
+	pins_of(pin_from, d, cpu, &pins);
+	if (hs_path_run_pinned(ses, d, TRACE_LIMIT, pin_from ? &pins : NULL, &pr))
 		return -1;
 	if (!pr.ok) {
 		if (!(row = new_row(out, d->name, d->name, cpu)))
@@ -228,6 +250,8 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 			seg.n = pr.segs[s].end - pr.segs[s].begin;
 			if (!(row = new_row(out, name, d->name, cpu)) || cost(m, o, &seg, row))
 				rc = -1;
+			else
+				snprintf(row->site_fn, sizeof(row->site_fn), "%s", pr.segs[s].fn);
 		}
 		if (!rc && pr.census) {
 			char name[40];
@@ -242,6 +266,12 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 }
 
 int ms_measure(const char *path, const struct ms_options *o, struct ms_image *out)
+{
+	return ms_measure_pinned(path, o, NULL, out);
+}
+
+int ms_measure_pinned(const char *path, const struct ms_options *o, const struct ms_image *pin_from,
+		      struct ms_image *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->img = hs_image_open(path);
@@ -263,7 +293,7 @@ int ms_measure(const char *path, const struct ms_options *o, struct ms_image *ou
 			return -1;
 		}
 		for (int k = 0; k < o->npaths && !rc; k++)
-			rc = measure_path(m, o, pt, ses, o->paths[k], out);
+			rc = measure_path(m, o, pt, ses, o->paths[k], pin_from, out);
 		hs_session_free(ses);
 		hs_model_free(m);
 		hs_patched_free(pt);

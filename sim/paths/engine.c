@@ -320,8 +320,16 @@ void hs_session_free(struct hs_session *s)
 int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
 		   struct hs_path_run *out)
 {
+	return hs_path_run_pinned(s, d, trace_limit, NULL, out);
+}
+
+int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
+		       const struct hs_path_pins *pins, struct hs_path_run *out)
+{
 	struct hs_path_ctx c = s->c;	/* runs may change their copy of the state */
 	int rc = 0;
+
+	c.pins = pins;
 
 	memset(out, 0, sizeof(*out));
 	out->def = d;

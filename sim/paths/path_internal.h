@@ -17,6 +17,7 @@ struct hs_path_ctx {
 	struct hs_runner *r;
 	struct hs_kstate ks;
 	uint64_t budget;
+	const struct hs_path_pins *pins;	/* NULL: pick sites freely */
 };
 
 /* Benchmarks: restore the session and set the path up without running it. */

@@ -329,7 +329,11 @@ static uint64_t wrapper_before(const struct scan *s, uint64_t mrs, uint32_t *off
 }
 
 /* After the op: the preempt_count decrement and its test, through a
- * register that came from sp_el0. Extends the window; 1 if found. */
+ * register that came from sp_el0. Extends the window; 1 if found. The
+ * this_cpu wrapper (_pcp_protect*) is straight-line: a conditional branch
+ * before the decrement means the pair is some other preempt_disable()
+ * section (local_lock() around a this_cpu_ptr() loop...), not an op's
+ * wrapper. */
 static int wrapper_after(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, uint32_t off)
 {
 	uint64_t start_n = site->n;
@@ -340,6 +344,8 @@ static int wrapper_after(const struct scan *s, struct hs_pcpu_site *site, uint64
 		if (word(s, pc, &w) || push(site, pc))
 			break;
 		a64_decode(w, pc, &in);
+		if (in.cls == A64_C_BCOND)
+			break;
 		/* str wK, [xT, #off]: the decremented count written back */
 		if ((w & 0xffc00000u) == 0xb9000000u && ((w >> 10) & 0xfff) * 4 == off) {
 			/* then the test: cbz/cbnz (and a reload) */
@@ -535,6 +541,27 @@ const struct hs_pcpu_site *hs_pcpu_pick(const struct hs_image *img, const struct
 				best_name = name;
 			}
 		}
+	return best;
+}
+
+const struct hs_pcpu_site *hs_pcpu_in_function(const struct hs_image *img,
+					       const struct hs_pcpu_census *c,
+					       enum hs_pcpu_kind kind, const char *fn)
+{
+	const struct hs_pcpu_site *best = NULL;
+	size_t len = strlen(fn);
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct hs_pcpu_site *s = &c->v[i];
+		const struct hs_sym *f;
+
+		if (s->kind != kind || !(f = hs_sym_at(img, s->mrs)) || strncmp(f->name, fn, len) ||
+		    (f->name[len] && f->name[len] != '.'))
+			continue;
+		if (!best || (s->wrapped && !best->wrapped) ||
+		    (s->wrapped == best->wrapped && s->mrs < best->mrs))
+			best = s;
+	}
 	return best;
 }
 

@@ -62,7 +62,7 @@ static void machine(void)
 		if (!strncmp(line, "model name", 10)) {
 			char *c = strchr(line, ':');
 
-			snprintf(model, sizeof(model), "%s", c ? c + 2 : line);
+			snprintf(model, sizeof(model), "%.150s", c ? c + 2 : line);
 			model[strcspn(model, "\n")] = 0;
 			break;
 		}
