@@ -1,16 +1,11 @@
 /*
  * cmd_compare.c - `hotsim compare BASE PATCHED` (the report a kernel
  * developer pastes into a patch review) and `hotsim run VMLINUX` (the same
- * table for one image).
- *
- *   --cpu a53,a55,a73   --path NAME,...   --state warm|cold|both
- *   --explain PATH      --timeline PATH [--window A:B]
- *   --svg FILE          --json            --fail-above PCT
- *   --param core.name=value (repeatable)  --limit N (explain lines)
+ * table for one image). The library measures and compares
+ * (hotsim/measure.h); this file reads options and prints.
  *
  * Exit status: 0, 1 when --fail-above trips, 2 on errors.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,129 +14,41 @@
 #include "hotsim/err.h"
 #include "report.h"
 
-struct opts {
-	struct ms_options ms;
+struct cmp_opts {
+	struct opt_cpus cpus;
+	struct opt_paths paths;
+	struct opt_state state;
 	const char *explain, *timeline, *svg;
-	size_t win_from, win_to;
-	int json;
-	double fail_above;
-	int have_fail_above;
+	struct opt_window window;
+	enum opt_format format;
+	struct opt_pct fail_above;
+	struct opt_params params;
 	long limit;
+	int all;
 };
 
-static int parse_window(const char *arg, size_t *a, size_t *b)
+static void defaults(void *p)
 {
-	char *end;
-	long x = strtol(arg, &end, 10), y;
+	struct cmp_opts *o = p;
 
-	if (end == arg || *end != ':' || x < 0)
-		return -1;
-	y = strtol(end + 1, &end, 10);
-	if (*end || y <= x || y - x > 2000)
-		return -1;
-	*a = (size_t)x;
-	*b = (size_t)y;
-	return 0;
-}
-
-static int parse(const char *cmd, int argc, char **argv, struct opts *o, int nimages)
-{
-	static const struct option lopts[] = {
-		{ "cpu", required_argument, NULL, 'c' },      { "path", required_argument, NULL, 'p' },
-		{ "state", required_argument, NULL, 's' },    { "explain", required_argument, NULL, 'e' },
-		{ "timeline", required_argument, NULL, 't' }, { "window", required_argument, NULL, 'w' },
-		{ "svg", required_argument, NULL, 'g' },      { "json", no_argument, NULL, 'j' },
-		{ "fail-above", required_argument, NULL, 'f' }, { "param", required_argument, NULL, 'P' },
-		{ "limit", required_argument, NULL, 'n' },    { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-	char *end;
-
-	memset(o, 0, sizeof(*o));
-	o->ms.want_warm = o->ms.want_cold = 1;
-	o->ms.warm_max_iter = 8;
-	o->win_to = 40;
+	opt_all_cpus(&o->cpus);
+	opt_all_paths(&o->paths);
+	o->state.warm = o->state.cold = 1;
+	o->window.to = 40;
 	o->limit = 200;
-	optind = 1;
-	opterr = 0;	/* our own one-line message instead of getopt's */
-	while ((c = getopt_long(argc, argv, "c:p:s:e:t:w:g:jf:P:n:h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if ((o->ms.ncores = cli_parse_cpus(optarg, o->ms.cores, 8)) < 0)
-				return cli_error();
-			break;
-		case 'p':
-			if ((o->ms.npaths = cli_parse_paths(optarg, o->ms.paths, 16)) < 0)
-				return cli_error();
-			break;
-		case 's':
-			o->ms.want_warm = !strcmp(optarg, "warm") || !strcmp(optarg, "both");
-			o->ms.want_cold = !strcmp(optarg, "cold") || !strcmp(optarg, "both");
-			if (!o->ms.want_warm && !o->ms.want_cold)
-				return cli_usage(cmd, "--state is warm, cold or both");
-			break;
-		case 'e': o->explain = optarg; break;
-		case 't': o->timeline = optarg; break;
-		case 'w':
-			if (parse_window(optarg, &o->win_from, &o->win_to))
-				return cli_usage(cmd, "--window A:B with 0 <= A < B, at most 2000 records");
-			break;
-		case 'g': o->svg = optarg; break;
-		case 'j': o->json = 1; break;
-		case 'f':
-			o->fail_above = strtod(optarg, &end);
-			if (end == optarg || *end || o->fail_above < 0)
-				return cli_usage(cmd, "--fail-above needs a non-negative percentage");
-			o->have_fail_above = 1;
-			break;
-		case 'P':
-			if (o->ms.nparams >= MS_MAX_PARAMS)
-				return cli_usage(cmd, "too many --param options");
-			if (ms_parse_param(optarg, &o->ms.params[o->ms.nparams++]))
-				return cli_error();
-			break;
-		case 'n':
-			if ((o->limit = cli_parse_count(optarg)) < 0)
-				return cli_usage(cmd, "--limit needs a non-negative number");
-			break;
-		case 'h':
-			printf("usage: hotsim %s %s [--cpu a53,a55,a73] [--path NAME,...] [--state warm|cold|both]\n"
-			       "       [--explain PATH] [--timeline PATH [--window A:B]] [--svg FILE] [--json]\n"
-			       "       %s[--param core.name=value] [--limit N]\n",
-			       cmd, nimages == 2 ? "BASE PATCHED" : "VMLINUX",
-			       nimages == 2 ? "[--fail-above PCT] " : "");
-			return -2;
-		default:
-			return cli_usage(cmd, "see hotsim %s --help", cmd);
-		}
-	}
-	if (argc - optind != nimages)
-		return cli_usage(cmd, "expects %s", nimages == 2 ? "BASE and PATCHED images" : "one VMLINUX");
-	if (!o->ms.ncores)
-		o->ms.ncores = cli_parse_cpus("all", o->ms.cores, 8);
-	if (!o->ms.npaths)
-		o->ms.npaths = cli_parse_paths("all", o->ms.paths, 16);
-	if ((o->explain && !hs_path_find(o->explain)) || (o->timeline && !hs_path_find(o->timeline)))
-		return cli_usage(cmd, "unknown path '%s' for --explain/--timeline",
-				 o->explain && !hs_path_find(o->explain) ? o->explain : o->timeline);
-	return 0;
 }
 
-/* Any selected (warm, else cold) result regressing by more than pct. */
-static int regressed(const struct rp_compare *c, double pct)
+static void ms_opts(const struct cmp_opts *o, struct ms_options *m)
 {
-	for (int i = 0; i < c->npairs; i++) {
-		const struct rp_pair *p = &c->pairs[i];
-
-		if (!p->base || !p->patched || !p->base->ok || !p->patched->ok)
-			continue;
-		if (c->want_warm && rp_delta_pct(p->base->warm.cycles, p->patched->warm.cycles) > pct)
-			return 1;
-		if (c->want_cold && rp_delta_pct(p->base->cold.cycles, p->patched->cold.cycles) > pct)
-			return 1;
-	}
-	return 0;
+	memset(m, 0, sizeof(*m));
+	for (int i = 0; i < o->cpus.n && i < (int)HS_ARRAY_SIZE(m->cores); i++)
+		m->cores[m->ncores++] = o->cpus.v[i];
+	for (int i = 0; i < o->paths.n && i < (int)HS_ARRAY_SIZE(m->paths); i++)
+		m->paths[m->npaths++] = o->paths.v[i];
+	m->want_warm = o->state.warm;
+	m->want_cold = o->state.cold;
+	memcpy(m->params, o->params.v, sizeof(o->params.v));
+	m->nparams = o->params.n;
 }
 
 static char *timeline_svg_name(const char *svg)
@@ -158,122 +65,150 @@ static char *timeline_svg_name(const char *svg)
 	return s;
 }
 
-static int details(const struct opts *o, const struct ms_image *base, const struct ms_image *patched)
+static const struct hs_path_def *view_path(const char *name, const char *opt)
 {
-	const int warm = o->ms.want_warm;
+	const struct hs_path_def *d = name ? hs_path_find(name) : NULL;
 
-	if (o->explain) {
-		const struct hs_path_def *d = hs_path_find(o->explain);
+	if (name && !d)
+		hs_fail("--%s: unknown path '%.40s'", opt, name);
+	return d;
+}
 
-		for (int i = 0; i < o->ms.ncores; i++) {
-			struct ms_detail b, p = { 0 };	/* freed whether or not it was made */
-			int rc = ms_detail(base->img, &o->ms, o->ms.cores[i], d, warm, &b);
+/* The --explain and --timeline runs (warm if warm results were asked for). */
+static int details(const struct cmp_opts *o, const struct ms_options *m, const struct ms_image *base,
+		   const struct ms_image *patched, struct rp_details *d)
+{
+	const struct ms_image *imgs[2] = { base, patched };
 
-			if (!patched) {		/* run: one image */
-				if (!rc)
-					rp_explain_one(stdout, &b, o->limit);
-				ms_detail_free(&b);
-				if (rc)
-					return -1;
-				continue;
-			}
-			if (!rc)
-				rc = ms_detail(patched->img, &o->ms, o->ms.cores[i], d, warm, &p);
-			if (!rc)
-				rp_explain(stdout, &b, &p, o->limit);
-			ms_detail_free(&b);
-			ms_detail_free(&p);
-			if (rc)
+	d->warm = o->state.warm;
+	d->win = o->window;
+	d->limit = o->limit;
+	if ((o->explain && !(d->explain = view_path(o->explain, "explain"))) ||
+	    (o->timeline && !(d->timeline = view_path(o->timeline, "timeline"))))
+		return -1;
+	for (int i = 0; d->explain && i < m->ncores; i++) {
+		d->ncores = i + 1;
+		for (int k = 0; k < (patched ? 2 : 1); k++)
+			if (ms_detail(imgs[k]->img, m, m->cores[i], d->explain, d->warm, &d->ex[i][k]))
 				return -1;
-		}
 	}
-	if (o->timeline) {
-		const struct hs_path_def *d = hs_path_find(o->timeline);
-		const struct ms_image *imgs[2] = { base, patched };
-		const char *labels[2] = { "base", "patched" };
-
-		for (int k = 0; k < 2 && imgs[k]; k++) {
-			struct ms_detail dt;
-			char label[64];
-
-			if (ms_detail(imgs[k]->img, &o->ms, o->ms.cores[0], d, warm, &dt)) {
-				ms_detail_free(&dt);
-				return -1;
-			}
-			snprintf(label, sizeof(label), "%s, %s", patched ? labels[k] : "image", warm ? "warm" : "cold");
-			rp_timeline(stdout, label, &dt, o->win_from, o->win_to);
-			if (o->svg && (k == 1 || !patched)) {
-				char *name = timeline_svg_name(o->svg);
-
-				if (!name || rp_timeline_svg(name, &dt, o->win_from, o->win_to)) {
-					free(name);
-					ms_detail_free(&dt);
-					return hs_fail("cannot write the timeline SVG");
-				}
-				free(name);
-			}
-			ms_detail_free(&dt);
-		}
-	}
+	for (int k = 0; d->timeline && k < (patched ? 2 : 1); k++)
+		if (ms_detail(imgs[k]->img, m, m->cores[0], d->timeline, d->warm, &d->tl[k]))
+			return -1;
 	return 0;
 }
 
-static int compare_or_run(const char *cmd, int argc, char **argv, int nimages)
+static void details_free(struct rp_details *d)
 {
-	static struct ms_image base, patched;
-	static struct rp_compare c;
-	struct opts o;
-	int rc = parse(cmd, argc, argv, &o, nimages);
+	for (int i = 0; i < 16; i++)
+		for (int k = 0; k < 2; k++)
+			ms_detail_free(&d->ex[i][k]);
+	ms_detail_free(&d->tl[0]);
+	ms_detail_free(&d->tl[1]);
+}
 
-	if (rc == -2)
-		return HS_EXIT_OK;
-	if (rc)
-		return HS_EXIT_ERROR;
-	memset(&c, 0, sizeof(c));
-	if (ms_measure(argv[optind], &o.ms, &base)) {
-		ms_free(&base);
-		return cli_error();
-	}
-	if (nimages == 2 && ms_measure_pinned(argv[optind + 1], &o.ms, &base, &patched)) {
-		ms_free(&base);
-		ms_free(&patched);
-		return cli_error();
-	}
-	c.base = &base;
-	c.patched = nimages == 2 ? &patched : NULL;
-	c.want_warm = o.ms.want_warm;
-	c.want_cold = o.ms.want_cold;
-	rp_pair_rows(&c);
-	if (c.patched)
-		rp_identity_warnings(&c);
-	if (o.json)
-		rp_json(stdout, &c);
-	else
-		rp_table(stdout, &c);
-	rc = HS_EXIT_OK;
-	if (o.svg && c.patched && rp_svg(o.svg, &c)) {
-		hs_fail("%s: cannot write SVG", o.svg);
+static int svgs(const struct cmp_opts *o, const struct ms_compare *c, const struct rp_details *d)
+{
+	char *name;
+	int rc;
+
+	if (c->patched && rp_svg(o->svg, c))
+		return hs_fail("%s: cannot write the SVG", o->svg);
+	if (!d->timeline)
+		return 0;
+	name = timeline_svg_name(o->svg);
+	rc = !name || rp_timeline_svg(name, &d->tl[c->patched ? 1 : 0], d->win.from, d->win.to);
+	free(name);
+	return rc ? hs_fail("cannot write the timeline SVG") : 0;
+}
+
+static int compare_or_run(const struct cmp_opts *o, const char *base_file, const char *patched_file)
+{
+	/* large: kept off the stack */
+	static struct ms_image base, patched;
+	static struct ms_compare c;
+	static struct rp_details d;
+	struct ms_options m;
+	int rc = HS_EXIT_OK;
+
+	ms_opts(o, &m);
+	memset(&d, 0, sizeof(d));
+	if (cli_check_params(&o->params) || ms_measure(base_file, &m, &base) ||
+	    (patched_file && ms_measure_pinned(patched_file, &m, &base, &patched)) ||
+	    details(o, &m, &base, patched_file ? &patched : NULL, &d)) {
 		rc = cli_error();
+		goto out;
 	}
-	if (rc == HS_EXIT_OK && !o.json && details(&o, &base, c.patched ? &patched : NULL))
-		rc = cli_error();
-	if (rc == HS_EXIT_OK && o.have_fail_above && c.patched && regressed(&c, o.fail_above)) {
-		fprintf(stderr, "hotsim: a path regressed by more than %.2f%%\n", o.fail_above);
-		rc = HS_EXIT_REGRESSION;
+	ms_compare_build(&c, &base, patched_file ? &patched : NULL, o->state.warm, o->state.cold);
+	if (o->format == FORMAT_JSON) {
+		rp_json(stdout, &c, &d);
+	} else {
+		rp_table(stdout, &c, o->all);
+		rp_details_text(stdout, &c, &d);
 	}
 	fflush(stdout);
+	if (o->svg && svgs(o, &c, &d))
+		rc = cli_error();
+	if (rc == HS_EXIT_OK && o->fail_above.set && ms_compare_regressed(&c, o->fail_above.v)) {
+		fprintf(stderr, "hotsim: a path regressed by more than %.2f%%\n", o->fail_above.v);
+		rc = HS_EXIT_REGRESSION;
+	}
+out:
+	details_free(&d);
 	ms_free(&base);
-	if (nimages == 2)
-		ms_free(&patched);
+	ms_free(&patched);
 	return rc;
 }
 
-int cmd_compare(int argc, char **argv)
+static int run_compare(void *p, char **args)
 {
-	return compare_or_run("compare", argc, argv, 2);
+	return compare_or_run(p, args[0], args[1]);
 }
 
-int cmd_run(int argc, char **argv)
+static int run_run(void *p, char **args)
 {
-	return compare_or_run("run", argc, argv, 1);
+	return compare_or_run(p, args[0], NULL);
 }
+
+#define COMMON(t) \
+	OPT("cpu", "LIST", OPT_CPUS, t, cpus, "cores"), \
+	OPT("path", "LIST", OPT_PATHS, t, paths, "paths"), \
+	OPT("state", "S", OPT_STATE, t, state, "warm, cold or both (default both)"), \
+	OPT("explain", "PATH", OPT_STRING, t, explain, "where a path's cycles go: per function, per instruction"), \
+	OPT("timeline", "PATH", OPT_STRING, t, timeline, "a path's pipeline timeline (first core)"), \
+	OPT("window", "A:B", OPT_WINDOW, t, window, "timeline records A..B-1 (default 0:40)"), \
+	OPT("svg", "FILE", OPT_STRING, t, svg, "bars to FILE (and FILE-timeline.svg with --timeline)"), \
+	OPT("param", "[CORE.]NAME=V", OPT_PARAM, t, params, "override a model parameter (repeatable)"), \
+	OPT_N("limit", "N", t, limit, 0, 100000, "lines of --explain (default 200)"), \
+	OPT("format", "FMT", OPT_FORMAT, t, format, "text or json (--json); json carries --explain/--timeline")
+
+static const struct cli_opt compare_opts[] = {
+	COMMON(struct cmp_opts),
+	OPT("fail-above", "PCT", OPT_PERCENT, struct cmp_opts, fail_above,
+	    "exit 1 when a result regresses by more than PCT%"),
+	OPT("all", NULL, OPT_FLAG, struct cmp_opts, all, "list unchanged results too"),
+	OPT_TABLE_END
+};
+
+static const struct cli_opt run_opts[] = {
+	COMMON(struct cmp_opts),
+	OPT_TABLE_END
+};
+
+static const char *const compare_notes[] = {
+	"exit status: 0; 1 when --fail-above trips; 2 on errors",
+	NULL
+};
+
+const struct cli_cmd cmd_compare = {
+	.name = "compare", .args = "BASE PATCHED", .nargs = 2,
+	.summary = "base vs patched: cycles, delta and delta% per path, core and state",
+	.notes = compare_notes,
+	.opts = compare_opts, .size = sizeof(struct cmp_opts), .defaults = defaults, .run = run_compare,
+};
+
+const struct cli_cmd cmd_run = {
+	.name = "run", .args = "VMLINUX", .nargs = 1,
+	.summary = "cycles per path, core and state for one image",
+	.opts = run_opts, .size = sizeof(struct cmp_opts), .defaults = defaults, .run = run_run,
+};

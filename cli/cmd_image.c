@@ -1,21 +1,24 @@
 /*
- * cmd_image.c - `hotsim image VMLINUX [--cpu X] [--list] [--limit N] [--json]`:
- * what the image is and what boot-time patching does to it on each core.
+ * cmd_image.c - `hotsim image VMLINUX`: what the image is and what
+ * boot-time patching does to it on each core.
  */
 #include <elf.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "hotsim/a64.h"
-#include "elf/btf.h"
 #include "hotsim/err.h"
 #include "hotsim/patch.h"
 #include "json.h"
 
-#define MAX_CORES 8
+struct image_opts {
+	struct opt_cpus cpus;
+	int list;
+	long limit;
+	enum opt_format format;
+};
 
 static const char *const site_kind_name[] = { "alternative", "alt-callback", "jump-label",
 					      "runtime-const" };
@@ -32,7 +35,7 @@ static unsigned count_funcs(const struct hs_image *img)
 static const char *type_info(const struct hs_image *img, char *buf, size_t len)
 {
 	if (img->btf)
-		snprintf(buf, len, "BTF (%u types)%s", hs_btf_ntypes(img->btf),
+		snprintf(buf, len, "BTF (%u types)%s", hs_image_type_count(img),
 			 img->has_dwarf ? ", DWARF present" : "");
 	else
 		snprintf(buf, len, "%s", img->has_dwarf ? "DWARF only (no BTF)" : "none (no BTF, no DWARF)");
@@ -241,54 +244,28 @@ static void json_core(struct json *j, const struct hs_image *img, const struct h
 	json_end_obj(j);
 }
 
-int cmd_image(int argc, char **argv)
+static void defaults(void *p)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' }, { "list", no_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },     { "limit", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 }
-	};
-	const struct hs_core *cores[MAX_CORES];
-	int ncores = 0, list = 0, as_json = 0, c, rc = HS_EXIT_OK;
-	long limit = 10000;
-	struct hs_image *img;
+	struct image_opts *o = p;
+
+	opt_all_cpus(&o->cpus);
+	o->limit = 10000;
+}
+
+static int run(void *p, char **args)
+{
+	const struct image_opts *o = p;
+	int as_json = o->format == FORMAT_JSON, rc = HS_EXIT_OK;
+	struct hs_image *img = hs_image_open(args[0]);
 	struct json j;
 	char buf[128];
 
-	optind = 1;
-	opterr = 0;	/* our own one-line message instead of getopt's */
-	while ((c = getopt_long(argc, argv, "c:ljn:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			ncores = cli_parse_cpus(optarg, cores, MAX_CORES);
-			if (ncores < 0)
-				return cli_error();
-			break;
-		case 'l': list = 1; break;
-		case 'j': as_json = 1; break;
-		case 'n':
-			limit = cli_parse_count(optarg);
-			if (limit < 0)
-				return cli_usage("image", "--limit needs a non-negative number");
-			break;
-		case 'h':
-			printf("usage: hotsim image VMLINUX [--cpu a53,a55,a73] [--list] [--limit N] [--json]\n");
-			return HS_EXIT_OK;
-		default:
-			return cli_usage("image", "usage: hotsim image VMLINUX [--cpu X] [--list] [--json]");
-		}
-	}
-	if (optind != argc - 1)
-		return cli_usage("image", "expects one VMLINUX argument");
-	if (ncores == 0)
-		ncores = cli_parse_cpus("all", cores, MAX_CORES);
-	img = hs_image_open(argv[optind]);
 	if (!img)
 		return cli_error();
 	if (as_json) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
-		json_int(&j, "schema", 1);
+		json_str(&j, "schema", "hotsim-image/1");
 		json_str(&j, "image", img->path);
 		json_str(&j, "kernel", img->version);
 		json_str(&j, "compiler", img->compiler);
@@ -301,23 +278,22 @@ int cmd_image(int argc, char **argv)
 		print_identity(img);
 		printf("platform     %s\n", hs_platform_assumptions);
 	}
-	for (int i = 0; i < ncores; i++) {
-		struct hs_patched *p = hs_patch(img, cores[i]);
+	for (int i = 0; i < o->cpus.n; i++) {
+		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
 
-		if (!p) {
-			if (as_json)
-				fflush(stdout);
+		if (!pt) {
+			fflush(stdout);
 			rc = cli_error();
 			break;
 		}
 		if (as_json) {
-			json_core(&j, img, p, list, limit);
+			json_core(&j, img, pt, o->list, o->limit);
 		} else {
-			print_core(img, p);
-			if (list)
-				print_sites(img, p, limit);
+			print_core(img, pt);
+			if (o->list)
+				print_sites(img, pt, o->limit);
 		}
-		hs_patched_free(p);
+		hs_patched_free(pt);
 	}
 	if (as_json && rc == HS_EXIT_OK) {
 		json_end_arr(&j);
@@ -327,3 +303,17 @@ int cmd_image(int argc, char **argv)
 	hs_image_close(img);
 	return rc;
 }
+
+static const struct cli_opt opts[] = {
+	OPT("cpu", "LIST", OPT_CPUS, struct image_opts, cpus, "cores to patch for"),
+	OPT("list", NULL, OPT_FLAG, struct image_opts, list, "list every changed site"),
+	OPT_N("limit", "N", struct image_opts, limit, 0, 10000000, "sites --list prints (default 10000)"),
+	OPT("format", "FMT", OPT_FORMAT, struct image_opts, format, "text or json (--json)"),
+	OPT_TABLE_END
+};
+
+const struct cli_cmd cmd_image = {
+	.name = "image", .args = "VMLINUX", .nargs = 1,
+	.summary = "identity, type info, and boot-time patching per core",
+	.opts = opts, .size = sizeof(struct image_opts), .defaults = defaults, .run = run,
+};

@@ -1,10 +1,9 @@
 /*
- * cmd_models.c - `hotsim models [--cpu X] [--uncalibrated] [--json]`: every
- * cost model and every parameter with its value, unit, calibration status
- * and source, so a reviewer can trace any number in a result to a published
- * fact or see that it is a named assumption.
+ * cmd_models.c - `hotsim models`: every cost model and every parameter with
+ * its value, unit, calibration status and source, so a reviewer can trace
+ * any number in a result to a published fact or see that it is a named
+ * assumption.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +12,11 @@
 #include "hotsim/model.h"
 #include "json.h"
 
-#define MAX_MODELS 16
+struct models_opts {
+	struct opt_cpus cpus;
+	int uncalibrated;
+	enum opt_format format;
+};
 
 static void print_text(const struct hs_model *m, int only_uncal)
 {
@@ -60,57 +63,35 @@ static void print_json(struct json *j, const struct hs_model *m, int only_uncal)
 	json_end_obj(j);
 }
 
-int cmd_models(int argc, char **argv)
+static void defaults(void *p)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "uncalibrated", no_argument, NULL, 'u' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int sel[MAX_MODELS], nsel = 0, as_json = 0, only_uncal = 0, c;
+	opt_all_cpus(&((struct models_opts *)p)->cpus);
+}
+
+static int run(void *p, char **args)
+{
+	const struct models_opts *o = p;
+	int as_json = o->format == FORMAT_JSON;
 	struct json j;
 
-	optind = 1;
-	opterr = 0;	/* our own one-line message instead of getopt's */
-	while ((c = getopt_long(argc, argv, "c:ujh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			nsel = cli_parse_models(optarg, sel, MAX_MODELS);
-			if (nsel < 0)
-				return cli_error();
-			break;
-		case 'u': only_uncal = 1; break;
-		case 'j': as_json = 1; break;
-		case 'h':
-			printf("usage: hotsim models [--cpu a53,a55,a73] [--uncalibrated] [--json]\n");
-			return HS_EXIT_OK;
-		default:
-			return cli_usage("models", "usage: hotsim models [--cpu X] [--uncalibrated] [--json]");
-		}
-	}
-	if (optind != argc)
-		return cli_usage("models", "takes no arguments (got '%.40s')", argv[optind]);
-	if (!nsel)
-		nsel = cli_parse_models("all", sel, MAX_MODELS);
+	(void)args;
 	if (as_json) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
-		json_int(&j, "schema", 1);
+		json_str(&j, "schema", "hotsim-models/1");
 		json_begin_arr(&j, "models");
 	}
-	for (int i = 0; i < nsel; i++) {
-		struct hs_model *m = hs_model_new(hs_model_names[sel[i]]);
+	for (int i = 0; i < o->cpus.n; i++) {
+		struct hs_model *m = hs_model_new(o->cpus.v[i]->name);
 
 		if (!m)
 			return cli_error();
 		if (as_json) {
-			print_json(&j, m, only_uncal);
+			print_json(&j, m, o->uncalibrated);
 		} else {
 			if (i)
 				printf("\n");
-			print_text(m, only_uncal);
+			print_text(m, o->uncalibrated);
 		}
 		hs_model_free(m);
 	}
@@ -121,3 +102,17 @@ int cmd_models(int argc, char **argv)
 	}
 	return HS_EXIT_OK;
 }
+
+static const struct cli_opt opts[] = {
+	OPT("cpu", "LIST", OPT_CPUS, struct models_opts, cpus, "cores"),
+	OPT("uncalibrated", NULL, OPT_FLAG, struct models_opts, uncalibrated,
+	    "only the parameters nobody has published"),
+	OPT("format", "FMT", OPT_FORMAT, struct models_opts, format, "text or json (--json)"),
+	OPT_TABLE_END
+};
+
+const struct cli_cmd cmd_models = {
+	.name = "models", .args = "", .nargs = 0,
+	.summary = "every model parameter: value, unit, source, calibration",
+	.opts = opts, .size = sizeof(struct models_opts), .defaults = defaults, .run = run,
+};

@@ -1,10 +1,9 @@
 /*
- * cmd_paths.c - `hotsim paths VMLINUX [--cpu X] [--path NAME,...] [--json]`:
- * per path and core, the resolved entry, instructions executed, functions
- * visited (first-visit order, instructions in each), stubs, system register
- * accesses - or exactly why the path cannot run.
+ * cmd_paths.c - `hotsim paths VMLINUX`: per path and core, the resolved
+ * entry, instructions executed, functions visited (first-visit order,
+ * instructions in each), stubs, system register accesses - or exactly why
+ * the path cannot run.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +14,13 @@
 #include "hotsim/paths.h"
 #include "json.h"
 
-#define MAX_CORES 8
 #define MAX_FUNCS 256
-#define TRACE_LIMIT 1000000
+
+struct paths_opts {
+	struct opt_cpus cpus;
+	struct opt_paths paths;
+	enum opt_format format;
+};
 
 struct func_count {
 	const char *name;
@@ -203,92 +206,35 @@ static void json_run(struct json *j, const struct hs_image *img, const char *cpu
 	json_end_obj(j);
 }
 
-/* "cswitch,irq-el1" or "all" */
-int cli_parse_paths(const char *arg, const struct hs_path_def **out, int max)
+static void defaults(void *p)
 {
-	char buf[256];
-	int n = 0;
+	struct paths_opts *o = p;
 
-	if (!strcmp(arg, "all")) {
-		for (int i = 0; hs_paths[i] && n < max; i++)
-			out[n++] = hs_paths[i];
-		return n;
-	}
-	if (strlen(arg) >= sizeof(buf))
-		return hs_fail("--path list too long");
-	strcpy(buf, arg);
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		const struct hs_path_def *d = hs_path_find(tok);
-
-		if (!d) {
-			char known[256] = "";
-
-			for (int i = 0; hs_paths[i]; i++) {
-				strncat(known, i ? ", " : "", sizeof(known) - strlen(known) - 1);
-				strncat(known, hs_paths[i]->name, sizeof(known) - strlen(known) - 1);
-			}
-			return hs_fail("unknown path '%s' (known: %s)", tok, known);
-		}
-		if (n < max)
-			out[n++] = d;
-	}
-	return n ? n : hs_fail("empty --path list");
+	opt_all_cpus(&o->cpus);
+	opt_all_paths(&o->paths);
 }
 
-int cmd_paths(int argc, char **argv)
+static int run(void *p, char **args)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' }, { "path", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },     { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const struct hs_core *cores[MAX_CORES];
-	const struct hs_path_def *paths[32];
-	int ncores = 0, npaths = 0, as_json = 0, c, rc = HS_EXIT_OK;
-	struct hs_image *img;
+	const struct paths_opts *o = p;
+	int as_json = o->format == FORMAT_JSON, rc = HS_EXIT_OK;
+	struct hs_image *img = hs_image_open(args[0]);
 	struct json j;
 
-	optind = 1;
-	opterr = 0;	/* our own one-line message instead of getopt's */
-	while ((c = getopt_long(argc, argv, "c:p:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if ((ncores = cli_parse_cpus(optarg, cores, MAX_CORES)) < 0)
-				return cli_error();
-			break;
-		case 'p':
-			if ((npaths = cli_parse_paths(optarg, paths, 32)) < 0)
-				return cli_error();
-			break;
-		case 'j': as_json = 1; break;
-		case 'h':
-			printf("usage: hotsim paths VMLINUX [--cpu a53,a55,a73] [--path NAME,...] [--json]\n");
-			return HS_EXIT_OK;
-		default:
-			return cli_usage("paths", "usage: hotsim paths VMLINUX [--cpu X] [--path NAME,...] [--json]");
-		}
-	}
-	if (optind != argc - 1)
-		return cli_usage("paths", "expects one VMLINUX argument");
-	if (!ncores)
-		ncores = cli_parse_cpus("all", cores, MAX_CORES);
-	if (!npaths)
-		npaths = cli_parse_paths("all", paths, 32);
-	img = hs_image_open(argv[optind]);
 	if (!img)
 		return cli_error();
 	if (as_json) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
-		json_int(&j, "schema", 1);
+		json_str(&j, "schema", "hotsim-paths/1");
 		json_str(&j, "image", img->path);
 		json_str(&j, "kernel", img->version);
 		json_begin_arr(&j, "runs");
 	} else {
 		printf("image  %s (%s, %s)\n", img->path, img->version, img->compiler);
 	}
-	for (int i = 0; i < ncores && rc == HS_EXIT_OK; i++) {
-		struct hs_patched *pt = hs_patch(img, cores[i]);
+	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
+		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
 		struct hs_session *ses = pt ? hs_session_new(pt) : NULL;
 
 		if (!ses) {
@@ -296,18 +242,18 @@ int cmd_paths(int argc, char **argv)
 			rc = cli_error();
 			break;
 		}
-		for (int k = 0; k < npaths; k++) {
+		for (int k = 0; k < o->paths.n; k++) {
 			struct hs_path_run pr;
 
-			if (hs_path_run_in(ses, paths[k], TRACE_LIMIT, &pr)) {
+			if (hs_path_run_in(ses, o->paths.v[k], MS_TRACE_CAP, &pr)) {
 				rc = cli_error();
 				hs_path_run_free(&pr);
 				break;
 			}
 			if (as_json)
-				json_run(&j, img, cores[i]->name, &pr);
+				json_run(&j, img, o->cpus.v[i]->name, &pr);
 			else
-				print_run(img, cores[i]->name, &pr);
+				print_run(img, o->cpus.v[i]->name, &pr);
 			hs_path_run_free(&pr);
 		}
 		hs_session_free(ses);
@@ -321,3 +267,16 @@ int cmd_paths(int argc, char **argv)
 	hs_image_close(img);
 	return rc;
 }
+
+static const struct cli_opt opts[] = {
+	OPT("cpu", "LIST", OPT_CPUS, struct paths_opts, cpus, "cores"),
+	OPT("path", "LIST", OPT_PATHS, struct paths_opts, paths, "paths"),
+	OPT("format", "FMT", OPT_FORMAT, struct paths_opts, format, "text or json (--json)"),
+	OPT_TABLE_END
+};
+
+const struct cli_cmd cmd_paths = {
+	.name = "paths", .args = "VMLINUX", .nargs = 1,
+	.summary = "run the hot paths: entry, functions, stubs, system registers",
+	.opts = opts, .size = sizeof(struct paths_opts), .defaults = defaults, .run = run,
+};

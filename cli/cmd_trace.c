@@ -1,9 +1,8 @@
 /*
- * cmd_trace.c - `hotsim trace VMLINUX PATH [--cpu X] [--limit N]`: the
- * dynamic instruction stream of one path (index, address, symbol+offset,
- * disassembly, data address), capped at --limit lines (default 2000).
+ * cmd_trace.c - `hotsim trace VMLINUX PATH`: the dynamic instruction stream
+ * of one path on each selected core (index, address, symbol+offset,
+ * disassembly, data address), at most --limit lines per core.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,85 +10,140 @@
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "hotsim/paths.h"
+#include "json.h"
 
-#define TRACE_LIMIT 1000000
+struct trace_opts {
+	struct opt_cpus cpus;
+	long limit;
+	enum opt_format format;
+};
 
-int cmd_trace(int argc, char **argv)
+static void defaults(void *p)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' }, { "limit", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 }
-	};
-	const struct hs_core *core = hs_cores[0];
-	const struct hs_path_def *def;
-	struct hs_path_run pr;
-	struct hs_patched *pt;
+	struct trace_opts *o = p;
+
+	opt_all_cpus(&o->cpus);
+	o->limit = 2000;
+}
+
+static void text_stream(const struct hs_image *img, const struct hs_core *core,
+			const struct hs_path_run *pr, long limit)
+{
+	printf("# %s on %s (%s): %zu instructions from %s\n", pr->def->name, core->name, core->full,
+	       pr->tr.n, pr->entry_desc);
+	for (size_t i = 0; i < pr->tr.n; i++) {
+		const struct hs_tinsn *t = &pr->tr.v[i];
+		char where[128], text[96];
+
+		if ((long)i >= limit) {
+			printf("# ... %zu more instructions (raise --limit)\n", pr->tr.n - i);
+			break;
+		}
+		a64_disasm(hs_trace_insn(&pr->tr, i)->word, t->pc, text, sizeof(text));
+		printf("%6zu  %016llx  %-40s %s", i, (unsigned long long)t->pc,
+		       hs_addr_fmt(img, t->pc, where, sizeof(where)), text);
+		if (t->addr)
+			printf("%*s[0x%llx]", strlen(text) < 40 ? (int)(41 - strlen(text)) : 1, "",
+			       (unsigned long long)t->addr);
+		if (t->flags & HS_T_STUB)
+			printf(" <stubbed callee>");
+		if (t->flags & HS_T_FIRMWARE)
+			printf(" <firmware>");
+		if (t->flags & HS_T_SYSREG_EMU)
+			printf(" <emulated sysreg>");
+		printf("\n");
+	}
+}
+
+static void json_stream(struct json *j, const struct hs_image *img, const struct hs_core *core,
+			const struct hs_path_run *pr, long limit)
+{
+	char where[128], text[96];
+
+	json_begin_obj(j, NULL);
+	json_str(j, "cpu", core->name);
+	json_str(j, "entry_desc", pr->entry_desc);
+	json_uint(j, "instructions", pr->tr.n);
+	json_begin_arr(j, "stream");
+	for (size_t i = 0; i < pr->tr.n && (long)i < limit; i++) {
+		const struct hs_tinsn *t = &pr->tr.v[i];
+
+		a64_disasm(hs_trace_insn(&pr->tr, i)->word, t->pc, text, sizeof(text));
+		json_begin_obj(j, NULL);
+		json_hex(j, "pc", t->pc);
+		json_str(j, "at", hs_addr_fmt(img, t->pc, where, sizeof(where)));
+		json_str(j, "insn", text);
+		if (t->addr)
+			json_hex(j, "addr", t->addr);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_bool(j, "truncated", (long)pr->tr.n > limit);
+	json_end_obj(j);
+}
+
+static int run(void *p, char **args)
+{
+	const struct trace_opts *o = p;
+	const struct hs_path_def *def = hs_path_find(args[1]);
 	struct hs_image *img;
-	long limit = 2000;
-	int c, rc = HS_EXIT_OK;
+	struct json j;
+	int rc = HS_EXIT_OK;
 
-	optind = 1;
-	opterr = 0;	/* our own one-line message instead of getopt's */
-	while ((c = getopt_long(argc, argv, "c:n:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (!(core = hs_core_find(optarg)))
-				return cli_usage("trace", "unknown cpu '%s' (known: a53, a55, a73)", optarg);
-			break;
-		case 'n':
-			if ((limit = cli_parse_count(optarg)) < 0)
-				return cli_usage("trace", "--limit needs a non-negative number");
-			break;
-		case 'h':
-			printf("usage: hotsim trace VMLINUX PATH [--cpu a53|a55|a73] [--limit N]\n");
-			return HS_EXIT_OK;
-		default:
-			return cli_usage("trace", "usage: hotsim trace VMLINUX PATH [--cpu X] [--limit N]");
-		}
-	}
-	if (optind != argc - 2)
-		return cli_usage("trace", "expects VMLINUX and PATH");
-	if (!(def = hs_path_find(argv[optind + 1])))
-		return cli_usage("trace", "unknown path '%s' (see hotsim paths)", argv[optind + 1]);
-	if (!(img = hs_image_open(argv[optind])))
+	if (!def)
+		return hs_fail("unknown path '%.40s' (hotsim paths --help lists them)", args[1]), cli_error();
+	if (!(img = hs_image_open(args[0])))
 		return cli_error();
-	if (!(pt = hs_patch(img, core))) {
-		hs_image_close(img);
-		return cli_error();
+	if (o->format == FORMAT_JSON) {
+		json_init(&j, stdout);
+		json_begin_obj(&j, NULL);
+		json_str(&j, "schema", "hotsim-trace/1");
+		json_str(&j, "image", img->path);
+		json_str(&j, "path", def->name);
+		json_begin_arr(&j, "cpus");
 	}
-	if (hs_path_run(def, pt, TRACE_LIMIT, &pr)) {
-		rc = cli_error();
-	} else if (!pr.ok) {
-		fprintf(stderr, "hotsim: %s on %s cannot run: %s\n", def->name, core->name, pr.why);
-		rc = HS_EXIT_ERROR;
-	} else {
-		printf("# %s on %s (%s): %zu instructions from %s\n", def->name, core->name, core->full,
-		       pr.tr.n, pr.entry_desc);
-		for (size_t i = 0; i < pr.tr.n; i++) {
-			const struct hs_tinsn *t = &pr.tr.v[i];
-			char where[128], text[96];
+	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
+		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
+		struct hs_path_run pr;
 
-			if ((long)i >= limit) {
-				printf("# ... %zu more instructions (raise --limit)\n", pr.tr.n - i);
-				break;
-			}
-			a64_disasm(hs_trace_insn(&pr.tr, i)->word, t->pc, text, sizeof(text));
-			printf("%6zu  %016llx  %-40s %s", i, (unsigned long long)t->pc,
-			       hs_addr_fmt(img, t->pc, where, sizeof(where)), text);
-			if (t->addr)
-				printf("%*s[0x%llx]", strlen(text) < 40 ? (int)(41 - strlen(text)) : 1, "",
-				       (unsigned long long)t->addr);
-			if (t->flags & HS_T_STUB)
-				printf(" <stubbed callee>");
-			if (t->flags & HS_T_FIRMWARE)
-				printf(" <firmware>");
-			if (t->flags & HS_T_SYSREG_EMU)
-				printf(" <emulated sysreg>");
-			printf("\n");
+		if (!pt) {
+			rc = cli_error();
+			break;
 		}
+		if (hs_path_run(def, pt, MS_TRACE_CAP, &pr)) {
+			rc = cli_error();
+		} else if (!pr.ok) {
+			hs_fail("%s on %s cannot run: %s", def->name, o->cpus.v[i]->name, pr.why);
+			rc = cli_error();
+		} else if (o->format == FORMAT_JSON) {
+			json_stream(&j, img, o->cpus.v[i], &pr, o->limit);
+		} else {
+			if (i)
+				printf("\n");
+			text_stream(img, o->cpus.v[i], &pr, o->limit);
+		}
+		hs_path_run_free(&pr);
+		hs_patched_free(pt);
 	}
-	hs_path_run_free(&pr);
-	hs_patched_free(pt);
+	if (o->format == FORMAT_JSON && rc == HS_EXIT_OK) {
+		json_end_arr(&j);
+		json_end_obj(&j);
+		json_finish(&j);
+	}
 	hs_image_close(img);
 	return rc;
 }
+
+static const struct cli_opt opts[] = {
+	OPT("cpu", "LIST", OPT_CPUS, struct trace_opts, cpus, "cores"),
+	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,
+	      "instructions printed per core (default 2000)"),
+	OPT("format", "FMT", OPT_FORMAT, struct trace_opts, format, "text or json (--json)"),
+	OPT_TABLE_END
+};
+
+const struct cli_cmd cmd_trace = {
+	.name = "trace", .args = "VMLINUX PATH", .nargs = 2,
+	.summary = "one path's instruction stream (capped at --limit)",
+	.opts = opts, .size = sizeof(struct trace_opts), .defaults = defaults, .run = run,
+};

@@ -1,9 +1,9 @@
 /*
  * hotsim - cycle-level simulator for the arm64 Linux kernel's hottest paths.
- * main.c dispatches to one file per subcommand.
+ * main.c dispatches to one file per subcommand; each command's option table
+ * (options.h) gives its parsing and its help, and `hotsim help` prints all
+ * of them (the README's command list is that text).
  */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,18 +12,12 @@
 #include "hotsim/err.h"
 #include "hotsim/model.h"
 
-static const struct {
-	const char *name;
-	int (*fn)(int, char **);
-	const char *help;
-} commands[] = {
-	{ "image", cmd_image, "VMLINUX [--cpu X] [--list] [--json]: identity and boot-time patching" },
-	{ "paths", cmd_paths, "VMLINUX [--cpu X] [--path P] [--json]: run the hot paths, what they execute" },
-	{ "trace", cmd_trace, "VMLINUX PATH [--cpu X] [--limit N]: one path's instruction stream" },
-	{ "run", cmd_run, "VMLINUX [--cpu X] [--path P] [--state S] [--json]: cycles per path and core" },
-	{ "compare", cmd_compare, "BASE PATCHED [options]: base vs patched cycles, delta, explain, svg" },
-	{ "models", cmd_models, "[--json]: every model parameter, its value, source and calibration" },
-	{ "snippet", cmd_snippet, "FILE --entry SYM [--cpu X] [--iterations N]: time your own function" },
+#ifndef HOTSIM_VERSION
+#define HOTSIM_VERSION "unknown"
+#endif
+
+static const struct cli_cmd *const commands[] = {
+	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_models, &cmd_snippet, NULL
 };
 
 int cli_error(void)
@@ -32,121 +26,97 @@ int cli_error(void)
 	return HS_EXIT_ERROR;
 }
 
-int cli_usage(const char *cmd, const char *fmt, ...)
+int cli_check_params(const struct opt_params *p)
 {
-	va_list ap;
+	for (int i = 0; hs_cores[i]; i++) {
+		struct ms_options o = { 0 };
+		struct hs_model *m;
 
-	fprintf(stderr, "hotsim %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return HS_EXIT_ERROR;
-}
-
-int cli_parse_cpus(const char *arg, const struct hs_core **cores, int max)
-{
-	char buf[128];
-	int n = 0;
-
-	if (!strcmp(arg, "all")) {
-		for (int i = 0; hs_cores[i] && n < max; i++)
-			cores[n++] = hs_cores[i];
-		return n;
+		memcpy(o.params, p->v, sizeof(p->v));
+		o.nparams = p->n;
+		for (int k = 0; k < p->n; k++)
+			if (p->v[k].core[0] && !hs_core_find(p->v[k].core))
+				return hs_fail("--param %s.%s: unknown cpu '%s' (known: %s)", p->v[k].core,
+					       p->v[k].name, p->v[k].core, hs_core_names());
+		if (!(m = ms_model(&o, hs_cores[i]->name)))
+			return -1;
+		hs_model_free(m);
 	}
-	if (strlen(arg) >= sizeof(buf))
-		return hs_fail("--cpu list too long");
-	strcpy(buf, arg);
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		const struct hs_core *c = hs_core_find(tok);
+	return 0;
+}
 
-		if (!c)
-			return hs_fail("unknown cpu '%s' (known: a53, a55, a73)", tok);
-		for (int i = 0; i < n; i++)
-			if (cores[i] == c)
-				c = NULL;
-		if (c && n < max)
-			cores[n++] = c;
+static void overview(FILE *f)
+{
+	fprintf(f, "usage: hotsim <command> [arguments] [options]\n\ncommands:\n");
+	for (int i = 0; commands[i]; i++)
+		fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(f, "\nhotsim <command> --help shows its options; hotsim help lists them all\n");
+}
+
+/* Every command's help: the README's "Commands" block. */
+static void help_all(FILE *f)
+{
+	for (int i = 0; commands[i]; i++) {
+		if (i)
+			fputc('\n', f);
+		cli_help(f, commands[i]);
 	}
-	if (n == 0)
-		return hs_fail("empty --cpu list");
-	return n;
 }
 
-/* "a53, a55, a73" */
-static const char *known_models(void)
+static int dispatch(const struct cli_cmd *c, int argc, char **argv)
 {
-	static char buf[128];
+	void *o = calloc(1, c->size);
+	char *args[4] = { NULL };
+	int rc;
 
-	buf[0] = 0;
-	for (int i = 0; hs_model_names[i]; i++)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "",
-			 hs_model_names[i]);
-	return buf;
-}
-
-int cli_parse_models(const char *arg, int *sel, int max)
-{
-	char buf[128];
-	int n = 0;
-
-	if (!strcmp(arg, "all")) {
-		for (int i = 0; hs_model_names[i] && n < max; i++)
-			sel[n++] = i;
-		return n;
+	if (!o) {
+		hs_fail("out of memory");
+		return cli_error();
 	}
-	if (strlen(arg) >= sizeof(buf))
-		return hs_fail("--cpu list too long");
-	strcpy(buf, arg);
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		int k = -1, dup = 0;
-
-		for (int i = 0; hs_model_names[i]; i++)
-			if (!strcmp(hs_model_names[i], tok))
-				k = i;
-		if (k < 0)
-			return hs_fail("unknown cpu '%.32s' (known: %s)", tok, known_models());
-		for (int i = 0; i < n; i++)
-			dup |= sel[i] == k;
-		if (!dup && n < max)
-			sel[n++] = k;
-	}
-	return n ? n : hs_fail("empty --cpu list");
-}
-
-long cli_parse_count(const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0)
-		return -1;
-	return v;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: hotsim <command> [args]\n\ncommands:\n");
-	for (size_t i = 0; i < HS_ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+	rc = cli_parse(c, argc, argv, o, args);
+	if (rc == 0)
+		rc = c->run(o, args);
+	else
+		rc = rc > 0 ? HS_EXIT_OK : HS_EXIT_ERROR;
+	free(o);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	int rc;
+	int rc = HS_EXIT_ERROR;
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? HS_EXIT_ERROR : HS_EXIT_OK;
+	if (argc < 2) {
+		overview(stderr);
+		return HS_EXIT_ERROR;
 	}
-	for (size_t i = 0; i < HS_ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name)) {
-			rc = commands[i].fn(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		overview(stdout);
+		return HS_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("hotsim %s\n", HOTSIM_VERSION);
+		return HS_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		if (argc == 2) {
+			help_all(stdout);
+			return HS_EXIT_OK;
+		}
+		for (int i = 0; commands[i]; i++)
+			if (!strcmp(argv[2], commands[i]->name)) {
+				cli_help(stdout, commands[i]);
+				return HS_EXIT_OK;
+			}
+		fprintf(stderr, "hotsim: no command '%.40s' (hotsim --help lists them)\n", argv[2]);
+		return HS_EXIT_ERROR;
+	}
+	for (int i = 0; commands[i]; i++)
+		if (!strcmp(argv[1], commands[i]->name)) {
+			rc = dispatch(commands[i], argc - 1, argv + 1);
 			a64_disasm_release();
 			return rc;
 		}
-	fprintf(stderr, "hotsim: unknown command '%s' (hotsim --help lists them)\n", argv[1]);
-	return HS_EXIT_ERROR;
+	fprintf(stderr, "hotsim: unknown command '%.40s' (hotsim --help lists them)\n", argv[1]);
+	return rc;
 }

@@ -1,10 +1,12 @@
 /*
  * report_json.c - machine-readable results. Schema (versioned, documented in
  * the README): "hotsim-compare/1" or "hotsim-run/1"; one entry per
- * (path, cpu, state).
+ * (path, cpu, state), the summary, and the --explain / --timeline views
+ * when asked for.
  */
 #include <math.h>
 
+#include "hotsim/a64.h"
 #include "hotsim/model.h"
 #include "json.h"
 #include "report.h"
@@ -44,7 +46,7 @@ static void side(struct json *j, const char *prefix, const struct ms_row *row,
 	stalls(j, k, r);
 }
 
-static void entry(struct json *j, const struct rp_compare *c, const struct rp_pair *p,
+static void entry(struct json *j, const struct ms_compare *c, const struct ms_pair *p,
 		  const char *state, int warm)
 {
 	const struct hs_model_result *rb = p->base ? (warm ? &p->base->warm : &p->base->cold) : NULL;
@@ -74,7 +76,7 @@ static void entry(struct json *j, const struct rp_compare *c, const struct rp_pa
 		json_str(j, "status", "cannot_run");
 		json_str(j, "why", !p->base->ok ? p->base->why : p->patched->why);
 	} else {
-		double pct = rp_delta_pct(rb->cycles, rp->cycles);
+		double pct = ms_delta_pct(rb->cycles, rp->cycles);
 
 		json_str(j, "status", "ok");
 		side(j, "base", p->base, rb);
@@ -86,7 +88,124 @@ static void entry(struct json *j, const struct rp_compare *c, const struct rp_pa
 	json_end_obj(j);
 }
 
-void rp_json(FILE *f, const struct rp_compare *c)
+static void summary(struct json *j, const struct ms_compare *c)
+{
+	const struct ms_summary *s = &c->summary;
+
+	json_begin_obj(j, "summary");
+	json_uint(j, "results", s->results);
+	json_uint(j, "moved", s->moved);
+	json_uint(j, "faster", s->faster);
+	json_uint(j, "slower", s->slower);
+	json_uint(j, "not_run", s->not_run);
+	if (s->largest) {
+		json_begin_obj(j, "largest");
+		json_str(j, "path", s->largest->name);
+		json_str(j, "cpu", s->largest->cpu);
+		json_str(j, "state", s->largest_warm ? "warm" : "cold");
+		json_int(j, "delta", s->largest_delta);
+		json_end_obj(j);
+	}
+	for (int warm = 1; warm >= 0; warm--) {
+		uint64_t b, p;
+
+		if (!(warm ? c->want_warm : c->want_cold))
+			continue;
+		ms_compare_total(c, warm, &b, &p);
+		json_begin_obj(j, warm ? "total_warm" : "total_cold");
+		json_uint(j, "base_cycles", b);
+		json_uint(j, "patched_cycles", p);
+		json_end_obj(j);
+	}
+	json_end_obj(j);
+}
+
+static void json_fns(struct json *j, const struct ms_detail *b, const struct ms_detail *p, long limit)
+{
+	static struct ms_fn_cost t[512];
+	int n = ms_explain_functions(b, p, t, 512);
+
+	json_begin_arr(j, "functions");
+	for (int i = 0; i < n && i < limit; i++) {
+		json_begin_obj(j, NULL);
+		json_str(j, "function", t[i].name);
+		json_uint(j, p ? "base_insns" : "insns", t[i].insns[0]);
+		json_uint(j, p ? "base_cycles" : "cycles", t[i].cycles[0]);
+		if (p) {
+			json_uint(j, "patched_insns", t[i].insns[1]);
+			json_uint(j, "patched_cycles", t[i].cycles[1]);
+			json_int(j, "delta", ms_fn_delta(&t[i]));
+		}
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+static void json_result_of(struct json *j, const char *key, const struct hs_model_result *r)
+{
+	json_begin_obj(j, key);
+	json_uint(j, "cycles", r->cycles);
+	json_uint(j, "insns", r->insns);
+	json_uint(j, "mispredicts", r->mispredicts);
+	json_uint(j, "icache_misses", r->icache_misses);
+	json_uint(j, "dcache_misses", r->dcache_misses);
+	stalls(j, "stalls", r);
+	json_end_obj(j);
+}
+
+static void explain(struct json *j, const struct ms_compare *c, const struct rp_details *d)
+{
+	json_begin_arr(j, "explain");
+	for (int i = 0; i < d->ncores; i++) {
+		const struct ms_detail *b = &d->ex[i][0], *p = c->patched ? &d->ex[i][1] : NULL;
+
+		json_begin_obj(j, NULL);
+		json_str(j, "path", d->explain->name);
+		json_str(j, "cpu", b->pt->core->name);
+		json_str(j, "state", d->warm ? "warm" : "cold");
+		json_result_of(j, c->patched ? "base" : "image", &b->res);
+		if (p)
+			json_result_of(j, "patched", &p->res);
+		json_fns(j, b, p, d->limit);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+static void timeline(struct json *j, const struct ms_compare *c, const struct rp_details *d)
+{
+	char text[64], where[96];
+
+	json_begin_arr(j, "timeline");
+	for (int k = 0; k < (c->patched ? 2 : 1); k++) {
+		const struct ms_detail *t = &d->tl[k];
+		size_t to = d->win.to < t->run.tr.n ? d->win.to : t->run.tr.n;
+
+		json_begin_obj(j, NULL);
+		json_str(j, "image", k ? "patched" : c->patched ? "base" : "image");
+		json_str(j, "path", d->timeline->name);
+		json_str(j, "cpu", t->pt->core->name);
+		json_begin_arr(j, "records");
+		for (size_t i = d->win.from; i < to; i++) {
+			const struct hs_insn_cost *pc = &t->per[i];
+
+			a64_disasm(hs_trace_insn(&t->run.tr, i)->word, t->run.tr.v[i].pc, text, sizeof(text));
+			json_begin_obj(j, NULL);
+			json_uint(j, "index", i);
+			json_str(j, "at", hs_addr_fmt(t->pt->img, t->run.tr.v[i].pc, where, sizeof(where)));
+			json_str(j, "insn", text);
+			json_uint(j, "issue", pc->issue);
+			json_uint(j, "latency", pc->lat);
+			json_uint(j, "cycles", pc->cycles);
+			json_end_obj(j);
+		}
+		json_end_arr(j);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 {
 	struct json j;
 
@@ -104,6 +223,7 @@ void rp_json(FILE *f, const struct rp_compare *c)
 	for (int i = 0; i < c->nwarnings; i++)
 		json_str(&j, NULL, c->warnings[i]);
 	json_end_arr(&j);
+	summary(&j, c);
 	json_begin_arr(&j, "results");
 	for (int i = 0; i < c->npairs; i++) {
 		if (c->want_warm)
@@ -112,6 +232,10 @@ void rp_json(FILE *f, const struct rp_compare *c)
 			entry(&j, c, &c->pairs[i], "cold", 0);
 	}
 	json_end_arr(&j);
+	if (d && d->explain)
+		explain(&j, c, d);
+	if (d && d->timeline)
+		timeline(&j, c, d);
 	json_end_obj(&j);
 	json_finish(&j);
 }

@@ -38,7 +38,7 @@ static void header(FILE *f, int w, int h)
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 }
 
-int rp_svg(const char *path, const struct rp_compare *c)
+int rp_svg(const char *path, const struct ms_compare *c)
 {
 	FILE *f = fopen(path, "w");
 	uint64_t max = 1;
@@ -47,7 +47,7 @@ int rp_svg(const char *path, const struct rp_compare *c)
 	if (!f)
 		return -1;
 	for (int i = 0; i < c->npairs; i++) {
-		const struct rp_pair *p = &c->pairs[i];
+		const struct ms_pair *p = &c->pairs[i];
 		const struct hs_model_result *b, *q;
 
 		if (!p->base || !p->patched || !p->base->ok || !p->patched->ok)
@@ -71,7 +71,7 @@ int rp_svg(const char *path, const struct rp_compare *c)
 	fprintf(f, "<rect x=\"700\" y=\"66\" width=\"12\" height=\"10\" fill=\"#1565c0\"/><text x=\"716\" y=\"75\">patched</text>\n");
 	y = 90;
 	for (int i = 0; i < c->npairs; i++) {
-		const struct rp_pair *p = &c->pairs[i];
+		const struct ms_pair *p = &c->pairs[i];
 		const struct hs_model_result *b, *q;
 		double pct;
 		int wb, wq;
@@ -82,7 +82,7 @@ int rp_svg(const char *path, const struct rp_compare *c)
 		q = c->want_warm ? &p->patched->warm : &p->patched->cold;
 		wb = (int)((double)BAR_AREA * (double)b->cycles / (double)max + 0.5);
 		wq = (int)((double)BAR_AREA * (double)q->cycles / (double)max + 0.5);
-		pct = rp_delta_pct(b->cycles, q->cycles);
+		pct = ms_delta_pct(b->cycles, q->cycles);
 		fprintf(f, "<text x=\"10\" y=\"%d\">", y + 18);
 		esc(f, p->name);
 		fprintf(f, " %s</text>\n", p->cpu);

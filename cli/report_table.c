@@ -1,75 +1,14 @@
 /*
- * report_table.c - pairing rows across images, identity warnings, and the
- * text table (like scripts/bloat-o-meter: old, new, delta).
+ * report_table.c - the text table. compare: identity, warnings, a summary
+ * line, the results that moved (largest change first), how many did not,
+ * and per-state totals - what a reviewer pastes. run: every result of the
+ * one image, in registry order.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "hotsim/model.h"
 #include "report.h"
-
-double rp_delta_pct(uint64_t base, uint64_t patched)
-{
-	if (!base)
-		return 0.0;
-	return 100.0 * ((double)patched - (double)base) / (double)base;
-}
-
-static const struct ms_row *find(const struct ms_image *m, const char *name, const char *cpu)
-{
-	for (int i = 0; m && i < m->nrows; i++)
-		if (!strcmp(m->rows[i].name, name) && !strcmp(m->rows[i].cpu, cpu))
-			return &m->rows[i];
-	return NULL;
-}
-
-void rp_pair_rows(struct rp_compare *c)
-{
-	c->npairs = 0;
-	for (int i = 0; i < c->base->nrows; i++) {
-		const struct ms_row *b = &c->base->rows[i];
-		struct rp_pair *p = &c->pairs[c->npairs++];
-
-		p->base = b;
-		p->patched = c->patched ? find(c->patched, b->name, b->cpu) : NULL;
-		p->name = b->name;
-		p->cpu = b->cpu;
-	}
-	for (int i = 0; c->patched && i < c->patched->nrows; i++) {
-		const struct ms_row *r = &c->patched->rows[i];
-		struct rp_pair *p;
-
-		if (find(c->base, r->name, r->cpu))
-			continue;
-		p = &c->pairs[c->npairs++];
-		p->base = NULL;
-		p->patched = r;
-		p->name = r->name;
-		p->cpu = r->cpu;
-	}
-}
-
-static void warn(struct rp_compare *c, const char *fmt, const char *a, const char *b)
-{
-	if (c->nwarnings < (int)(sizeof(c->warnings) / sizeof(c->warnings[0])))
-		snprintf(c->warnings[c->nwarnings++], sizeof(c->warnings[0]), fmt, a, b);
-}
-
-void rp_identity_warnings(struct rp_compare *c)
-{
-	const struct hs_image *a = c->base->img, *b = c->patched->img;
-
-	if (strcmp(a->version, b->version))
-		warn(c, "kernel versions differ: %s vs %s", a->version, b->version);
-	if (strcmp(a->compiler, b->compiler))
-		warn(c, "compilers differ: %s vs %s", a->compiler, b->compiler);
-	if (a->ikconfig_hash && b->ikconfig_hash && a->ikconfig_hash != b->ikconfig_hash)
-		warn(c, "embedded .config differs (CONFIG_IKCONFIG)%s%s", "", "");
-	else if (!!a->ikconfig_hash != !!b->ikconfig_hash)
-		warn(c, "only one image embeds its .config%s%s", "", "");
-	if (a->build_id[0] && !strcmp(a->build_id, b->build_id))
-		warn(c, "both images have build id %s: the same build twice?%s", a->build_id, "");
-}
 
 static double uncal_pct(const struct hs_model_result *r)
 {
@@ -83,95 +22,158 @@ static void image_line(FILE *f, const char *role, const struct hs_image *img)
 		img->build_id[0] ? img->build_id : "none");
 }
 
-static void row_line(FILE *f, const struct rp_compare *c, const struct rp_pair *p, const char *state,
-		     const struct hs_model_result *rb, const struct hs_model_result *rp)
+static void run_line(FILE *f, const struct ms_pair *p, int warm)
 {
+	const struct hs_model_result *r = ms_pair_result(p, 0, warm);
+	char unc[16];
+
+	snprintf(unc, sizeof(unc), "%.1f", uncal_pct(r));
+	fprintf(f, "%-18s %-4s %-5s %10llu %8llu %10llu %6s\n", p->name, p->cpu, warm ? "warm" : "cold",
+		(unsigned long long)r->cycles, (unsigned long long)p->base->insns,
+		(unsigned long long)p->base->code_bytes, unc);
+}
+
+static void compare_line(FILE *f, const struct ms_pair *p, int warm)
+{
+	const struct hs_model_result *rb = ms_pair_result(p, 0, warm), *rp = ms_pair_result(p, 1, warm);
 	char ins[32], code[32], unc[32];
 
-	(void)rp;
-	if (!c->patched) {
-		snprintf(unc, sizeof(unc), "%.1f", uncal_pct(rb));
-		fprintf(f, "%-18s %-4s %-5s %10llu %8llu %10llu %6s\n", p->name, p->cpu, state,
-			(unsigned long long)rb->cycles, (unsigned long long)p->base->insns,
-			(unsigned long long)p->base->code_bytes, unc);
-		return;
-	}
 	snprintf(ins, sizeof(ins), "%llu/%llu", (unsigned long long)p->base->insns,
 		 (unsigned long long)p->patched->insns);
 	snprintf(code, sizeof(code), "%llu/%llu", (unsigned long long)p->base->code_bytes,
 		 (unsigned long long)p->patched->code_bytes);
 	snprintf(unc, sizeof(unc), "%.1f/%.1f", uncal_pct(rb), uncal_pct(rp));
 	fprintf(f, "%-18s %-4s %-5s %9llu %9llu %+8lld %+8.2f%% %13s %13s %11s\n", p->name, p->cpu,
-		state, (unsigned long long)rb->cycles, (unsigned long long)rp->cycles,
-		(long long)rp->cycles - (long long)rb->cycles, rp_delta_pct(rb->cycles, rp->cycles), ins,
-		code, unc);
+		warm ? "warm" : "cold", (unsigned long long)rb->cycles, (unsigned long long)rp->cycles,
+		ms_pair_delta(p, warm), ms_delta_pct(rb->cycles, rp->cycles), ins, code, unc);
 }
 
-void rp_table(FILE *f, const struct rp_compare *c)
+static void not_run_line(FILE *f, const struct ms_compare *c, const struct ms_pair *p)
 {
-	int notes = 0;
+	const char *why = !c->patched ? "cannot run" : !p->base ? "absent in base" :
+			  !p->patched ? "absent in patched" : "cannot run";
 
+	fprintf(f, "%-18s %-4s %-5s %9s  (%s, see below)\n", p->name, p->cpu, "", "n/a", why);
+}
+
+static void summary_line(FILE *f, const struct ms_compare *c)
+{
+	const struct ms_summary *s = &c->summary;
+	int ncores = 0, nrows = 0;
+
+	for (int i = 0; i < c->npairs; i++) {
+		int first_cpu = 1, first_row = 1;
+
+		for (int k = 0; k < i; k++) {
+			first_cpu &= strcmp(c->pairs[k].cpu, c->pairs[i].cpu) != 0;
+			first_row &= strcmp(c->pairs[k].name, c->pairs[i].name) != 0;
+		}
+		ncores += first_cpu;
+		nrows += first_row;
+	}
+	fprintf(f, "summary: %u results (%d rows x %d cores x %s), %u moved: %u faster, %u slower",
+		s->results, nrows, ncores, c->want_warm && c->want_cold ? "warm+cold" :
+		c->want_warm ? "warm" : "cold", s->moved, s->faster, s->slower);
+	if (s->largest)
+		fprintf(f, "; largest %s %s %s %+lld cycles (%+.2f%%)", s->largest->name, s->largest->cpu,
+			s->largest_warm ? "warm" : "cold", s->largest_delta,
+			ms_delta_pct(ms_pair_result(s->largest, 0, s->largest_warm)->cycles,
+				     ms_pair_result(s->largest, 1, s->largest_warm)->cycles));
+	if (s->not_run)
+		fprintf(f, "; %u not run (see below)", s->not_run);
+	fprintf(f, "\n\n");
+}
+
+static void why_lines(FILE *f, const struct ms_compare *c)
+{
+	int any = 0;
+
+	for (int i = 0; i < c->npairs; i++) {
+		const struct ms_pair *p = &c->pairs[i];
+
+		if (ms_pair_ok(c, p))
+			continue;
+		if (!any++)
+			fprintf(f, "\n");
+		if (p->base && !p->base->ok)
+			fprintf(f, "  %s on %s: cannot run on %s: %s\n", p->name, p->cpu,
+				c->patched ? "base" : "this image", p->base->why);
+		if (p->patched && !p->patched->ok)
+			fprintf(f, "  %s on %s: cannot run on patched: %s\n", p->name, p->cpu, p->patched->why);
+		if (c->patched && !p->base)
+			fprintf(f, "  %s on %s: only in patched (the base image has no such site/path)\n",
+				p->name, p->cpu);
+		if (c->patched && !p->patched)
+			fprintf(f, "  %s on %s: only in base (the patched image has no such site/path)\n",
+				p->name, p->cpu);
+	}
+}
+
+static void totals(FILE *f, const struct ms_compare *c)
+{
+	for (int warm = 1; warm >= 0; warm--) {
+		uint64_t b, p;
+
+		if (!(warm ? c->want_warm : c->want_cold))
+			continue;
+		ms_compare_total(c, warm, &b, &p);
+		fprintf(f, "%-18s %-4s %-5s %9llu %9llu %+8lld %+8.2f%%\n", "total", "all",
+			warm ? "warm" : "cold", (unsigned long long)b, (unsigned long long)p,
+			(long long)p - (long long)b, ms_delta_pct(b, p));
+	}
+}
+
+void rp_table(FILE *f, const struct ms_compare *c, int all)
+{
+	int folded = 0;
+
+	fprintf(f, "hotsim %s\n", c->patched ? "compare" : "run");
 	if (c->patched) {
-		fprintf(f, "hotsim compare\n");
 		image_line(f, "base", c->base->img);
 		image_line(f, "patched", c->patched->img);
 	} else {
-		fprintf(f, "hotsim run\n");
 		image_line(f, "image", c->base->img);
 	}
 	fprintf(f, "  deterministic: the same inputs give byte-identical output (no run-to-run variance)\n");
 	for (int i = 0; i < c->nwarnings; i++)
 		fprintf(f, "  warning: %s\n", c->warnings[i]);
 	fprintf(f, "\n");
-	if (c->patched)
+	if (c->patched) {
+		summary_line(f, c);
 		fprintf(f, "%-18s %-4s %-5s %9s %9s %8s %9s %13s %13s %11s\n", "path", "cpu", "state",
 			"base", "patched", "delta", "delta%", "insns b/p", "code b/p", "uncal% b/p");
-	else
+	} else {
 		fprintf(f, "%-18s %-4s %-5s %10s %8s %10s %6s\n", "path", "cpu", "state", "cycles",
 			"insns", "code bytes", "uncal%");
+	}
 	for (int i = 0; i < c->npairs; i++) {
-		const struct rp_pair *p = &c->pairs[i];
+		const struct ms_pair *p = &c->pairs[c->order[i]];
 
-		int missing = c->patched ? (!p->base || !p->patched || !p->base->ok || !p->patched->ok)
-					 : !p->base->ok;
-
-		if (missing) {
-			if (!c->patched && p->base && !p->base->ok)
-				fprintf(f, "%-18s %-4s %-5s %10s  (cannot run, see below)\n", p->name, p->cpu, "",
-					"n/a");
-			else if (c->patched)
-				fprintf(f, "%-18s %-4s %-5s %9s  (%s, see below)\n", p->name, p->cpu, "", "n/a",
-					!p->base ? "absent in base" : !p->patched ? "absent in patched" :
-												  "cannot run");
-			notes = 1;
+		if (!ms_pair_ok(c, p)) {
+			not_run_line(f, c, p);
 			continue;
 		}
-		if (c->want_warm)
-			row_line(f, c, p, "warm", &p->base->warm, c->patched ? &p->patched->warm : NULL);
-		if (c->want_cold)
-			row_line(f, c, p, "cold", &p->base->cold, c->patched ? &p->patched->cold : NULL);
-	}
-	if (notes) {
-		fprintf(f, "\n");
-		for (int i = 0; i < c->npairs; i++) {
-			const struct rp_pair *p = &c->pairs[i];
-
-			if (p->base && !p->base->ok)
-				fprintf(f, "  %s on %s: cannot run on %s: %s\n", p->name, p->cpu,
-					c->patched ? "base" : "this image", p->base->why);
-			if (p->patched && !p->patched->ok)
-				fprintf(f, "  %s on %s: cannot run on patched: %s\n", p->name, p->cpu,
-					p->patched->why);
-			if (c->patched && !p->base)
-				fprintf(f, "  %s on %s: only in patched (the base image has no such site/path)\n",
-					p->name, p->cpu);
-			if (c->patched && !p->patched)
-				fprintf(f, "  %s on %s: only in base (the patched image has no such site/path)\n",
-					p->name, p->cpu);
+		if (c->patched && !all && !ms_pair_moved(c, p)) {
+			folded += c->want_warm + c->want_cold;
+			continue;
+		}
+		for (int warm = 1; warm >= 0; warm--) {
+			if (!(warm ? c->want_warm : c->want_cold))
+				continue;
+			if (c->patched)
+				compare_line(f, p, warm);
+			else
+				run_line(f, p, warm);
 		}
 	}
-	fprintf(f, "\ncycles: %s%s%s; uncal%%: share of cycles charged by uncalibrated parameters (hotsim models)\n",
+	if (folded)
+		fprintf(f, "(%d unchanged results not shown; --all lists them)\n", folded);
+	if (c->patched)
+		totals(f, c);
+	why_lines(f, c);
+	fprintf(f, "\ncycles: %s%s%s; uncal%%: share of cycles charged by uncalibrated parameters (hotsim models)%s\n",
 		c->want_warm ? "warm = repeated until the cost converges" : "",
 		c->want_warm && c->want_cold ? ", " : "",
-		c->want_cold ? "cold = caches, TLBs and predictors flushed" : "");
+		c->want_cold ? "cold = caches, TLBs and predictors flushed" : "",
+		c->patched ? "; total: sum of the results above and folded" : "");
 }

@@ -8,7 +8,37 @@
  * table (mirror), CAQA = Hennessy & Patterson 6e §2.6 summary. "E" exact,
  * "D" derived, "A" assumed (uncalibrated). Sections refer to core-data.md.
  */
+#include "hotsim/core.h"
 #include "model_internal.h"
+
+/*
+ * Cortex-A53 r0p4 (Raspberry Pi 3's BCM2837): Cortex-A53 MPCore TRM, ARM DDI
+ * 0500J, section 4.3 AArch64 register summary / 4.3.x ID register
+ * descriptions. Armv8.0: no LSE, no PAN, no RAS.
+ */
+static const struct hs_idreg a53_regs[] = {
+	{ HS_MIDR_EL1, 0x410fd034 },		/* implementer 0x41, part 0xd03, r0p4 */
+	{ HS_CTR_EL0, 0x84448004 },		/* 64-byte lines, VIPT L1I */
+	{ HS_ID_AA64PFR0_EL1, 0x01002222 },	/* EL0-3 AArch64+32, FP, AdvSIMD, GIC sysregs */
+	{ HS_ID_AA64ISAR0_EL1, 0x00011120 },	/* AES+PMULL, SHA1, SHA2, CRC32 */
+	{ HS_ID_AA64ISAR1_EL1, 0 },
+	{ HS_ID_AA64MMFR0_EL1, 0x00001122 },	/* 40-bit PA, 16-bit ASID, 4K/64K */
+	{ HS_ID_AA64MMFR1_EL1, 0 },
+	{ HS_ID_AA64MMFR2_EL1, 0 },
+	{ HS_ID_AA64DFR0_EL1, 0x10305106 },
+	{ 0, 0 }
+};
+
+/*
+ * Spectre classification from Linux 6.1 arch/arm64/kernel/proton-pack.c:
+ * A53 and A55 are on the Spectre-v2, Spectre-v4 (SSB) and Spectre-BHB safe
+ * lists. A73 is on none of them and on no BHB loop list (k lists name
+ * A57/A72/A76...), so with SMCCC firmware it uses ARCH_WORKAROUND_1 (v2)
+ * and ARCH_WORKAROUND_3 (BHB: the EL1_VECTOR_BHB_FW vectors, an SMC on every
+ * exception from EL0). Trusted Firmware-A mitigates Spectre-v4 on the A73
+ * statically (CPUACTLR at reset) and answers ARCH_WORKAROUND_2 with "not
+ * required", so the kernel reports it not affected (docs/core-data.md 2.3).
+ */
 
 static const struct hs_param p[HS_NPARAMS] = {
 	/* front end, prediction */
@@ -121,8 +151,14 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(UNKNOWN_INSN, 1, "A: an unclassified encoding issues alone for 1 cycle"),
 };
 
-const struct hs_core_desc hs_core_a53 = {
-	.name = "a53",
+/* How boot sees the core (ID registers, Spectre state) and how it times
+ * instructions (engine, table above). */
+const struct hs_core hs_core_a53 = {
+	.name = "a53", .full = "Cortex-A53 r0p4", .arch = "Armv8.0-A",
+	.midr = 0x410fd034, .idregs = a53_regs,
+	.spectre_v2 = HS_MIT_UNAFFECTED, .spectre_v4 = HS_MIT_UNAFFECTED,
+	.spectre_bhb = HS_MIT_UNAFFECTED,
+	.source = "Cortex-A53 MPCore TRM (ARM DDI 0500J) 4.3; Linux 6.1 proton-pack.c safe lists",
 	.description = "Cortex-A53 r0p4: in-order, dual issue, one load/store pipe (RPi 3 anchors)",
 	.engine = &hs_engine_inorder,
 	.params = p,

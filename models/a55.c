@@ -10,7 +10,29 @@
  * values are D (SWOG via L55/SLO) and where nothing exists the A53 value is
  * taken and marked A.
  */
+#include "hotsim/core.h"
 #include "model_internal.h"
+
+/*
+ * Cortex-A55 r2p0: Cortex-A55 Core TRM, Arm 100442_0200, section B2.x
+ * AArch64 identification registers. Armv8.2 with LSE atomics (Atomic = 2),
+ * RCpc (LRCPC = 1), PAN (PAN = 2, v8.2 ATS1E1RP), RAS, UAO, CnP, HAFDBS.
+ */
+static const struct hs_idreg a55_regs[] = {
+	{ HS_MIDR_EL1, 0x412fd050 },		/* part 0xd05, r2p0 */
+	{ HS_CTR_EL0, 0x84448004 },
+	{ HS_ID_AA64PFR0_EL1, 0x11112222 },	/* + FP/AdvSIMD half-precision, GIC, RAS */
+	{ HS_ID_AA64PFR1_EL1, 0x10 },		/* SSBS (QEMU's A55 model, from the TRM) */
+	{ HS_ID_AA64ISAR0_EL1, 0x0000100010211120 },	/* + Atomic=2, RDM, DP */
+	{ HS_ID_AA64ISAR1_EL1, 0x0000000000100001 },	/* DPB, LRCPC */
+	{ HS_ID_AA64MMFR0_EL1, 0x00101122 },
+	{ HS_ID_AA64MMFR1_EL1, 0x10212122 },	/* HAFDBS=2 VMID16 VH HPDS=2 LO PAN=2 XNX */
+	{ HS_ID_AA64MMFR2_EL1, 0x00001011 },	/* CnP, UAO, IESB */
+	{ HS_ID_AA64DFR0_EL1, 0x10305408 },
+	{ 0, 0 }
+};
+
+/* Spectre mitigations: see the classification note in a53.c. */
 
 static const struct hs_param p[HS_NPARAMS] = {
 	/* front end, prediction */
@@ -119,8 +141,14 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(UNKNOWN_INSN, 1, "A: an unclassified encoding issues alone for 1 cycle"),
 };
 
-const struct hs_core_desc hs_core_a55 = {
-	.name = "a55",
+/* How boot sees the core (ID registers, Spectre state) and how it times
+ * instructions (engine, table above). */
+const struct hs_core hs_core_a55 = {
+	.name = "a55", .full = "Cortex-A55 r2p0", .arch = "Armv8.2-A",
+	.midr = 0x412fd050, .idregs = a55_regs,
+	.spectre_v2 = HS_MIT_UNAFFECTED, .spectre_v4 = HS_MIT_UNAFFECTED,
+	.spectre_bhb = HS_MIT_UNAFFECTED,
+	.source = "Cortex-A55 Core TRM (Arm 100442_0200) B2 via QEMU aarch64_a55_initfn; Linux 6.1 proton-pack.c",
 	.description = "Cortex-A55 r2p0: in-order, dual issue, separate load and store pipes (SWOG via LLVM/slothy)",
 	.engine = &hs_engine_inorder,
 	.params = p,

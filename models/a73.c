@@ -9,7 +9,28 @@
  * operation latencies are the LLVM A57 model's (L57), marked "A57 proxy";
  * the rest are named assumptions.
  */
+#include "hotsim/core.h"
 #include "model_internal.h"
+
+/*
+ * Cortex-A73 r0p2 (ODROID-N2 S922X, Khadas VIM3 A311D boot logs show
+ * MIDR 0x410fd092): Armv8.0 like the A53; register values derived from the
+ * v8.0 layout (Cortex-A73 TRM, Arm 100048, not at hand; see docs/core-data.md).
+ */
+static const struct hs_idreg a73_regs[] = {
+	{ HS_MIDR_EL1, 0x410fd092 },		/* part 0xd09, r0p2 */
+	{ HS_CTR_EL0, 0x84448004 },		/* VIPT L1I ("Detected VIPT I-cache" in A73 boot logs) */
+	{ HS_ID_AA64PFR0_EL1, 0x01002222 },
+	{ HS_ID_AA64ISAR0_EL1, 0x00011120 },
+	{ HS_ID_AA64ISAR1_EL1, 0 },
+	{ HS_ID_AA64MMFR0_EL1, 0x00001122 },	/* assumed 40-bit PA like the A53 (TRM not at hand) */
+	{ HS_ID_AA64MMFR1_EL1, 0 },
+	{ HS_ID_AA64MMFR2_EL1, 0 },
+	{ HS_ID_AA64DFR0_EL1, 0x10305106 },
+	{ 0, 0 }
+};
+
+/* Spectre mitigations: see the classification note in a53.c. */
 
 static const struct hs_param p[HS_NPARAMS] = {
 	/* front end, prediction */
@@ -118,8 +139,14 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(UNKNOWN_INSN, 1, "A: an unclassified encoding takes one cycle"),
 };
 
-const struct hs_core_desc hs_core_a73 = {
-	.name = "a73",
+/* How boot sees the core (ID registers, Spectre state) and how it times
+ * instructions (engine, table above). */
+const struct hs_core hs_core_a73 = {
+	.name = "a73", .full = "Cortex-A73 r0p2", .arch = "Armv8.0-A",
+	.midr = 0x410fd092, .idregs = a73_regs,
+	.spectre_v2 = HS_MIT_FIRMWARE, .spectre_v4 = HS_MIT_UNAFFECTED,
+	.spectre_bhb = HS_MIT_FIRMWARE,
+	.source = "A73 v8.0 ID layout (derived), MIDR from boot logs; Linux 6.1 proton-pack.c; TF-A cortex_a73.S",
 	.description = "Cortex-A73 r0p2: 2-wide out-of-order (A57 LLVM latencies as proxy)",
 	.engine = &hs_engine_ooo,
 	.params = p,

@@ -29,6 +29,12 @@
  * that caused it (the branch, the ISB, the MSR). The tail after the last
  * issue (its redirect or hold) is charged to the last instruction, so the
  * charges sum to the total.
+ *
+ * The phases, one function each, per instruction: fetch (frontend.c),
+ * issue_cycle (the constraints above), take_slot (pairing bookkeeping),
+ * memory (account.c), write_results (ready cycles, causes, units,
+ * serialisation), attribute (who the stall cycles belong to), then the
+ * shared accounting and front-end step (account.c).
  */
 #include <string.h>
 
@@ -112,19 +118,178 @@ static int can_pair(const struct hs_model *m, const struct io_state *st, const s
 	}
 }
 
-/* 8-byte datapath chunks touched beyond what an aligned access needs. */
-static int unaligned(uint64_t addr, unsigned size)
+/* Why an instruction issued when it did: the constraints that bound it. */
+struct io_issue {
+	uint64_t t;			/* the issue cycle */
+	uint64_t t_dep, t_ser;		/* operands, serialisation */
+	unsigned dep_reg;		/* the operand that was last ready */
+};
+
+/* issue: the first cycle every constraint allows, pairing included. */
+static void issue_cycle(const struct hs_model *m, const struct io_state *st, const struct hs_op *op,
+			const struct hs_fetch *f, size_t i, struct io_issue *is)
 {
-	return size > 1 && ((addr + size - 1) >> 3) - (addr >> 3) + 1 > (size + 7) / 8;
+	uint64_t tt, t_unit = st->unit_free[op->unit];
+
+	is->t_dep = is->t_ser = 0;
+	is->dep_reg = A64_R_NONE;
+	for (unsigned s = 0; s < op->nsrc; s++) {
+		uint64_t r = operand_ready(m, st, op, s);
+
+		if (r > is->t_dep) {
+			is->t_dep = r;
+			is->dep_reg = op->src[s];
+		}
+	}
+	if (op->fl & HS_OP_DRAIN)
+		is->t_ser = st->all_done > st->posted_done ? st->all_done : st->posted_done;
+	if ((op->fl & HS_OP_MEMBAR) && st->mem_done > is->t_ser)
+		is->t_ser = st->mem_done;
+	tt = st->cyc;
+	if (f->t > tt)
+		tt = f->t;
+	if (is->t_dep > tt)
+		tt = is->t_dep;
+	if (t_unit > tt)
+		tt = t_unit;
+	if (is->t_ser > tt)
+		tt = is->t_ser;
+	if (st->hold_until > tt)
+		tt = st->hold_until;
+	if (i > 0 && tt == st->cyc && !can_pair(m, st, op))
+		tt = st->cyc + 1;
+	is->t = tt;
 }
 
+/* A new cycle, or the next slot of the current one. */
+static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issue, size_t i,
+		      uint16_t *ev)
+{
+	if (i == 0 || issue > st->cyc) {
+		st->cyc = issue;
+		st->slots = st->mem_n = st->ld_n = st->st_n = st->br_n = st->shift_n = 0;
+		st->single = 0;
+	} else {
+		*ev |= HS_EV_DUAL_ISSUED;
+	}
+	st->slots++;
+	if (op->fl & HS_OP_SINGLE)
+		st->single = 1;
+	if (op->unit == HS_U_LOAD || op->unit == HS_U_STORE) {
+		st->mem_n++;
+		if (op->fl & HS_OP_LOAD)
+			st->ld_n++;
+		if (op->fl & HS_OP_STORE)
+			st->st_n++;
+	} else if (op->unit == HS_U_BRANCH) {
+		st->br_n++;
+	} else if (op->unit == HS_U_SHIFT) {
+		st->shift_n++;
+	}
+}
+
+/* results: when each destination is ready and why; units, memory order
+ * and serialisation state after the instruction. */
+static void write_results(const struct hs_model *m, struct io_state *st, const struct hs_op *op,
+			  const struct io_issue *is, const struct hs_mem *mem, size_t i,
+			  struct hs_insn_cost *per)
+{
+	uint64_t issue = is->t, done = issue + 1;
+	/* it may cascade into a dependent ALU op if nothing it read was
+	 * produced in the cycle before it issued */
+	int cascade_ok = (op->fl & HS_OP_CASCADE) && (op->nsrc == 0 || is->t_dep < issue);
+
+	for (unsigned d = 0; d < op->ndst; d++) {
+		unsigned r = op->dst[d];
+		int wb = !!(op->wb_mask & (1u << d)), loaded = (op->fl & HS_OP_LOAD) && !wb;
+		uint64_t lat = op->dlat[d] + (loaded ? mem->extra : 0);
+
+		st->ready[r] = issue + lat;
+		st->issued[r] = issue;
+		st->cause[r] = (mem->extra && loaded) ? mem->cause :
+			       (op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP);
+		st->rfl[r] = (uint8_t)(((op->fl & HS_OP_UNCAL) || (mem->uncal && !wb) ? R_UNCAL : 0) |
+				       (cascade_ok ? R_CASCADE : 0) |
+				       (!wb && (op->unit == HS_U_ALU || op->unit == HS_U_SHIFT) ? R_ALU : 0));
+		if (issue + lat > done)
+			done = issue + lat;
+		if (per && lat > per[i].lat)
+			per[i].lat = (uint16_t)(lat > 0xffff ? 0xffff : lat);
+	}
+	if (op->fl & (HS_OP_LOAD | HS_OP_STORE)) {
+		uint64_t md = issue + 1 + mem->extra;
+
+		if (md > done)
+			done = md;
+		if (done > st->mem_done)
+			st->mem_done = done;
+	}
+	if (done > st->all_done)
+		st->all_done = done;
+	if (op->occ > 1 || op->unit == HS_U_DIV || op->unit == HS_U_MUL || op->unit == HS_U_SHIFT) {
+		st->unit_free[op->unit] = issue + op->occ;
+		/* one shared load/store pipe: an ldp or atomic blocks both */
+		if ((op->unit == HS_U_LOAD || op->unit == HS_U_STORE) && m->v[HS_P_MEM_PIPES] <= 1)
+			st->unit_free[HS_U_LOAD] = st->unit_free[HS_U_STORE] = issue + op->occ;
+	}
+	if ((op->fl & HS_OP_POSTED) && issue + op->cost > st->posted_done)
+		st->posted_done = issue + op->cost;
+}
+
+/* The front end bound the issue: its own miss or exception entry here, a
+ * redirect to the instruction that caused it. */
+static void fe_stall(const struct hs_model *m, struct hs_model_result *res, struct hs_insn_cost *per,
+		     size_t i, const struct hs_fetch *f, uint64_t stall, uint64_t *moved, uint64_t *uncal)
+{
+	uint64_t own = (uint64_t)f->miss_cycles + f->exc_cycles;
+	uint64_t mine = own < stall ? own : stall, rest = stall - mine;
+
+	if (mine) {
+		hs_charge_stall(res, per, i, f->exc_cycles ? HS_ST_SERIAL : f->cause, mine);
+		if (f->exc_cycles ? !m->p[HS_P_EXC_ENTRY].calibrated : f->miss_uncal)
+			*uncal += mine;
+	}
+	if (rest && f->t_redirect && i > 0) {
+		hs_move_charge(res, per, i, i - 1, f->redirect_cause, rest, f->redirect_uncal);
+		*moved += rest;
+	} else if (rest) {
+		hs_charge_stall(res, per, i, HS_ST_STRUCT, rest);
+	}
+}
+
+/* attribute: whose stall cycles they are - the hold, the front end,
+ * serialisation, an operand, else a unit (ties in that order). */
+static void attribute(const struct hs_model *m, const struct io_state *st, const struct io_issue *is,
+		      const struct hs_fetch *f, size_t i, uint64_t stall, struct hs_model_result *res,
+		      struct hs_insn_cost *per, uint64_t *moved, uint64_t *uncal)
+{
+	uint64_t issue = is->t, tb = is->t_dep > is->t_ser ? is->t_dep : is->t_ser;
+
+	if (f->t > tb)
+		tb = f->t;
+	if (i > 0 && st->hold_until == issue && st->hold_until >= tb) {
+		/* MSR/DSB/DMB/CSDB held the pipe: theirs */
+		hs_move_charge(res, per, i, st->hold_owner, HS_ST_SERIAL, stall, st->hold_uncal);
+		*moved = stall;
+	} else if (f->t == issue && f->t >= is->t_dep && f->t >= is->t_ser) {
+		fe_stall(m, res, per, i, f, stall, moved, uncal);
+	} else if (is->t_ser == issue) {
+		hs_charge_stall(res, per, i, HS_ST_SERIAL, stall);
+	} else if (is->t_dep == issue && is->dep_reg != A64_R_NONE) {
+		hs_charge_stall(res, per, i, st->cause[is->dep_reg], stall);
+		if (st->rfl[is->dep_reg] & R_UNCAL)
+			*uncal += stall;
+	} else {
+		hs_charge_stall(res, per, i, HS_ST_STRUCT, stall);
+	}
+}
 
 static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 	       struct hs_insn_cost *per)
 {
 	struct io_state st;
 	struct hs_fe fe;
-	uint64_t prev_issue = 0, end;
+	uint64_t prev_issue = 0;
 	int redirect_open = 0;		/* the last instruction set a redirect */
 
 	memset(&st, 0, sizeof(st));
@@ -134,205 +299,44 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		struct hs_op tmp;
 		const struct hs_op *op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, HS_OP_SINGLE);
 		struct hs_fetch f;
-		uint64_t tt, t_dep = 0, t_unit, t_ser = 0, issue, nat, done, stall;
-		unsigned dep_reg = A64_R_NONE;
-		uint32_t mem_extra = 0, charge;
-		uint8_t mem_cause = HS_ST_DCACHE;
+		struct io_issue is;
+		struct hs_mem mem;
+		uint64_t charge, nat, stall, moved = 0, uncal = 0;
 		uint16_t ev = 0;
-		int mem_uncal = 0, cascade_ok;
-		uint64_t moved, kept_uncal;
 
 		if (per)
 			memset(&per[i], 0, sizeof(per[i]));
 		hs_fe_fetch(m, &fe, rec->pc, rec->flags, &f, res);
 		ev |= f.events;
-		for (unsigned s = 0; s < op->nsrc; s++) {
-			uint64_t r = operand_ready(m, &st, op, s);
-
-			if (r > t_dep) {
-				t_dep = r;
-				dep_reg = op->src[s];
-			}
-		}
-		t_unit = st.unit_free[op->unit];
-		if (op->fl & HS_OP_DRAIN)
-			t_ser = st.all_done > st.posted_done ? st.all_done : st.posted_done;
-		if ((op->fl & HS_OP_MEMBAR) && st.mem_done > t_ser)
-			t_ser = st.mem_done;
-		tt = st.cyc;
-		if (f.t > tt)
-			tt = f.t;
-		if (t_dep > tt)
-			tt = t_dep;
-		if (t_unit > tt)
-			tt = t_unit;
-		if (t_ser > tt)
-			tt = t_ser;
-		if (st.hold_until > tt)
-			tt = st.hold_until;
-		if (i > 0 && tt == st.cyc && !can_pair(m, &st, op))
-			tt = st.cyc + 1;
-		issue = tt;
-		if (i == 0 || issue > st.cyc) {
-			st.cyc = issue;
-			st.slots = st.mem_n = st.ld_n = st.st_n = st.br_n = st.shift_n = 0;
-			st.single = 0;
-		} else {
-			ev |= HS_EV_DUAL_ISSUED;
-		}
-		st.slots++;
-		if (op->fl & HS_OP_SINGLE)
-			st.single = 1;
-		if (op->unit == HS_U_LOAD || op->unit == HS_U_STORE) {
-			st.mem_n++;
-			if (op->fl & HS_OP_LOAD)
-				st.ld_n++;
-			if (op->fl & HS_OP_STORE)
-				st.st_n++;
-		} else if (op->unit == HS_U_BRANCH) {
-			st.br_n++;
-		} else if (op->unit == HS_U_SHIFT) {
-			st.shift_n++;
-		}
-		/* it may cascade into a dependent ALU op if nothing it read was
-		 * produced in the cycle before it issued */
-		cascade_ok = (op->fl & HS_OP_CASCADE) && (op->nsrc == 0 || t_dep < issue);
-
-		/* memory: caches, TLBs, misalignment */
-		if ((op->fl & (HS_OP_LOAD | HS_OP_STORE)) && rec->addr) {
-			unsigned size = op->mem_size ? op->mem_size : 1;
-
-			mem_extra = hs_data_access(m, rec->addr, size, !!(op->fl & HS_OP_STORE), &ev,
-						   &mem_cause, &mem_uncal, res);
-			if ((op->fl & HS_OP_LOAD) && unaligned(rec->addr, size)) {
-				mem_extra += (uint32_t)m->v[HS_P_UNALIGNED_EXTRA];
-				if (!m->p[HS_P_UNALIGNED_EXTRA].calibrated)
-					mem_uncal = 1;
-			}
-		}
-		/* results */
-		done = issue + 1;
-		for (unsigned d = 0; d < op->ndst; d++) {
-			unsigned r = op->dst[d];
-			int wb = !!(op->wb_mask & (1u << d));
-			uint64_t lat = op->dlat[d] + ((op->fl & HS_OP_LOAD) && !wb ? mem_extra : 0);
-
-			st.ready[r] = issue + lat;
-			st.issued[r] = issue;
-			st.cause[r] = (mem_extra && (op->fl & HS_OP_LOAD) && !wb) ? mem_cause :
-				      (op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP);
-			st.rfl[r] = (uint8_t)(((op->fl & HS_OP_UNCAL) || (mem_uncal && !wb) ? R_UNCAL : 0) |
-					      (cascade_ok ? R_CASCADE : 0) |
-					      (!wb && (op->unit == HS_U_ALU || op->unit == HS_U_SHIFT)
-						       ? R_ALU : 0));
-			if (issue + lat > done)
-				done = issue + lat;
-			if (per && lat > per[i].lat)
-				per[i].lat = (uint16_t)(lat > 0xffff ? 0xffff : lat);
-		}
-		if (op->fl & (HS_OP_LOAD | HS_OP_STORE)) {
-			uint64_t md = issue + 1 + mem_extra;
-
-			if (md > done)
-				done = md;
-			if (done > st.mem_done)
-				st.mem_done = done;
-		}
-		if (done > st.all_done)
-			st.all_done = done;
-		if (op->occ > 1 || op->unit == HS_U_DIV || op->unit == HS_U_MUL || op->unit == HS_U_SHIFT) {
-			st.unit_free[op->unit] = issue + op->occ;
-			/* one shared load/store pipe: an ldp or atomic blocks both */
-			if ((op->unit == HS_U_LOAD || op->unit == HS_U_STORE) && m->v[HS_P_MEM_PIPES] <= 1)
-				st.unit_free[HS_U_LOAD] = st.unit_free[HS_U_STORE] = issue + op->occ;
-		}
-		if (op->fl & HS_OP_POSTED) {
-			if (issue + op->cost > st.posted_done)
-				st.posted_done = issue + op->cost;
-		}
-
-		/* accounting: the charge, then who the stall belongs to */
-		charge = (uint32_t)(i == 0 ? issue + 1 : issue - prev_issue);
+		issue_cycle(m, &st, op, &f, i, &is);
+		take_slot(&st, op, is.t, i, &ev);
+		hs_mem_phase(m, rec, op, &ev, res, &mem);
+		write_results(m, &st, op, &is, &mem, i, per);
+		/* the charge, then who the stall belongs to */
+		charge = i == 0 ? is.t + 1 : is.t - prev_issue;
 		nat = i == 0 ? 0 : prev_issue + 1;
-		stall = issue > nat ? issue - nat : 0;
+		stall = is.t > nat ? is.t - nat : 0;
 		if (per) {
-			per[i].issue = issue;
-			per[i].cycles = charge;
+			per[i].issue = is.t;
+			per[i].cycles = (uint32_t)charge;
 			per[i].events = ev;
 		}
-		moved = kept_uncal = 0;
-		if (stall) {
-			/* what bound the issue cycle: hold, front end, serialisation,
-			 * an operand, else a unit (ties in that order) */
-			uint64_t tb = t_dep > t_ser ? t_dep : t_ser;
-
-			if (f.t > tb)
-				tb = f.t;
-			if (i > 0 && st.hold_until == issue && st.hold_until >= tb) {
-				/* MSR/DSB/DMB/CSDB held the pipe: theirs */
-				hs_move_charge(res, per, i, st.hold_owner, HS_ST_SERIAL, stall, st.hold_uncal);
-				moved = stall;
-			} else if (f.t == issue && f.t >= t_dep && f.t >= t_ser) {
-				uint64_t own = (uint64_t)f.miss_cycles + f.exc_cycles;
-				uint64_t mine = own < stall ? own : stall, rest = stall - mine;
-
-				if (mine) {
-					hs_charge_stall(res, per, i, f.exc_cycles ? HS_ST_SERIAL : f.cause, mine);
-					if (f.exc_cycles ? !m->p[HS_P_EXC_ENTRY].calibrated : f.miss_uncal)
-						kept_uncal += mine;
-				}
-				if (rest && f.t_redirect && i > 0) {
-					hs_move_charge(res, per, i, i - 1, f.redirect_cause, rest, f.redirect_uncal);
-					moved = rest;
-				} else if (rest) {
-					hs_charge_stall(res, per, i, HS_ST_STRUCT, rest);
-				}
-			} else if (t_ser == issue) {
-				hs_charge_stall(res, per, i, HS_ST_SERIAL, stall);
-			} else if (t_dep == issue && dep_reg != A64_R_NONE) {
-				hs_charge_stall(res, per, i, st.cause[dep_reg], stall);
-				if (st.rfl[dep_reg] & R_UNCAL)
-					kept_uncal += stall;
-			} else {
-				hs_charge_stall(res, per, i, HS_ST_STRUCT, stall);
-			}
-		}
-		/* uncalibrated: all of an uncalibrated op's own charge, else the
-		 * stall cycles an uncalibrated latency caused */
-		kept_uncal = (op->fl & HS_OP_UNCAL) ? charge - moved : kept_uncal;
-		if (kept_uncal) {
-			res->uncalibrated_cycles += kept_uncal;
-			if (per)
-				per[i].events |= HS_EV_UNCALIBRATED;
-		}
+		if (stall)
+			attribute(m, &st, &is, &f, i, stall, res, per, &moved, &uncal);
+		hs_account_uncal(res, per, i, op, charge, moved, uncal);
 		/* what follows this instruction */
 		if (op->fl & (HS_OP_HOLD | HS_OP_MEMBAR)) {
-			st.hold_until = issue + (op->cost > 1 ? op->cost : 1);
+			st.hold_until = is.t + (op->cost > 1 ? op->cost : 1);
 			st.hold_owner = i;
 			st.hold_uncal = !!(op->fl & HS_OP_UNCAL);
 		}
-		redirect_open = 0;
-		if (op->fl & HS_OP_REFETCH) {
-			hs_fe_restart(&fe, issue + op->cost, HS_ST_SERIAL, !!(op->fl & HS_OP_UNCAL));
-			redirect_open = 1;
-		} else if (op->bkind != HS_B_NONE) {
-			const struct a64_insn *in = &t->dc->v[rec->sidx].in;
-
-			ev |= hs_fe_control(m, &fe, op, rec->pc, hs_trace_next_pc(t, i), in->target,
-					    rec->flags, f.t, issue, res);
-			redirect_open = fe.redirected;
-			if (per)
-				per[i].events |= ev & HS_EV_MISPREDICT;
-		}
-		if (op->fl & HS_OP_UNKNOWN)
-			res->unknown_insns++;
-		hs_fe_issued(&fe, issue);
-		prev_issue = issue;
+		redirect_open = hs_control_phase(m, &fe, t, i, op, f.t, is.t, res, per);
+		hs_fe_issued(&fe, is.t);
+		prev_issue = is.t;
 	}
 	/* the tail: when the instruction after the trace could issue */
-	end = hs_charge_tail(m, t, &fe, redirect_open, st.hold_until, st.hold_uncal,
-			     t->n ? prev_issue + 1 : 0, res, per);
-	res->cycles = end;
+	res->cycles = hs_charge_tail(m, t, &fe, redirect_open, st.hold_until, st.hold_uncal,
+				     t->n ? prev_issue + 1 : 0, res, per);
 	res->insns = t->n;
 	return 0;
 }

@@ -20,6 +20,10 @@
  * Attribution: instruction i is charged retire(i) - retire(i-1) (the first
  * retire + 1); cycles beyond one go to what made it complete late. The tail
  * after the last retire (a pending redirect or hold) goes to the last one.
+ *
+ * The phases, one function each: dispatch, issue, complete (results,
+ * memory order, serialisation), retire, attribute; the memory access, the
+ * uncalibrated share and the front end's next step are account.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,15 +121,201 @@ static void add_stall(struct hs_model_result *res, struct hs_insn_cost *per, siz
 		hs_charge_stall(res, per, i, cause, c);
 }
 
+/* One instruction's way through the pipeline. */
+struct ooo_insn {
+	uint64_t d, e, c, r;		/* dispatch, issue (execute), complete, retire */
+	int d_fe;			/* dispatch waited for the front end */
+	int e_ser;			/* issue waited: 1 serialisation, 2 a hold */
+	unsigned ecause, dep_reg;	/* issue waited for an operand (HS_ST_DEP, which) */
+	uint64_t lat;			/* longest result latency */
+};
+
+/* dispatch: in order, issue_width per cycle, into the window of rob_size. */
+static void dispatch(const struct hs_model *m, struct ooo_state *st, const struct hs_fetch *f, size_t i,
+		     struct ooo_insn *x)
+{
+	unsigned rob = m->v[HS_P_ROB_SIZE] < 1 ? 1 : (unsigned)m->v[HS_P_ROB_SIZE];
+	uint64_t d = st->disp_cyc + (st->disp_n >= (unsigned)m->v[HS_P_ISSUE_WIDTH] ? 1 : 0);
+
+	x->d_fe = 0;
+	if (f->t > d) {
+		d = f->t;
+		x->d_fe = 1;
+	}
+	if (i >= rob && st->rob[(i - rob) % ROB_MAX] > d) {
+		d = st->rob[(i - rob) % ROB_MAX];	/* window full */
+		x->d_fe = 0;
+	}
+	if (d > st->disp_cyc || i == 0) {
+		st->disp_cyc = d;
+		st->disp_n = 0;
+	}
+	st->disp_n++;
+	x->d = d;
+}
+
+/* issue: operands ready, serialisation and holds, a free unit; returns
+ * when the store data is ready (read later, by the store-data uop). */
+static uint64_t issue(const struct hs_model *m, struct ooo_state *st, struct calendar *cal,
+		      uint64_t gen, const struct hs_op *op, struct ooo_insn *x)
+{
+	uint64_t e0 = x->d + 1, t_ops = 0, data_ready = 0;
+
+	x->ecause = HS_ST_STRUCT;
+	x->dep_reg = A64_R_NONE;
+	x->e_ser = 0;
+	for (unsigned s = 0; s < op->nsrc; s++) {
+		unsigned rg = op->src[s];
+
+		if (op->data_mask & (1u << s)) {
+			if (st->ready[rg] > data_ready)
+				data_ready = st->ready[rg];
+			continue;
+		}
+		if (st->ready[rg] > t_ops) {
+			t_ops = st->ready[rg];
+			x->dep_reg = rg;
+		}
+	}
+	if (t_ops > e0) {
+		e0 = t_ops;
+		x->ecause = HS_ST_DEP;
+	}
+	if ((op->fl & (HS_OP_DRAIN | HS_OP_HOLD)) && st->last_retire > e0) {
+		/* system ops execute at the head of the window */
+		e0 = st->last_retire;
+		x->e_ser = 1;
+	}
+	if ((op->fl & HS_OP_DRAIN) && st->posted_done > e0) {
+		e0 = st->posted_done;
+		x->e_ser = 1;
+	}
+	if (st->issue_block > e0) {
+		e0 = st->issue_block;
+		x->e_ser = 2;
+	}
+	if ((op->fl & (HS_OP_LOAD | HS_OP_STORE)) && st->membar_until > e0) {
+		e0 = st->membar_until;
+		x->e_ser = 1;
+	}
+	if (op->unit == HS_U_DIV && st->div_free > e0)
+		e0 = st->div_free;
+	x->e = book(m, cal, gen, op, e0);
+	if (op->unit == HS_U_DIV)
+		st->div_free = x->e + op->occ;
+	return data_ready;
+}
+
+/* complete: results, memory order, holds and barriers after it. */
+static void complete(struct ooo_state *st, const struct hs_op *op, const struct hs_mem *mem,
+		     uint64_t data_ready, size_t i, struct ooo_insn *x)
+{
+	uint64_t e = x->e;
+
+	x->lat = 0;
+	for (unsigned k = 0; k < op->ndst; k++) {
+		int wb = !!(op->wb_mask & (1u << k)), loaded = (op->fl & HS_OP_LOAD) && !wb;
+		uint64_t l = op->dlat[k] + (loaded ? mem->extra : 0);
+		unsigned rg = op->dst[k];
+
+		st->ready[rg] = e + l;
+		st->cause[rg] = (mem->extra && loaded) ? mem->cause :
+				op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP;
+		st->runcal[rg] = (uint8_t)(!!(op->fl & HS_OP_UNCAL) || (mem->uncal && !wb));
+		if (l > x->lat)
+			x->lat = l;
+	}
+	x->c = e + (x->lat ? x->lat : 1);
+	if ((op->fl & HS_OP_STORE) && data_ready > x->c)
+		x->c = data_ready;	/* a store retires once its data is there */
+	if ((op->fl & (HS_OP_LOAD | HS_OP_STORE)) && e + 1 + mem->extra > st->mem_done)
+		st->mem_done = e + 1 + mem->extra;
+	if ((op->fl & HS_OP_POSTED) && e + op->cost > st->posted_done)
+		st->posted_done = e + op->cost;
+	if (op->fl & HS_OP_HOLD) {
+		st->issue_block = e + (op->cost > 1 ? op->cost : 1);
+		st->block_owner = i;
+		st->block_uncal = !!(op->fl & HS_OP_UNCAL);
+	}
+	if (op->fl & HS_OP_MEMBAR) {
+		st->membar_until = (st->mem_done > e ? st->mem_done : e) + op->cost;
+		if (x->c < st->membar_until)
+			x->c = st->membar_until;
+	}
+	if ((op->fl & HS_OP_REFETCH) && e + op->cost > x->c)
+		x->c = e + op->cost;
+}
+
+/* retire: in order, retire_width per cycle. */
+static void retire(const struct hs_model *m, struct ooo_state *st, size_t i, struct ooo_insn *x)
+{
+	uint64_t r = x->c > st->last_retire ? x->c : st->last_retire;
+
+	if (r == st->ret_cyc && st->ret_n >= (unsigned)m->v[HS_P_RETIRE_WIDTH] && i > 0)
+		r++;
+	if (r > st->ret_cyc || i == 0) {
+		st->ret_cyc = r;
+		st->ret_n = 0;
+	}
+	st->ret_n++;
+	st->last_retire = r;
+	st->rob[i % ROB_MAX] = r;
+	x->r = r;
+}
+
+/* attribute: why it retired late, from the end backwards - its own latency
+ * (a miss, a serialising cost, a long op), then why it issued late, then
+ * why it dispatched late. */
+static void attribute(const struct hs_model *m, const struct ooo_state *st, const struct hs_op *op,
+		      const struct ooo_insn *x, const struct hs_fetch *f, const struct hs_mem *mem,
+		      size_t i, uint64_t stall, struct hs_model_result *res, struct hs_insn_cost *per,
+		      uint64_t *moved, uint64_t *uncal)
+{
+	uint64_t own = x->c > x->e + 1 ? x->c - x->e - 1 : 0, y, miss;
+	int serial = op->unit == HS_U_SYS ||
+		     (op->fl & (HS_OP_REFETCH | HS_OP_DRAIN | HS_OP_HOLD | HS_OP_MEMBAR));
+
+	y = own < stall ? own : stall;
+	miss = mem->extra < y ? mem->extra : y;
+	add_stall(res, per, i, mem->cause, miss);
+	if (mem->uncal)
+		*uncal += miss;
+	add_stall(res, per, i, serial ? HS_ST_SERIAL : HS_ST_DEP, y - miss);
+	stall -= y;
+	y = x->e > x->d + 1 ? x->e - x->d - 1 : 0;
+	y = y < stall ? y : stall;
+	if (y && x->e_ser == 2) {
+		hs_move_charge(res, per, i, st->block_owner, HS_ST_SERIAL, y, st->block_uncal);
+		*moved += y;
+	} else if (y && x->e_ser) {
+		add_stall(res, per, i, HS_ST_SERIAL, y);
+	} else if (y && x->ecause == HS_ST_DEP && x->dep_reg != A64_R_NONE) {
+		add_stall(res, per, i, st->cause[x->dep_reg], y);
+		if (st->runcal[x->dep_reg])
+			*uncal += y;
+	} else {
+		add_stall(res, per, i, HS_ST_STRUCT, y);
+	}
+	stall -= y;
+	if (stall && x->d_fe && f->t_redirect && i > 0 && !f->miss_cycles && !f->exc_cycles) {
+		hs_move_charge(res, per, i, i - 1, f->redirect_cause, stall, f->redirect_uncal);
+		*moved += stall;
+	} else if (stall && x->d_fe) {
+		add_stall(res, per, i, f->exc_cycles ? HS_ST_SERIAL : f->cause, stall);
+		if (f->exc_cycles ? !m->p[HS_P_EXC_ENTRY].calibrated : f->miss_uncal)
+			*uncal += stall;
+	} else {
+		add_stall(res, per, i, HS_ST_STRUCT, stall);
+	}
+}
+
 static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 	       struct hs_insn_cost *per)
 {
 	struct ooo_state st;
 	struct hs_fe fe;
 	struct calendar *cal;
-	unsigned rob = m->v[HS_P_ROB_SIZE] < 1 ? 1 : (unsigned)m->v[HS_P_ROB_SIZE];
-	unsigned dw = (unsigned)m->v[HS_P_ISSUE_WIDTH], rw = (unsigned)m->v[HS_P_RETIRE_WIDTH];
-	uint64_t gen, prev_r = 0, end;
+	uint64_t gen, prev_r = 0;
 	int redirect_open = 0;
 
 	if (!m->scratch && !(m->scratch = hs_calloc(1, sizeof(struct calendar))))
@@ -139,215 +329,36 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		struct hs_op tmp;
 		const struct hs_op *op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, 0);
 		struct hs_fetch f;
-		uint64_t d, e, c, r, t_ops = 0, e0, lat = 0, data_ready = 0, charge, stall;
-		unsigned dep_reg = A64_R_NONE, ecause = HS_ST_STRUCT;
-		uint32_t mem_extra = 0;
-		uint8_t mem_cause = HS_ST_DCACHE;
+		struct ooo_insn x;
+		struct hs_mem mem;
+		uint64_t data_ready, charge, moved = 0, uncal = 0;
 		uint16_t ev = 0;
-		int mem_uncal = 0, d_fe = 0, e_ser = 0;
-		uint64_t kept_uncal = 0, moved = 0;
 
 		if (per)
 			memset(&per[i], 0, sizeof(per[i]));
-		/* dispatch */
 		hs_fe_fetch(m, &fe, rec->pc, rec->flags, &f, res);
 		ev |= f.events;
-		d = st.disp_cyc + (st.disp_n >= dw ? 1 : 0);
-		if (f.t > d) {
-			d = f.t;
-			d_fe = 1;
-		}
-		if (i >= rob && st.rob[(i - rob) % ROB_MAX] > d) {
-			d = st.rob[(i - rob) % ROB_MAX];	/* window full */
-			d_fe = 0;
-		}
-		if (d > st.disp_cyc || i == 0) {
-			st.disp_cyc = d;
-			st.disp_n = 0;
-		}
-		st.disp_n++;
-		hs_fe_issued(&fe, d);
-
-		/* issue */
-		e0 = d + 1;
-		for (unsigned s = 0; s < op->nsrc; s++) {
-			unsigned rg = op->src[s];
-
-			if (op->data_mask & (1u << s)) {
-				/* store data is read by the store-data uop, later */
-				if (st.ready[rg] > data_ready)
-					data_ready = st.ready[rg];
-				continue;
-			}
-			if (st.ready[rg] > t_ops) {
-				t_ops = st.ready[rg];
-				dep_reg = rg;
-			}
-		}
-		if (t_ops > e0) {
-			e0 = t_ops;
-			ecause = HS_ST_DEP;
-		}
-		if ((op->fl & (HS_OP_DRAIN | HS_OP_HOLD)) && st.last_retire > e0) {
-			/* system ops execute at the head of the window */
-			e0 = st.last_retire;
-			e_ser = 1;
-		}
-		if ((op->fl & HS_OP_DRAIN) && st.posted_done > e0) {
-			e0 = st.posted_done;
-			e_ser = 1;
-		}
-		if (st.issue_block > e0) {
-			e0 = st.issue_block;
-			e_ser = 2;
-		}
-		if ((op->fl & (HS_OP_LOAD | HS_OP_STORE)) && st.membar_until > e0) {
-			e0 = st.membar_until;
-			e_ser = 1;
-		}
-		if (op->unit == HS_U_DIV && st.div_free > e0)
-			e0 = st.div_free;
-		e = book(m, cal, gen, op, e0);
-		if (op->unit == HS_U_DIV)
-			st.div_free = e + op->occ;
-
-		/* memory and results */
-		if ((op->fl & (HS_OP_LOAD | HS_OP_STORE)) && rec->addr) {
-			unsigned size = op->mem_size ? op->mem_size : 1;
-
-			mem_extra = hs_data_access(m, rec->addr, size, !!(op->fl & HS_OP_STORE), &ev,
-						   &mem_cause, &mem_uncal, res);
-			if ((op->fl & HS_OP_LOAD) && size > 1 &&
-			    ((rec->addr + size - 1) >> 3) - (rec->addr >> 3) + 1 > (size + 7) / 8)
-				mem_extra += (uint32_t)m->v[HS_P_UNALIGNED_EXTRA];
-		}
-		for (unsigned k = 0; k < op->ndst; k++) {
-			int wb = !!(op->wb_mask & (1u << k));
-			uint64_t l = op->dlat[k] + ((op->fl & HS_OP_LOAD) && !wb ? mem_extra : 0);
-			unsigned rg = op->dst[k];
-
-			st.ready[rg] = e + l;
-			st.cause[rg] = (mem_extra && !wb && (op->fl & HS_OP_LOAD)) ? mem_cause :
-				       op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP;
-			st.runcal[rg] = (uint8_t)(!!(op->fl & HS_OP_UNCAL) || (mem_uncal && !wb));
-			if (l > lat)
-				lat = l;
-		}
-		c = e + (lat ? lat : 1);
-		if ((op->fl & HS_OP_STORE) && data_ready > c)
-			c = data_ready;		/* a store retires once its data is there */
-		if (op->fl & (HS_OP_LOAD | HS_OP_STORE)) {
-			uint64_t md = e + 1 + mem_extra;
-
-			if (md > st.mem_done)
-				st.mem_done = md;
-		}
-		if (op->fl & HS_OP_POSTED && e + op->cost > st.posted_done)
-			st.posted_done = e + op->cost;
-		if (op->fl & HS_OP_HOLD) {
-			st.issue_block = e + (op->cost > 1 ? op->cost : 1);
-			st.block_owner = i;
-			st.block_uncal = !!(op->fl & HS_OP_UNCAL);
-		}
-		if (op->fl & HS_OP_MEMBAR) {
-			st.membar_until = (st.mem_done > e ? st.mem_done : e) + op->cost;
-			if (c < st.membar_until)
-				c = st.membar_until;
-		}
-		if ((op->fl & HS_OP_REFETCH) && e + op->cost > c)
-			c = e + op->cost;
-
-		/* retire */
-		r = c > st.last_retire ? c : st.last_retire;
-		if (r == st.ret_cyc && st.ret_n >= rw && i > 0)
-			r++;
-		if (r > st.ret_cyc || i == 0) {
-			st.ret_cyc = r;
-			st.ret_n = 0;
-		}
-		st.ret_n++;
-		st.last_retire = r;
-		st.rob[i % ROB_MAX] = r;
-
-		/* accounting */
-		charge = i == 0 ? r + 1 : r - prev_r;
-		stall = charge > 1 ? charge - 1 : 0;
+		dispatch(m, &st, &f, i, &x);
+		hs_fe_issued(&fe, x.d);
+		data_ready = issue(m, &st, cal, gen, op, &x);
+		hs_mem_phase(m, rec, op, &ev, res, &mem);
+		complete(&st, op, &mem, data_ready, i, &x);
+		retire(m, &st, i, &x);
+		charge = i == 0 ? x.r + 1 : x.r - prev_r;
 		if (per) {
-			per[i].issue = e;
+			per[i].issue = x.e;
 			per[i].cycles = (uint32_t)charge;
-			per[i].lat = (uint16_t)(lat > 0xffff ? 0xffff : lat);
+			per[i].lat = (uint16_t)(x.lat > 0xffff ? 0xffff : x.lat);
 			per[i].events = ev;
 		}
-		if (stall) {
-			/* why it retired late, from the end backwards: its own
-			 * latency (a miss, a serialising cost, a long op), then
-			 * why it issued late, then why it dispatched late */
-			uint64_t own = c > e + 1 ? c - e - 1 : 0, x, miss;
-
-			x = own < stall ? own : stall;
-			miss = mem_extra < x ? mem_extra : x;
-			add_stall(res, per, i, mem_cause, miss);
-			if (mem_uncal)
-				kept_uncal += miss;
-			add_stall(res, per, i,
-				  (op->unit == HS_U_SYS || (op->fl & (HS_OP_REFETCH | HS_OP_DRAIN | HS_OP_HOLD |
-								      HS_OP_MEMBAR))) ? HS_ST_SERIAL
-										      : HS_ST_DEP,
-				  x - miss);
-			stall -= x;
-			x = e > d + 1 ? e - d - 1 : 0;
-			x = x < stall ? x : stall;
-			if (x && e_ser == 2) {
-				hs_move_charge(res, per, i, st.block_owner, HS_ST_SERIAL, x, st.block_uncal);
-				moved += x;
-			} else if (x && e_ser) {
-				add_stall(res, per, i, HS_ST_SERIAL, x);
-			} else if (x && ecause == HS_ST_DEP && dep_reg != A64_R_NONE) {
-				add_stall(res, per, i, st.cause[dep_reg], x);
-				if (st.runcal[dep_reg])
-					kept_uncal += x;
-			} else {
-				add_stall(res, per, i, HS_ST_STRUCT, x);
-			}
-			stall -= x;
-			if (stall && d_fe && f.t_redirect && i > 0 && !f.miss_cycles && !f.exc_cycles) {
-				hs_move_charge(res, per, i, i - 1, f.redirect_cause, stall, f.redirect_uncal);
-				moved += stall;
-			} else if (stall && d_fe) {
-				add_stall(res, per, i, f.exc_cycles ? HS_ST_SERIAL : f.cause, stall);
-				if (f.exc_cycles ? !m->p[HS_P_EXC_ENTRY].calibrated : f.miss_uncal)
-					kept_uncal += stall;
-			} else {
-				add_stall(res, per, i, HS_ST_STRUCT, stall);
-			}
-		}
-		kept_uncal = (op->fl & HS_OP_UNCAL) ? charge - moved : kept_uncal;
-		if (kept_uncal) {
-			res->uncalibrated_cycles += kept_uncal;
-			if (per)
-				per[i].events |= HS_EV_UNCALIBRATED;
-		}
-
-		/* front end after it */
-		redirect_open = 0;
-		if (op->fl & HS_OP_REFETCH) {
-			hs_fe_restart(&fe, e + op->cost, HS_ST_SERIAL, !!(op->fl & HS_OP_UNCAL));
-			redirect_open = 1;
-		} else if (op->bkind != HS_B_NONE) {
-			uint16_t b = hs_fe_control(m, &fe, op, rec->pc, hs_trace_next_pc(t, i),
-						   t->dc->v[rec->sidx].in.target, rec->flags, f.t, e, res);
-
-			redirect_open = fe.redirected;
-			if (per)
-				per[i].events |= b;
-		}
-		if (op->fl & HS_OP_UNKNOWN)
-			res->unknown_insns++;
-		prev_r = r;
+		if (charge > 1)
+			attribute(m, &st, op, &x, &f, &mem, i, charge - 1, res, per, &moved, &uncal);
+		hs_account_uncal(res, per, i, op, charge, moved, uncal);
+		redirect_open = hs_control_phase(m, &fe, t, i, op, f.t, x.e, res, per);
+		prev_r = x.r;
 	}
-	end = hs_charge_tail(m, t, &fe, redirect_open, st.issue_block, st.block_uncal,
-			     t->n ? prev_r + 1 : 0, res, per);
-	res->cycles = end;
+	res->cycles = hs_charge_tail(m, t, &fe, redirect_open, st.issue_block, st.block_uncal,
+				     t->n ? prev_r + 1 : 0, res, per);
 	res->insns = t->n;
 	return 0;
 }

@@ -29,6 +29,44 @@ void hs_fe_reset(const struct hs_model *m, struct hs_fe *fe)
 	fe->qi = fe->qn ? fe->qn - 1 : 0;
 }
 
+/* A new I-cache line (and maybe page): the I-TLB and the I-cache; 1 when
+ * it costs miss cycles (in f). */
+static int fetch_line(struct hs_model *m, struct hs_fe *fe, uint64_t pc, struct hs_fetch *f,
+		      struct hs_model_result *res)
+{
+	struct hs_memsys *ms = &m->mem;
+	uint64_t page = pc >> ms->itlb.shift;
+	enum hs_level lv;
+	uint32_t c;
+	int miss = 0;
+
+	if (page + 1 != fe->page) {
+		fe->page = page + 1;
+		c = hs_mem_translate(ms, pc, 1, &miss);
+		if (miss) {
+			f->miss_cycles += c;
+			f->cause = HS_ST_TLB;
+			if (miss == 1) {
+				f->events |= HS_EV_TLB_MISS;
+				res->tlb_misses++;
+			}
+		}
+	}
+	c = hs_mem_line(ms, pc, 1, &lv);
+	f->miss_uncal = (uint8_t)hs_level_uncal(m, lv, miss);
+	if (lv != HS_LV_L1) {
+		f->miss_cycles += c;
+		f->cause = HS_ST_ICACHE;
+		f->events |= HS_EV_ICACHE_MISS;
+		res->icache_misses++;
+		if (lv != HS_LV_L2) {
+			f->events |= HS_EV_L2_MISS;
+			res->l2_misses++;
+		}
+	}
+	return f->miss_cycles != 0;
+}
+
 void hs_fe_fetch_slow(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_t rflags,
 		      struct hs_fetch *f, struct hs_model_result *res)
 {
@@ -71,37 +109,8 @@ void hs_fe_fetch_slow(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_
 	}
 	line = pc >> ms->l1i.shift;
 	if (line + 1 != fe->line) {
-		uint64_t page = pc >> ms->itlb.shift;
-		enum hs_level lv;
-		uint32_t c;
-		int miss = 0;
-
 		fe->line = line + 1;
-		if (page + 1 != fe->page) {
-			fe->page = page + 1;
-			c = hs_mem_translate(ms, pc, 1, &miss);
-			if (miss) {
-				f->miss_cycles += c;
-				f->cause = HS_ST_TLB;
-				if (miss == 1) {
-					f->events |= HS_EV_TLB_MISS;
-					res->tlb_misses++;
-				}
-			}
-		}
-		c = hs_mem_line(ms, pc, 1, &lv);
-		f->miss_uncal = (uint8_t)hs_level_uncal(m, lv, miss);
-		if (lv != HS_LV_L1) {
-			f->miss_cycles += c;
-			f->cause = HS_ST_ICACHE;
-			f->events |= HS_EV_ICACHE_MISS;
-			res->icache_misses++;
-			if (lv != HS_LV_L2) {
-				f->events |= HS_EV_L2_MISS;
-				res->l2_misses++;
-			}
-		}
-		if (f->miss_cycles) {
+		if (fetch_line(m, fe, pc, f, res)) {
 			t += f->miss_cycles;
 			newgroup = 1;
 		}

@@ -8,19 +8,13 @@
 #include <string.h>
 
 #include "hotsim/err.h"
+#include "hotsim/core.h"
 #include "model_internal.h"
 
 const char *const hs_stall_names[HS_NSTALLS] = {
 	"dep", "struct", "branch", "icache", "dcache", "tlb", "serial"
 };
 
-#define HS_NAME_OF(c) #c,
-const char *const hs_model_names[] = { HS_CORES(HS_NAME_OF) NULL };
-#undef HS_NAME_OF
-
-#define HS_DESC_OF(c) &hs_core_##c,
-static const struct hs_core_desc *const cores[] = { HS_CORES(HS_DESC_OF) };
-#undef HS_DESC_OF
 
 #define HS_PNAME(id, name, unit) name,
 const char *const hs_param_name[HS_NPARAMS] = { HS_PARAM_LIST(HS_PNAME) };
@@ -99,19 +93,11 @@ int hs_model_configure(struct hs_model *m)
 
 struct hs_model *hs_model_new(const char *core)
 {
-	const struct hs_core_desc *d = NULL;
+	const struct hs_core *d = hs_core_find(core);
 	struct hs_model *m;
 
-	for (size_t i = 0; i < HS_ARRAY_SIZE(cores); i++)
-		if (core && !strcmp(cores[i]->name, core))
-			d = cores[i];
-	if (!d) {
-		char known[128] = "";
-
-		for (size_t i = 0; i < HS_ARRAY_SIZE(cores); i++)
-			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
-				 cores[i]->name);
-		hs_fail("unknown core model '%.32s' (known: %s)", core ? core : "(null)", known);
+	if (!d || !d->params || !d->engine) {
+		hs_fail("unknown core model '%.32s' (known: %s)", core ? core : "(null)", hs_core_names());
 		return NULL;
 	}
 	m = hs_calloc(1, sizeof(*m));

@@ -7,9 +7,9 @@
  * parameter, so `hotsim models` lists all of them and `--param` overrides any
  * of them. Engines never hold numbers of their own.
  *
- * Adding a core: a new models/<core>.c defining `const struct hs_core_desc
- * hs_core_<core>` (every HS_P_* entry with a source) and one X(<core>) line in
- * HS_CORES below.
+ * Adding a core: a new models/<core>.c defining `const struct hs_core
+ * hs_core_<core>` (ID registers, engine, every HS_P_* entry with a source)
+ * and one line in models/registry.c.
  *
  * The pieces:
  *   ops.c        static instruction -> struct hs_op (class, latencies, pipes,
@@ -20,7 +20,10 @@
  *                can issue (shared by both engines)
  *   cache.c      set-associative LRU caches and TLBs, the memory hierarchy
  *   bpred.c      conditional predictor, BTIC, BTAC, return stack
- *   engine_inorder.c, engine_ooo.c   the pipelines
+ *   account.c    what both engines share after placing an instruction in
+ *                time: memory access, charges and who a stall belongs to,
+ *                the uncalibrated share, the front end's next step, the tail
+ *   engine_inorder.c, engine_ooo.c   the pipelines, as named phases
  */
 #ifndef HOTSIM_MODEL_INTERNAL_H
 #define HOTSIM_MODEL_INTERNAL_H
@@ -33,7 +36,6 @@
 #include "hotsim/model.h"
 
 /* The cores, in report order: one line per core. */
-#define HS_CORES(X) X(a53) X(a55) X(a73)
 
 /*
  * Parameters: X(ID, "name", "unit"). The order is the listing order. Groups:
@@ -178,17 +180,7 @@ struct hs_engine {
 extern const struct hs_engine hs_engine_inorder;
 extern const struct hs_engine hs_engine_ooo;
 
-/* One core: its name, a line of description, its engine and its table. */
-struct hs_core_desc {
-	const char *name;		/* "a53" */
-	const char *description;	/* "Cortex-A53 r0p4: in-order dual issue ..." */
-	const struct hs_engine *engine;
-	const struct hs_param *params;	/* HS_NPARAMS entries, by HS_P_* */
-};
 
-#define HS_CORE_DECL(c) extern const struct hs_core_desc hs_core_##c;
-HS_CORES(HS_CORE_DECL)
-#undef HS_CORE_DECL
 
 /* --- static instruction descriptors (ops.c) ------------------------------ */
 
@@ -251,7 +243,7 @@ int hs_ops_sync(struct hs_model *m, const struct hs_trace *t);
 /* --- the model ---------------------------------------------------------------- */
 
 struct hs_model {
-	const struct hs_core_desc *desc;
+	const struct hs_core *desc;
 	struct hs_param p[HS_NPARAMS];	/* current values; name/unit/source */
 	int v[HS_NPARAMS];		/* values rounded to integers, for the engines */
 	struct hs_memsys mem;		/* caches and TLBs (cache.h) */
@@ -382,12 +374,31 @@ static inline void hs_charge_stall(struct hs_model_result *res, struct hs_insn_c
 }
 
 /* Move c stall cycles of cause from instruction i to the instruction o that
- * caused them (ops.c; both engines). */
+ * caused them (a branch, ISB, MSR... whose redirect or hold delayed i). */
 void hs_move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
 		    unsigned cause, uint64_t c, int uncal);
 
+/* The memory phase of a record: its data access beyond an L1 hit. */
+struct hs_mem {
+	uint32_t extra;			/* cycles beyond an L1 hit */
+	uint8_t cause;			/* of those cycles */
+	int uncal;			/* an uncalibrated parameter priced them */
+};
+void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op, uint16_t *ev,
+		  struct hs_model_result *res, struct hs_mem *out);
+
+/* The uncalibrated share of instruction i's charge. */
+void hs_account_uncal(struct hs_model_result *res, struct hs_insn_cost *per, size_t i,
+		      const struct hs_op *op, uint64_t charge, uint64_t moved, uint64_t kept);
+
+/* After instruction i resolves: restart or redirect the front end; 1 when
+ * the redirect is still open (for the tail). */
+int hs_control_phase(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t, size_t i,
+		     const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
+		     struct hs_model_result *res, struct hs_insn_cost *per);
+
 /* When the instruction after the trace could issue, charging any wait the
- * last instruction still causes to it (ops.c; both engines). */
+ * last instruction still causes to it. */
 uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, const struct hs_fe *fe,
 			int redirect_open, uint64_t hold, int hold_uncal, uint64_t end,
 			struct hs_model_result *res, struct hs_insn_cost *per);

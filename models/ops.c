@@ -219,13 +219,163 @@ static void build_mem(const struct hs_model *m, struct hs_op *op, const struct a
 		op->occ = clamp8(pv(m, op, HS_P_OCC_LDP));
 }
 
+/* --- per class: a table row, and a builder where a row is not enough --- */
+
+static void b_none(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	(void)m, (void)in;
+	op->nsrc = op->ndst = 0;
+}
+
+static void b_pac(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	/* without FEAT_PAuth the hint-space PAC ops are NOPs */
+	if (!pv(m, op, HS_P_HAS_PAUTH))
+		b_none(m, op, in);
+}
+
+static void b_shift_reg(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	/* fewer per cycle than there are ALU pipes (IB: A53 lslv 1 per cycle):
+	 * a unit of its own, busy 1/throughput cycles */
+	double tput = m->p[HS_P_SHIFT_REG_TPUT].value;
+
+	(void)in;
+	if (tput > 0 && tput < pv(m, op, HS_P_ALU_PIPES)) {
+		op->unit = HS_U_SHIFT;
+		op->occ = clamp8(tput >= 1 ? 1 : (int)(1.0 / tput + 0.999));
+	}
+}
+
+static void b_mulh(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	(void)in;
+	op->occ = clamp8(pv(m, op, HS_P_OCC_MULH));
+	if (pv(m, op, HS_P_MUL_SINGLE))
+		op->fl |= HS_OP_SINGLE;
+}
+
+static void b_div(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	int lat = (in->flags & A64_F_64) ? pv(m, op, HS_P_LAT_DIV64) : pv(m, op, HS_P_LAT_DIV32);
+
+	op->fl |= HS_OP_DIV | HS_OP_SLOT0;	/* GCC53: slot 0 + the divider */
+	set_dlat(op, lat);
+	op->occ = clamp8(lat);
+}
+
+static void b_dmb(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	unsigned opt = in->cond & 3;	/* CRm<1:0>: 1 LD, 2 ST, 3 all */
+
+	costed(m, op, opt == 1 ? HS_P_DMB_LD : opt == 2 ? HS_P_DMB_ST : HS_P_DMB,
+	       HS_OP_SINGLE | HS_OP_MEMBAR);
+}
+
+static void b_mrs(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	/* the sysreg read path is outside the forwarding network: alone */
+	costed(m, op, mrs_param(in->sysreg), HS_OP_SINGLE);
+	set_dlat(op, op->cost);
+}
+
+static void b_msr(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	costed(m, op, msr_param(in->sysreg), HS_OP_SINGLE | HS_OP_HOLD);
+}
+
+static void b_msr_imm(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	enum hs_pid pid = in->sysreg == PS_PAN ? HS_P_PAN :
+			  (in->sysreg == PS_DAIFSET || in->sysreg == PS_DAIFCLR) ? HS_P_MSR_DAIF_IMM :
+										  HS_P_MSR_OTHER;
+
+	costed(m, op, pid, HS_OP_SINGLE | HS_OP_HOLD);
+}
+
+static void b_sys(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	enum hs_pid pid = sys_param(in->sysreg);
+
+	costed(m, op, pid, HS_OP_SINGLE | (pid == HS_P_SYS_OTHER ? HS_OP_HOLD : HS_OP_POSTED));
+}
+
+static void b_fp(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	(void)in;
+	if (pv(m, op, HS_P_FP_SLOT0))
+		op->fl |= HS_OP_SLOT0;
+}
+
+/*
+ * What each class occupies: its unit and branch kind, the parameter of its
+ * result latency (lat) and the parameter that costs it (cost, with the
+ * issue flags it then takes), and a builder for what a row cannot say.
+ * NONE: no parameter (latency stays lat_alu, no cost).
+ */
+#define NONE HS_NPARAMS
+static const struct op_class {
+	uint8_t unit, bkind;
+	uint8_t lat, cost;		/* enum hs_pid */
+	uint16_t fl;			/* flags when costed */
+	void (*build)(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in);
+} classes[A64_C_NCLASSES] = {
+	[A64_C_UNKNOWN] = { HS_U_ALU, HS_B_NONE, NONE, HS_P_UNKNOWN_INSN,
+			    HS_OP_UNKNOWN | HS_OP_SINGLE | HS_OP_HOLD, NULL },
+	[A64_C_NOP] = { HS_U_ALU, HS_B_NONE, NONE, NONE, 0, b_none },
+	[A64_C_BTI] = { HS_U_ALU, HS_B_NONE, NONE, NONE, 0, b_none },
+	[A64_C_WFX] = { HS_U_ALU, HS_B_NONE, NONE, NONE, 0, b_none },
+	[A64_C_PAC] = { HS_U_ALU, HS_B_NONE, NONE, NONE, 0, b_pac },
+	[A64_C_ALU] = { HS_U_ALU, HS_B_NONE, NONE, NONE, HS_OP_CASCADE, NULL },
+	[A64_C_ALU_SHIFT] = { HS_U_ALU, HS_B_NONE, HS_P_LAT_ALU_SHIFT, NONE, 0, NULL },
+	[A64_C_BITFIELD] = { HS_U_ALU, HS_B_NONE, HS_P_LAT_BITFIELD, NONE, 0, NULL },
+	[A64_C_SHIFT_REG] = { HS_U_ALU, HS_B_NONE, HS_P_LAT_SHIFT_REG, NONE, 0, b_shift_reg },
+	[A64_C_MUL] = { HS_U_MUL, HS_B_NONE, NONE, NONE, 0, mul_kind },
+	[A64_C_MULH] = { HS_U_MUL, HS_B_NONE, HS_P_LAT_MULH, NONE, 0, b_mulh },
+	[A64_C_DIV] = { HS_U_DIV, HS_B_NONE, NONE, NONE, 0, b_div },
+	[A64_C_LOAD] = { HS_U_LOAD, HS_B_NONE, NONE, NONE, 0, build_mem },
+	[A64_C_LOAD_EX] = { HS_U_LOAD, HS_B_NONE, NONE, NONE, 0, build_mem },
+	[A64_C_STORE] = { HS_U_STORE, HS_B_NONE, NONE, NONE, 0, build_mem },
+	[A64_C_STORE_EX] = { HS_U_STORE, HS_B_NONE, NONE, NONE, 0, build_mem },
+	[A64_C_ATOMIC] = { HS_U_LOAD, HS_B_NONE, NONE, NONE, 0, build_mem },
+	[A64_C_PRFM] = { HS_U_LOAD, HS_B_NONE, NONE, NONE, 0, build_mem },
+	[A64_C_BRANCH] = { HS_U_BRANCH, HS_B_DIRECT, NONE, NONE, 0, NULL },
+	[A64_C_BCOND] = { HS_U_BRANCH, HS_B_COND, NONE, NONE, 0, NULL },
+	[A64_C_CALL] = { HS_U_BRANCH, HS_B_CALL, NONE, NONE, 0, NULL },
+	[A64_C_CALL_IND] = { HS_U_BRANCH, HS_B_CALL_IND, NONE, NONE, 0, NULL },
+	[A64_C_BR_IND] = { HS_U_BRANCH, HS_B_IND, NONE, NONE, 0, NULL },
+	[A64_C_RET] = { HS_U_BRANCH, HS_B_RET, NONE, NONE, 0, NULL },
+	/* never predicted (TRM53/55, A76 TRM): drain, then refetch at ELR */
+	[A64_C_ERET] = { HS_U_SYS, HS_B_ERET, NONE, HS_P_ERET,
+			 HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH, NULL },
+	[A64_C_DMB] = { HS_U_SYS, HS_B_NONE, NONE, NONE, 0, b_dmb },
+	[A64_C_DSB] = { HS_U_SYS, HS_B_NONE, NONE, HS_P_DSB, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_HOLD, NULL },
+	[A64_C_ISB] = { HS_U_SYS, HS_B_NONE, NONE, HS_P_ISB,
+			HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH, NULL },
+	[A64_C_SB] = { HS_U_SYS, HS_B_NONE, NONE, HS_P_SB, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH, NULL },
+	[A64_C_CSDB] = { HS_U_ALU, HS_B_NONE, NONE, HS_P_CSDB, HS_OP_HOLD, NULL },
+	[A64_C_MRS] = { HS_U_SYS, HS_B_NONE, NONE, NONE, 0, b_mrs },
+	[A64_C_MSR] = { HS_U_SYS, HS_B_NONE, NONE, NONE, 0, b_msr },
+	[A64_C_MSR_IMM] = { HS_U_SYS, HS_B_NONE, NONE, NONE, 0, b_msr_imm },
+	[A64_C_SYS] = { HS_U_SYS, HS_B_NONE, NONE, NONE, 0, b_sys },
+	/* svc/brk...: an exception is taken (smc/hvc answered by the firmware
+	 * are re-costed per record, HS_T_FIRMWARE) */
+	[A64_C_EXC] = { HS_U_SYS, HS_B_NONE, NONE, HS_P_EXC_ENTRY,
+			HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH | HS_OP_EXC, NULL },
+	[A64_C_FPSIMD] = { HS_U_FP, HS_B_NONE, HS_P_LAT_FP, NONE, 0, b_fp },
+};
+#undef NONE
+
 void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
 		 struct hs_op *op)
 {
+	const struct op_class *c = &classes[in->cls < A64_C_NCLASSES ? in->cls : A64_C_UNKNOWN];
+
 	memset(op, 0, sizeof(*op));
 	op->pc = pc;
 	op->word = in->word;
-	op->unit = HS_U_ALU;
+	op->unit = c->unit;
+	op->bkind = c->bkind;
 	op->occ = 1;
 	op->param = HS_NPARAMS;
 	op->nsrc = in->nsrc > 6 ? 6 : in->nsrc;
@@ -234,160 +384,13 @@ void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *i
 	memcpy(op->dst, in->dst, op->ndst);
 	op->mem_size = in->mem_size;
 	op->pair = !!(in->flags & A64_F_PAIR);
-	set_dlat(op, pv(m, op, HS_P_LAT_ALU));
-
-	switch (in->cls) {
-	case A64_C_UNKNOWN:
-		op->fl |= HS_OP_UNKNOWN | HS_OP_SINGLE;
-		costed(m, op, HS_P_UNKNOWN_INSN, HS_OP_HOLD);
-		break;
-	case A64_C_PAC:
-		/* without FEAT_PAuth the hint-space PAC ops are NOPs */
-		if (!pv(m, op, HS_P_HAS_PAUTH))
-			op->nsrc = op->ndst = 0;
-		break;
-	case A64_C_NOP: case A64_C_BTI: case A64_C_WFX:
-		op->nsrc = op->ndst = 0;
-		break;
-	case A64_C_ALU:
-		op->fl |= HS_OP_CASCADE;
-		break;
-	case A64_C_ALU_SHIFT:
-		set_dlat(op, pv(m, op, HS_P_LAT_ALU_SHIFT));
-		break;
-	case A64_C_BITFIELD:
-		set_dlat(op, pv(m, op, HS_P_LAT_BITFIELD));
-		break;
-	case A64_C_SHIFT_REG: {
-		/* fewer per cycle than there are ALU pipes (IB: A53 lslv 1 per
-		 * cycle): a unit of its own, busy 1/throughput cycles */
-		double tput = m->p[HS_P_SHIFT_REG_TPUT].value;
-
-		set_dlat(op, pv(m, op, HS_P_LAT_SHIFT_REG));
-		if (tput > 0 && tput < pv(m, op, HS_P_ALU_PIPES)) {
-			op->unit = HS_U_SHIFT;
-			op->occ = clamp8(tput >= 1 ? 1 : (int)(1.0 / tput + 0.999));
-		}
-		break;
-	}
-	case A64_C_MUL:
-		op->unit = HS_U_MUL;
-		mul_kind(m, op, in);
-		break;
-	case A64_C_MULH:
-		op->unit = HS_U_MUL;
-		set_dlat(op, pv(m, op, HS_P_LAT_MULH));
-		op->occ = clamp8(pv(m, op, HS_P_OCC_MULH));
-		if (pv(m, op, HS_P_MUL_SINGLE))
-			op->fl |= HS_OP_SINGLE;
-		break;
-	case A64_C_DIV: {
-		int lat = (in->flags & A64_F_64) ? pv(m, op, HS_P_LAT_DIV64) : pv(m, op, HS_P_LAT_DIV32);
-
-		op->unit = HS_U_DIV;
-		op->fl |= HS_OP_DIV | HS_OP_SLOT0;	/* GCC53: slot 0 + the divider */
-		set_dlat(op, lat);
-		op->occ = clamp8(lat);
-		break;
-	}
-	case A64_C_LOAD: case A64_C_LOAD_EX: case A64_C_STORE: case A64_C_STORE_EX:
-	case A64_C_ATOMIC: case A64_C_PRFM:
-		build_mem(m, op, in);
-		break;
-	case A64_C_BRANCH:
-		op->unit = HS_U_BRANCH;
-		op->bkind = HS_B_DIRECT;
-		break;
-	case A64_C_BCOND:
-		op->unit = HS_U_BRANCH;
-		op->bkind = HS_B_COND;
-		break;
-	case A64_C_CALL:
-		op->unit = HS_U_BRANCH;
-		op->bkind = HS_B_CALL;
-		break;
-	case A64_C_CALL_IND:
-		op->unit = HS_U_BRANCH;
-		op->bkind = HS_B_CALL_IND;
-		break;
-	case A64_C_BR_IND:
-		op->unit = HS_U_BRANCH;
-		op->bkind = HS_B_IND;
-		break;
-	case A64_C_RET:
-		op->unit = HS_U_BRANCH;
-		op->bkind = HS_B_RET;
-		break;
-	case A64_C_ERET:
-		/* never predicted (TRM53/55, A76 TRM): drain, then refetch at ELR */
-		op->unit = HS_U_SYS;
-		op->bkind = HS_B_ERET;
-		costed(m, op, HS_P_ERET, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH);
-		break;
-	case A64_C_DMB: {
-		unsigned opt = in->cond & 3;	/* CRm<1:0>: 1 LD, 2 ST, 3 all */
-
-		op->unit = HS_U_SYS;
-		costed(m, op, opt == 1 ? HS_P_DMB_LD : opt == 2 ? HS_P_DMB_ST : HS_P_DMB,
-		       HS_OP_SINGLE | HS_OP_MEMBAR);
-		break;
-	}
-	case A64_C_DSB:
-		op->unit = HS_U_SYS;
-		costed(m, op, HS_P_DSB, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_HOLD);
-		break;
-	case A64_C_ISB:
-		op->unit = HS_U_SYS;
-		costed(m, op, HS_P_ISB, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH);
-		break;
-	case A64_C_SB:
-		op->unit = HS_U_SYS;
-		costed(m, op, HS_P_SB, HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH);
-		break;
-	case A64_C_CSDB:
-		costed(m, op, HS_P_CSDB, HS_OP_HOLD);
-		break;
-	case A64_C_MRS:
-		/* the sysreg read path is outside the forwarding network: alone */
-		op->unit = HS_U_SYS;
-		costed(m, op, mrs_param(in->sysreg), HS_OP_SINGLE);
-		set_dlat(op, op->cost);
-		break;
-	case A64_C_MSR:
-		op->unit = HS_U_SYS;
-		costed(m, op, msr_param(in->sysreg), HS_OP_SINGLE | HS_OP_HOLD);
-		break;
-	case A64_C_MSR_IMM: {
-		enum hs_pid pid = in->sysreg == PS_PAN ? HS_P_PAN :
-				  (in->sysreg == PS_DAIFSET || in->sysreg == PS_DAIFCLR) ?
-				  HS_P_MSR_DAIF_IMM : HS_P_MSR_OTHER;
-
-		op->unit = HS_U_SYS;
-		costed(m, op, pid, HS_OP_SINGLE | HS_OP_HOLD);
-		break;
-	}
-	case A64_C_SYS:
-		op->unit = HS_U_SYS;
-		costed(m, op, sys_param(in->sysreg),
-		       HS_OP_SINGLE | (sys_param(in->sysreg) == HS_P_SYS_OTHER ? HS_OP_HOLD
-									: HS_OP_POSTED));
-		break;
-	case A64_C_EXC:
-		/* svc/brk...: an exception is taken (smc/hvc answered by the
-		 * firmware are re-costed per record, HS_T_FIRMWARE) */
-		op->unit = HS_U_SYS;
-		costed(m, op, HS_P_EXC_ENTRY,
-		       HS_OP_SINGLE | HS_OP_DRAIN | HS_OP_REFETCH | HS_OP_EXC);
-		break;
-	case A64_C_FPSIMD:
-		op->unit = HS_U_FP;
-		set_dlat(op, pv(m, op, HS_P_LAT_FP));
-		if (pv(m, op, HS_P_FP_SLOT0))
-			op->fl |= HS_OP_SLOT0;
-		break;
-	default:
-		break;
-	}
+	set_dlat(op, pv(m, op, c->lat != HS_NPARAMS ? c->lat : HS_P_LAT_ALU));
+	if (c->cost != HS_NPARAMS)
+		costed(m, op, c->cost, c->fl);
+	else
+		op->fl |= c->fl;
+	if (c->build)
+		c->build(m, op, in);
 }
 
 /* Do the first, middle and last cached entries still match the cache? */
@@ -441,63 +444,6 @@ int hs_ops_sync(struct hs_model *m, const struct hs_trace *t)
 		hs_op_build(m, dc->v[i].pc, &dc->v[i].in, &m->ops[i]);
 	m->nops = dc->n;
 	return 0;
-}
-
-/* Move c charged cycles of cause from instruction i to owner o (a branch,
- * ISB, MSR... whose redirect or hold delayed i). */
-void hs_move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
-		    unsigned cause, uint64_t c, int uncal)
-{
-	res->stall[cause] += c;
-	if (uncal)
-		res->uncalibrated_cycles += c;
-	if (!per)
-		return;
-	per[i].cycles -= (uint32_t)c;
-	per[o].cycles += (uint32_t)c;
-	per[o].stall[cause] = (uint16_t)(per[o].stall[cause] + c > 0xffff ? 0xffff
-									 : per[o].stall[cause] + c);
-	if (uncal)
-		per[o].events |= HS_EV_UNCALIBRATED;
-}
-
-/*
- * The end of a run: when the instruction after the trace could issue. The
- * last instruction may still hold the machine (a redirect it caused, or a
- * serialising op's hold); that wait is charged to it. Returns the cycle.
- */
-uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, const struct hs_fe *fe,
-			int redirect_open, uint64_t hold, int hold_uncal, uint64_t end,
-			struct hs_model_result *res, struct hs_insn_cost *per)
-{
-	size_t last = t->n - 1;
-	uint64_t tail = end;
-	unsigned cause = HS_ST_SERIAL;
-	int uncal = 0;
-
-	if (!t->n)
-		return end;
-	if (redirect_open && fe->redirect > tail) {
-		tail = fe->redirect;
-		cause = fe->redirect_cause;
-		uncal = fe->redirect_uncal;
-	}
-	if (hold > tail) {
-		tail = hold;
-		cause = HS_ST_SERIAL;
-		uncal = hold_uncal;
-	}
-	if (tail <= end)
-		return end;
-	res->stall[cause] += tail - end;
-	if (uncal || (m->ops[t->v[last].sidx].fl & HS_OP_UNCAL))
-		res->uncalibrated_cycles += tail - end;
-	if (per) {
-		per[last].cycles += (uint32_t)(tail - end);
-		per[last].stall[cause] = (uint16_t)(per[last].stall[cause] + (tail - end) > 0xffff
-						    ? 0xffff : per[last].stall[cause] + (tail - end));
-	}
-	return tail;
 }
 
 /*

@@ -314,7 +314,7 @@ static inline int mca_core_run(struct mca_core *c, const struct hs_image *img, i
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->name = hs_model_names[core_index];
+	c->name = hs_cores[core_index]->name;
 	core = hs_core_find(c->name);
 	if (!core)
 		return hs_fail("no core %s", c->name);

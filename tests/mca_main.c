@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	for (int k = 0; k < MCA_NCORES && !rc; k++) {
 		rc = mca_core_run(&cores[k], img, k, NULL, max_blocks, tmp);
 		if (rc)
-			fprintf(stderr, "mca: %s: %s\n", hs_model_names[k], hs_errmsg());
+			fprintf(stderr, "mca: %s: %s\n", hs_cores[k]->name, hs_errmsg());
 	}
 	unlink(tmp);
 	if (!rc) {

@@ -53,7 +53,7 @@ Test(cli, image_json)
 	hs_kernel("7.2-base");
 
 	cr_assert_eq(run("image " HS_KPATH("7.2-base") " --cpu a55 --json", &out), 0);
-	cr_assert(strstr(out, "\"schema\": 1"));
+	cr_assert(strstr(out, "\"schema\": \"hotsim-image/1\""), "%s", out);
 	cr_assert(strstr(out, "\"kernel\": \"7.2."));
 	cr_assert(strstr(out, "\"cpu\": \"a55\""));
 	cr_assert(strstr(out, "\"HAS_LSE_ATOMICS\""), "A55's capabilities listed");
@@ -140,4 +140,122 @@ Test(cli, snippet_on_a_static_executable)
 	cr_assert_eq(run("snippet " HS_FIXTURE("user_sum.elf") " --entry sum --cpu a53", &out), 0);
 	cr_assert(strstr(out, "sum+0x"), "%s", out);
 	free(out);
+}
+
+/* The README's command list is `hotsim help`, byte for byte. */
+Test(cli, readme_commands_are_the_help_text)
+{
+	size_t n;
+	char *readme = (char *)hs_test_slurp("README.md", &n), *out;
+	const char *begin = "<!-- hotsim help -->\n```\n", *end = "```\n<!-- end hotsim help -->";
+	char *b, *e;
+
+	cr_assert_not_null(readme);
+	b = strstr(readme, begin);
+	cr_assert_not_null(b, "README has no hotsim help block");
+	b += strlen(begin);
+	e = strstr(b, end);
+	cr_assert_not_null(e);
+	cr_assert_eq(run("help", &out), 0);
+	cr_assert_eq(strlen(out), (size_t)(e - b), "README's command block differs from hotsim help");
+	cr_assert_eq(memcmp(out, b, (size_t)(e - b)), 0, "README's command block differs from hotsim help");
+	free(out);
+	free(readme);
+}
+
+/*
+ * The CLI sweep: every option of every command, as `hotsim help` documents
+ * it, run once on a real image (a fixture for snippet), and every command
+ * bare on a fixture that is not a kernel. No run may end by a signal or
+ * print a sanitizer report (make check runs this under ASan+UBSan too), and
+ * every exit status is 0, 1 or 2.
+ */
+static const char *value_for(const char *opt, const char *meta)
+{
+	if (!strcmp(opt, "--cpu"))
+		return "a55";
+	if (!strcmp(opt, "--path"))
+		return "irq-el1";
+	if (!strcmp(meta, "N"))
+		return "5";
+	if (!strcmp(meta, "FMT"))
+		return "json";
+	if (!strcmp(meta, "S"))
+		return "warm";
+	if (!strcmp(meta, "PATH"))
+		return "irq-el1";
+	if (!strcmp(meta, "FILE"))
+		return "/tmp/hotsim-sweep.svg";
+	if (!strcmp(meta, "A:B"))
+		return "0:10";
+	if (!strcmp(meta, "PCT"))
+		return "1";
+	if (!strcmp(meta, "[CORE.]NAME=V"))
+		return "a55.isb=20";
+	if (!strcmp(meta, "SYMBOL"))
+		return "sum";
+	if (!strcmp(meta, "V"))
+		return "3";
+	return "";
+}
+
+static void sweep_one(const char *cmdline)
+{
+	char cmd[1400];
+	FILE *p;
+	char line[512];
+	int st, sanitizer = 0;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null",
+		 getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim", cmdline);
+	p = popen(cmd, "r");
+	cr_assert(p);
+	while (fgets(line, sizeof(line), p))
+		sanitizer |= strstr(line, "Sanitizer") != NULL || strstr(line, "runtime error") != NULL;
+	st = pclose(p);
+	cr_assert(WIFEXITED(st), "hotsim %s: ended by a signal", cmdline);
+	cr_assert_leq(WEXITSTATUS(st), 2, "hotsim %s: exit %d", cmdline, WEXITSTATUS(st));
+	cr_assert(!sanitizer, "hotsim %s: sanitizer report", cmdline);
+}
+
+Test(cli, sweep_every_documented_option, .timeout = 900)
+{
+	char *help, *save = NULL, cmd[64] = "", args[512] = "";
+
+	hs_kernel("7.2-base");
+	cr_assert_eq(run("help", &help), 0);
+	for (char *l = strtok_r(help, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char opt[64], meta[64] = "", line[1024], fixture[512];
+		const char *pos;
+
+		if (!strncmp(l, "hotsim ", 7)) {
+			/* "hotsim compare BASE PATCHED [options]": the command and its positionals */
+			sscanf(l + 7, "%63s", cmd);
+			pos = !strcmp(cmd, "compare") ? HS_KPATH("7.2-base") " " HS_KPATH("7.2-null") :
+			      !strcmp(cmd, "trace") ? HS_KPATH("7.2-base") " cswitch" :
+			      !strcmp(cmd, "snippet") ? HS_FIXTURE("user_sum.elf") " --entry sum" :
+			      !strcmp(cmd, "models") ? "" : HS_KPATH("7.2-base");
+			snprintf(args, sizeof(args), "%s%s", pos,
+				 !strcmp(cmd, "run") || !strcmp(cmd, "compare") ? " --cpu a53 --path irq-el1" : "");
+			/* bare, on a fixture that is not a kernel: a clean error */
+			snprintf(fixture, sizeof(fixture), "%s %s", cmd,
+				 !strcmp(cmd, "compare") ? HS_FIXTURE("minikernel.elf") " " HS_FIXTURE("tiny.elf") :
+				 !strcmp(cmd, "trace") ? HS_FIXTURE("minikernel.elf") " cswitch" :
+				 !strcmp(cmd, "snippet") ? HS_FIXTURE("tiny.elf") " --entry nosuch" :
+				 !strcmp(cmd, "models") ? "" : HS_FIXTURE("minikernel.elf"));
+			sweep_one(fixture);
+			continue;
+		}
+		if (sscanf(l, " %63s %63s", opt, meta) < 1 || strncmp(opt, "--", 2) || !cmd[0])
+			continue;
+		if (meta[0] != '[' && (meta[0] < 'A' || meta[0] > 'Z'))
+			meta[0] = 0;	/* a flag: the next word is its help */
+		snprintf(line, sizeof(line), "%s %s %s %s", cmd, args, opt, meta[0] ? value_for(opt, meta) : "");
+		sweep_one(line);
+		snprintf(line, sizeof(line), "%s --help", cmd);
+		sweep_one(line);
+	}
+	unlink("/tmp/hotsim-sweep.svg");
+	unlink("/tmp/hotsim-sweep-timeline.svg");
+	free(help);
 }

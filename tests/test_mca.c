@@ -49,7 +49,7 @@ Test(mca, crosscheck, .timeout = 120)
 	close(fd);
 	for (int k = 0; k < MCA_NCORES; k++)
 		cr_assert_eq(mca_core_run(&cores[k], img, k, NULL, MAX_BLOCKS, tmp), 0, "%s: %s",
-			     hs_model_names[k], hs_errmsg());
+			     hs_cores[k]->name, hs_errmsg());
 	unlink(tmp);
 	for (int k = 0; k < MCA_NCORES; k++) {
 		struct mca_core *c = &cores[k];

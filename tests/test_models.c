@@ -48,15 +48,15 @@ Test(models, registry)
 
 	for (int s = 0; s < HS_NSTALLS; s++)
 		cr_assert(hs_stall_names[s] && *hs_stall_names[s]);
-	cr_assert_str_eq(hs_model_names[0], "a53");
-	cr_assert_str_eq(hs_model_names[1], "a55");
-	cr_assert_str_eq(hs_model_names[2], "a73");
-	cr_assert_null(hs_model_names[3]);
+	cr_assert_str_eq(hs_cores[0]->name, "a53");
+	cr_assert_str_eq(hs_cores[1]->name, "a55");
+	cr_assert_str_eq(hs_cores[2]->name, "a73");
+	cr_assert_null(hs_cores[3]);
 	for (int c = 0; c < NCORES; c++) {
-		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 
 		cr_assert_not_null(m, "%s", hs_errmsg());
-		cr_assert_str_eq(hs_model_name(m), hs_model_names[c]);
+		cr_assert_str_eq(hs_model_name(m), hs_cores[c]->name);
 		cr_assert(strlen(hs_model_description(m)) > 10);
 		cr_assert(hs_model_nparams(m) > 60);
 		for (size_t i = 0; i < hs_model_nparams(m); i++) {
@@ -64,19 +64,19 @@ Test(models, registry)
 
 			cr_assert(p->name && *p->name && p->unit && *p->unit);
 			/* every number has a source, with its confidence mark */
-			cr_assert(p->source && strlen(p->source) > 3, "%s.%s", hs_model_names[c], p->name);
+			cr_assert(p->source && strlen(p->source) > 3, "%s.%s", hs_cores[c]->name, p->name);
 			cr_assert(p->source[0] == 'E' || p->source[0] == 'D' || p->source[0] == 'A',
-				  "%s.%s: source '%s' has no E/D/A mark", hs_model_names[c], p->name,
+				  "%s.%s: source '%s' has no E/D/A mark", hs_cores[c]->name, p->name,
 				  p->source);
 			/* assumptions are uncalibrated, sourced numbers are not */
-			cr_assert_eq(p->calibrated, p->source[0] != 'A', "%s.%s", hs_model_names[c],
+			cr_assert_eq(p->calibrated, p->source[0] != 'A', "%s.%s", hs_cores[c]->name,
 				     p->name);
 		}
 		for (int k = 0; uncal[k]; k++) {
 			const struct hs_param *p = param(m, uncal[k]);
 
-			cr_assert_not_null(p, "%s lacks %s", hs_model_names[c], uncal[k]);
-			cr_assert(!p->calibrated, "%s.%s must be uncalibrated", hs_model_names[c], uncal[k]);
+			cr_assert_not_null(p, "%s lacks %s", hs_cores[c]->name, uncal[k]);
+			cr_assert(!p->calibrated, "%s.%s must be uncalibrated", hs_cores[c]->name, uncal[k]);
 		}
 		cr_assert_null(hs_model_param(m, hs_model_nparams(m)));
 		hs_model_free(m);
@@ -300,7 +300,7 @@ Test(models, exception_entry_and_firmware)
 	static const uint32_t exc[] = { HS_T_EXC_ENTRY, 0, HS_T_FIRMWARE, 0 };
 
 	for (int c = 0; c < NCORES; c++) {
-		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		struct tt a, b;
 		struct hs_model_result ra, rb;
 
@@ -315,11 +315,11 @@ Test(models, exception_entry_and_firmware)
 		/* an unflagged smc is an exception (exception_entry); the flagged
 		 * one is the firmware round trip; the entry adds exception_entry */
 		cr_expect_eq((double)rb.cycles - (double)ra.cycles, pval(m, "firmware_call"),
-			     "%s: %llu vs %llu", hs_model_names[c], (unsigned long long)rb.cycles,
+			     "%s: %llu vs %llu", hs_cores[c]->name, (unsigned long long)rb.cycles,
 			     (unsigned long long)ra.cycles);
 		cr_expect_geq(rb.uncalibrated_cycles, (uint64_t)(pval(m, "exception_entry") + pval(m, "firmware_call")));
 		cr_expect_geq(rb.stall[HS_ST_SERIAL], (uint64_t)pval(m, "firmware_call") - 1, "%s: %llu",
-			      hs_model_names[c], (unsigned long long)rb.stall[HS_ST_SERIAL]);
+			      hs_cores[c]->name, (unsigned long long)rb.stall[HS_ST_SERIAL]);
 		tt_free(&a);
 		tt_free(&b);
 		hs_model_free(m);
@@ -329,7 +329,7 @@ Test(models, exception_entry_and_firmware)
 Test(models, stub_and_emulated_sysreg)
 {
 	for (int c = 0; c < NCORES; c++) {
-		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		struct tt s, n, e, o;
 		/* a stubbed bl costs the call instruction only: like a nop there */
 		static const uint32_t ws[] = { W_ADDX0, W_BL2, W_ADDX0, W_ADDX0 };
@@ -348,9 +348,9 @@ Test(models, stub_and_emulated_sysreg)
 		tt_line(&n, wn, 4, NULL);
 		tt_line(&e, we, 2, fe);
 		tt_line(&o, wo, 2, NULL);
-		cr_expect_eq(warm(m, &s.t, NULL), warm(m, &n.t, NULL), "%s stub", hs_model_names[c]);
+		cr_expect_eq(warm(m, &s.t, NULL), warm(m, &n.t, NULL), "%s stub", hs_cores[c]->name);
 		cr_expect_eq(warm(m, &e.t, NULL), warm(m, &o.t, NULL), "%s emulated sysreg",
-			     hs_model_names[c]);
+			     hs_cores[c]->name);
 		tt_free(&s);
 		tt_free(&n);
 		tt_free(&e);
@@ -364,7 +364,7 @@ Test(models, eret_and_isb_costs)
 	static const uint32_t w[] = { W_ADDX0, W_ISB, W_ADDX0, W_ERET };
 
 	for (int c = 0; c < NCORES; c++) {
-		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		char name[32];
 		uint64_t base, isb, eret;
 		struct tt x;
@@ -374,14 +374,14 @@ Test(models, eret_and_isb_costs)
 		base = warm(m, &x.t, NULL);
 		/* "core.name" override: the cycles move by exactly the delta,
 		 * warm or not (ERET is never predicted, ISB always refetches) */
-		snprintf(name, sizeof(name), "%s.isb", hs_model_names[c]);
+		snprintf(name, sizeof(name), "%s.isb", hs_cores[c]->name);
 		cr_assert_eq(hs_model_set_param(m, name, pval(m, "isb") + 20), 0, "%s", hs_errmsg());
 		isb = warm(m, &x.t, NULL);
 		cr_assert_eq(hs_model_set_param(m, "eret", pval(m, "eret") + 7), 0);
 		eret = warm(m, &x.t, NULL);
-		cr_expect_eq(isb, base + 20, "%s: isb %llu base %llu", hs_model_names[c],
+		cr_expect_eq(isb, base + 20, "%s: isb %llu base %llu", hs_cores[c]->name,
 			     (unsigned long long)isb, (unsigned long long)base);
-		cr_expect_eq(eret, isb + 7, "%s: eret", hs_model_names[c]);
+		cr_expect_eq(eret, isb + 7, "%s: eret", hs_cores[c]->name);
 		tt_free(&x);
 		hs_model_free(m);
 	}
@@ -399,7 +399,7 @@ Test(models, unknown_instructions)
 			unk = cand[i];
 	cr_assert(unk, "no unclassified word among the candidates");
 	for (int c = 0; c < NCORES; c++) {
-		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		uint32_t w[] = { W_ADDX0, unk, W_ADDX0, unk, W_ADDX0 };
 		struct hs_insn_cost per[5];
 		struct hs_model_result r;
@@ -408,7 +408,7 @@ Test(models, unknown_instructions)
 		tt_init(&x);
 		tt_line(&x, w, 5, NULL);
 		cr_assert_eq(hs_model_warm(m, &x.t, 8, &r, per), 0);
-		cr_expect_eq(r.unknown_insns, 2u, "%s", hs_model_names[c]);
+		cr_expect_eq(r.unknown_insns, 2u, "%s", hs_cores[c]->name);
 		cr_expect(per[1].events & HS_EV_UNCALIBRATED);
 		cr_expect_geq(r.uncalibrated_cycles, 2 * (uint64_t)pval(m, "unknown_insn"));
 		tt_free(&x);
@@ -419,7 +419,7 @@ Test(models, unknown_instructions)
 Test(models, data_misses_cold_and_warm)
 {
 	for (int c = 0; c < NCORES; c++) {
-		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		struct hs_model_result cold, w;
 		struct tt x;
 
@@ -429,12 +429,12 @@ Test(models, data_misses_cold_and_warm)
 		tt_push(&x, 0x400004, W_LDR, 0x800040, 0);
 		tt_push(&x, 0x400008, W_LDR, 0x800008, 0);
 		cr_assert_eq(hs_model_cold(m, &x.t, &cold, NULL), 0);
-		cr_expect_eq(cold.dcache_misses, 2u, "%s", hs_model_names[c]);
-		cr_expect_eq(cold.icache_misses, 1u, "%s", hs_model_names[c]);
+		cr_expect_eq(cold.dcache_misses, 2u, "%s", hs_cores[c]->name);
+		cr_expect_eq(cold.icache_misses, 1u, "%s", hs_cores[c]->name);
 		cr_assert_eq(hs_model_warm(m, &x.t, 8, &w, NULL), 0);
-		cr_expect_eq(w.dcache_misses + w.icache_misses, 0u, "%s", hs_model_names[c]);
+		cr_expect_eq(w.dcache_misses + w.icache_misses, 0u, "%s", hs_cores[c]->name);
 		/* run 1 misses, runs 2 and 3 agree */
-		cr_expect(w.converged && w.warm_iterations == 3, "%s: %u runs", hs_model_names[c],
+		cr_expect(w.converged && w.warm_iterations == 3, "%s: %u runs", hs_cores[c]->name,
 			  w.warm_iterations);
 		cr_expect_gt(cold.cycles, w.cycles);
 		tt_free(&x);
@@ -459,9 +459,9 @@ Test(models, kernel_path, .timeout = 60)
 
 	cr_assert_not_null(img, "%s (make kernels)", hs_errmsg());
 	for (int c = 0; c < NCORES; c++) {
-		const struct hs_core *core = hs_core_find(hs_model_names[c]);
+		const struct hs_core *core = hs_core_find(hs_cores[c]->name);
 		struct hs_patched *pt = hs_patch(img, core);
-		struct hs_model *m = hs_model_new(hs_model_names[c]);
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		struct hs_model_result cold, w1, w2, plain;
 		struct hs_insn_cost *p1, *p2;
 		struct hs_path_run pr;

@@ -381,7 +381,7 @@ Test(bench, random_branches_other_cores)
 
 	bench_open(&b, HS_FIXTURE("bench_branch.elf"));
 	for (int i = 1; i < 3; i++) {
-		const char *core = hs_model_names[i];
+		const char *core = hs_cores[i]->name;
 		struct hs_model_result res;
 		double rate;
 

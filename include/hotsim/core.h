@@ -1,10 +1,10 @@
 /*
- * core.h - what boot-time code sees of each modelled CPU: identification and
- * feature registers, and the platform it boots on (firmware, exception level).
- *
- * This is the input to boot-time patching (patch.h). Pipeline timing lives in
- * the cost models (models/), not here. One entry per core in sim/cores.c;
- * every value cites its source there.
+ * core.h - a modelled CPU, described once: what boot-time code sees of it
+ * (identification and feature registers, how boot settles its Spectre
+ * mitigations) and how it times instructions (its cost-model engine and
+ * parameter table). One file per core, models/<core>.c, defines it with a
+ * source for every value; models/registry.c lists the cores, and every list
+ * of cores (options, help, errors, tests) is read from there.
  */
 #ifndef HOTSIM_CORE_H
 #define HOTSIM_CORE_H
@@ -46,6 +46,9 @@ struct hs_idreg {
 	uint64_t val;
 };
 
+struct hs_engine;	/* models/model_internal.h */
+struct hs_param;	/* hotsim/model.h */
+
 struct hs_core {
 	const char *name;	/* "a53", used on the command line */
 	const char *full;	/* "Cortex-A53 r0p4" */
@@ -56,17 +59,30 @@ struct hs_core {
 	enum hs_mitigation spectre_v2, spectre_v4, spectre_bhb;
 	unsigned bhb_loop_k;	/* iterations when spectre_bhb == HS_MIT_LOOP */
 	const char *source;	/* where the register values come from */
+	/* timing (models/) */
+	const char *description;	/* "Cortex-A53 r0p4: in-order dual issue ..." */
+	const struct hs_engine *engine;
+	const struct hs_param *params;	/* every parameter, by HS_P_* */
 };
 
-/* All modelled cores, NULL-terminated. */
+/* All modelled cores, NULL-terminated (models/registry.c). */
 extern const struct hs_core *const hs_cores[];
 
 /* By name ("a53", "cortex-a53" accepted); NULL if unknown. */
 const struct hs_core *hs_core_find(const char *name);
 
+/* "a53, a55, a73": the registry's names, for help texts and errors. */
+const char *hs_core_names(void);
+
 /* Value of an ID/identification register; 0 (the architectural "not
  * implemented" for ID fields) if the table has no entry. */
-uint64_t hs_core_idreg(const struct hs_core *core, uint32_t reg);
+static inline uint64_t hs_core_idreg(const struct hs_core *core, uint32_t reg)
+{
+	for (const struct hs_idreg *r = core->idregs; r->reg; r++)
+		if (r->reg == reg)
+			return r->val;
+	return 0;
+}
 
 /*
  * Platform assumptions shared by all cores, stated once so reports can print

@@ -137,4 +137,7 @@ int hs_read32(const struct hs_image *img, const uint8_t *mem, uint64_t va, uint3
 /* File bytes of a section (not NOBITS), NULL if out of the file. */
 const uint8_t *hs_section_bytes(const struct hs_image *img, const struct hs_section *s);
 
+/* Number of BTF types (0 without .BTF). */
+unsigned hs_image_type_count(const struct hs_image *img);
+
 #endif

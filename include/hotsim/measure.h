@@ -1,13 +1,15 @@
 /*
- * measure.h - run the selected paths of one image on the selected cores and
- * cost them with the models: the numbers `run` and `compare` print.
+ * measure.h - the measuring pipeline, as a library: run the selected paths
+ * of one image on the selected cores and cost them with the models (the
+ * numbers `run` and `compare` print), compare two images row by row, and
+ * time a user's function (`snippet`). The CLI only parses and prints.
  *
  * A row is one measured thing on one core: a path (irq-el1, irq-el0,
  * cswitch), a segment of one (percpu.read, percpu.add, ...), or the percpu
  * census (every this_cpu site of the image, costed as one stream).
  */
-#ifndef HOTSIM_CLI_MEASURE_H
-#define HOTSIM_CLI_MEASURE_H
+#ifndef HOTSIM_MEASURE_H
+#define HOTSIM_MEASURE_H
 
 #include <stdint.h>
 
@@ -16,6 +18,10 @@
 
 #define MS_MAX_ROWS 256
 #define MS_MAX_PARAMS 32
+/* One cap for every trace a path or a snippet produces (records), and one
+ * for the warm repetitions of every model run. */
+#define MS_TRACE_CAP 4000000
+#define MS_WARM_MAX 16
 
 struct ms_row {
 	char name[40];			/* "cswitch", "percpu.add", "percpu.census" */
@@ -44,7 +50,6 @@ struct ms_options {
 	int want_warm, want_cold;
 	struct ms_param params[MS_MAX_PARAMS];
 	int nparams;
-	unsigned warm_max_iter;
 };
 
 struct ms_image {
@@ -80,5 +85,111 @@ struct ms_detail {
 int ms_detail(const struct hs_image *img, const struct ms_options *o, const struct hs_core *core,
 	      const struct hs_path_def *d, int warm, struct ms_detail *out);
 void ms_detail_free(struct ms_detail *d);
+
+/* --- explain (explain.c) --------------------------------------------------- */
+
+/* A function's share of a path: [0] base (or the one image), [1] patched. */
+struct ms_fn_cost {
+	char name[80];			/* without .isra/.constprop suffixes */
+	uint64_t insns[2], cycles[2];
+};
+long long ms_fn_delta(const struct ms_fn_cost *f);
+
+/* Per function, aligned by name; sorted by size of change (p given) or by
+ * cycles (p NULL). Returns the count (at most max). */
+int ms_explain_functions(const struct ms_detail *b, const struct ms_detail *p, struct ms_fn_cost *t,
+			 int max);
+
+/* One static instruction of a function in a run. */
+struct ms_insn_note {
+	uint64_t pc;
+	uint32_t word;
+	unsigned n;			/* executions */
+	uint64_t cycles;
+	unsigned stall;			/* its worst stall, cycles */
+	const char *why;		/* that stall's name */
+};
+
+/* The instructions of function fn in d, by address; count (at most max). */
+int ms_annotate(const struct ms_detail *d, const char *fn, struct ms_insn_note *a, int max);
+
+/* --- comparison (compare.c) --------------------------------------------- */
+
+/* The same (name, cpu) in both images; either side may be absent. */
+struct ms_pair {
+	const struct ms_row *base, *patched;
+	const char *name, *cpu;
+};
+
+struct ms_summary {
+	unsigned results;		/* (row, state) results */
+	unsigned moved, faster, slower;	/* compare: results whose cycles changed */
+	unsigned not_run;		/* absent or cannot run on a side */
+	const struct ms_pair *largest;	/* the largest move */
+	int largest_warm;
+	long long largest_delta;
+};
+
+struct ms_compare {
+	const struct ms_image *base, *patched;	/* patched NULL for run */
+	struct ms_pair pairs[MS_MAX_ROWS * 2];
+	int npairs;
+	int order[MS_MAX_ROWS * 2];	/* pairs by size of change (compare), else as measured */
+	char warnings[8][400];
+	int nwarnings;
+	int want_warm, want_cold;
+	struct ms_summary summary;
+};
+
+/* Pair, warn, summarize and order; patched may be NULL (run). */
+void ms_compare_build(struct ms_compare *c, const struct ms_image *base,
+		      const struct ms_image *patched, int want_warm, int want_cold);
+
+/* delta% of patched over base; 0 when base is 0 */
+double ms_delta_pct(uint64_t base, uint64_t patched);
+
+/* Both sides ran (run: the one side). */
+int ms_pair_ok(const struct ms_compare *c, const struct ms_pair *p);
+/* The result of a side (0 base, 1 patched) in a state (1 warm, 0 cold). */
+const struct hs_model_result *ms_pair_result(const struct ms_pair *p, int patched, int warm);
+long long ms_pair_delta(const struct ms_pair *p, int warm);
+/* Worth a line in the reviewer's table: changed, or not run on a side. */
+int ms_pair_moved(const struct ms_compare *c, const struct ms_pair *p);
+/* Sum of the cycles of every result that ran, per state. */
+void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint64_t *patched);
+/* Some result regressed by more than pct percent. */
+int ms_compare_regressed(const struct ms_compare *c, double pct);
+
+/* --- snippet (snippet.c) ------------------------------------------------- */
+
+struct ms_snippet {
+	struct hs_image *img;
+	const struct hs_sym *fn;
+	unsigned calls;
+	struct hs_runner *r;	/* owns the trace's decode cache */
+	struct hs_trace tr;	/* the calls, blr + function each */
+};
+
+/* Trace calls consecutive calls of entry in file (x0..x7 = args on the
+ * first); -1 with hs_errmsg(). Free with ms_snippet_free either way. */
+int ms_snippet_trace(const char *file, const char *entry, unsigned calls, const uint64_t *args,
+		     int nargs, struct ms_snippet *out);
+void ms_snippet_free(struct ms_snippet *s);
+
+/* One static instruction's share of the warm trace. */
+struct ms_insn_share {
+	uint64_t cycles, count;
+	uint64_t stall[HS_NSTALLS];
+};
+
+struct ms_snippet_cost {
+	struct hs_model_result cold, warm;
+	struct ms_insn_share *share;	/* by decode-cache index */
+	uint32_t *order;		/* indexes with a share, most expensive first */
+	size_t n;
+};
+
+int ms_snippet_cost(const struct ms_snippet *s, struct hs_model *m, struct ms_snippet_cost *out);
+void ms_snippet_cost_free(struct ms_snippet_cost *c);
 
 #endif

@@ -80,9 +80,6 @@ struct hs_param {
 
 struct hs_model;
 
-/* Models by core name ("a53", "a55", "a73"), in report order. */
-extern const char *const hs_model_names[];
-
 /* A fresh model (cold state) for a core; NULL with hs_errmsg() if unknown. */
 struct hs_model *hs_model_new(const char *core);
 void hs_model_free(struct hs_model *m);

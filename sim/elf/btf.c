@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "elf/btf.h"
+#include "hotsim/image.h"
 #include "hotsim/err.h"
 
 enum {
@@ -288,4 +289,9 @@ int hs_btf_member(const struct hs_btf *b, const char *sname, const char *path,
 		return -1;
 	*off = o;
 	return 0;
+}
+
+unsigned hs_image_type_count(const struct hs_image *img)
+{
+	return img->btf ? hs_btf_ntypes(img->btf) : 0;
 }

@@ -174,6 +174,26 @@ int hs_kstate_sched_init(struct hs_runner *r, struct hs_kstate *ks)
 	return hs_rt_write64(r, irqp, ks->irq_stack);
 }
 
+/*
+ * start_kernel()'s time set-up after sched_init(): the timer wheel, the
+ * per-CPU hrtimer bases and timekeeping on its default clocksource
+ * (jiffies; no clock device is probed). Since 6.12 the fair server arms an
+ * hrtimer on the first enqueue, which reads the clock (ktime_get).
+ */
+int hs_kstate_time_init(struct hs_runner *r, struct hs_kstate *ks)
+{
+	const struct hs_image *img = hs_rt_image(r);
+	const struct hs_sym *timers = hs_ksym(img, "timers init");
+
+	if (!timers)
+		return -1;
+	if (call_as_init(r, ks, timers->name, NULL, 0, NULL) ||
+	    call_as_init(r, ks, "hrtimers_init", NULL, 0, NULL) ||
+	    call_as_init(r, ks, "timekeeping_init", NULL, 0, NULL))
+		return -1;
+	return 0;
+}
+
 /* A task body on the harness page: loop { yield(); } */
 static uint64_t loop_body(struct hs_runner *r, uint64_t fn, uint64_t *call_pc)
 {
@@ -315,7 +335,8 @@ int hs_kstate_boot(struct hs_runner *r, struct hs_kstate *ks)
 	ks->init_task = it->addr;
 	/* start_kernel(): set_task_stack_end_magic(&init_task) comes first */
 	if (call_as_init(r, ks, "set_task_stack_end_magic", &ks->init_task, 1, NULL) ||
-	    hs_kstate_sched_init(r, ks) || find_task_flags(r, ks) || hs_kstate_tasks(r, ks))
+	    hs_kstate_sched_init(r, ks) || hs_kstate_time_init(r, ks) || find_task_flags(r, ks) ||
+	    hs_kstate_tasks(r, ks))
 		return -1;
 	ks->setup_insns = (unsigned)(hs_rt_icount(r) - start);
 	return 0;

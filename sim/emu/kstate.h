@@ -6,7 +6,8 @@
  * does what boot does and lets the kernel fill in its own structures:
  *   1. per-CPU areas as setup_per_cpu_areas() lays them out (copies of
  *      .data..percpu, __per_cpu_offset[], TPIDR_EL1), one possible/online CPU;
- *   2. sched_init() run in the emulator (allocators answered by kshims);
+ *   2. sched_init() run in the emulator (allocators answered by kshims),
+ *      then the timer wheel, hrtimer bases and timekeeping (jiffies clock);
  *   3. two kernel threads A and B made the way fork makes them: a copy of the
  *      statically initialised init_task, a THREAD_SIZE-aligned stack,
  *      sched_fork(), the cpu_context copy_thread() would set (entry at
@@ -57,6 +58,7 @@ uint64_t hs_kstate_percpu(const struct hs_kstate *ks, const struct hs_image *img
 /* The steps, exposed for tests and tools. */
 int hs_kstate_percpu_areas(struct hs_runner *r, struct hs_kstate *ks);
 int hs_kstate_sched_init(struct hs_runner *r, struct hs_kstate *ks);
+int hs_kstate_time_init(struct hs_runner *r, struct hs_kstate *ks);
 int hs_kstate_tasks(struct hs_runner *r, struct hs_kstate *ks);
 
 #endif

@@ -12,7 +12,6 @@
 #include "emu/runner.h"
 #include "hotsim/measure.h"
 
-#define TRACE_LIMIT 2000000
 
 int ms_parse_param(const char *arg, struct ms_param *p)
 {
@@ -91,7 +90,7 @@ static int cost(struct hs_model *m, const struct ms_options *o, const struct hs_
 {
 	row->insns = t->n;
 	row->code_bytes = code_bytes(t);
-	if (o->want_warm && hs_model_warm(m, t, o->warm_max_iter, &row->warm, NULL))
+	if (o->want_warm && hs_model_warm(m, t, MS_WARM_MAX, &row->warm, NULL))
 		return -1;
 	if (o->want_cold && hs_model_cold(m, t, &row->cold, NULL))
 		return -1;
@@ -163,7 +162,7 @@ static int census_row(struct hs_model *m, const struct ms_options *o, const stru
 		free(len);
 		return -1;
 	}
-	hs_trace_init(&t, hs_rt_dcache(pr->r), TRACE_LIMIT);
+	hs_trace_init(&t, hs_rt_dcache(pr->r), MS_TRACE_CAP);
 	for (size_t i = 0; i < c->n && !rc; i++) {
 		const struct hs_pcpu_site *s = &c->v[i];
 		uint64_t slot = pr->ks->pcpu_chunk + pr->ks->pcpu_size;
@@ -181,7 +180,7 @@ static int census_row(struct hs_model *m, const struct ms_options *o, const stru
 	row->sites = (unsigned)nsites;
 	if (!rc && !(per = hs_calloc(t.n ? t.n : 1, sizeof(*per))))
 		rc = -1;
-	if (!rc && o->want_warm && !(rc = hs_model_warm(m, &t, o->warm_max_iter, &all, per)))
+	if (!rc && o->want_warm && !(rc = hs_model_warm(m, &t, MS_WARM_MAX, &all, per)))
 		census_sum(per, first, len, nsites, &all, &row->warm);
 	if (!rc && o->want_cold && !(rc = hs_model_cold(m, &t, &all, per)))
 		census_sum(per, first, len, nsites, &all, &row->cold);
@@ -230,7 +229,7 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 	int rc = 0;
 
 	pins_of(pin_from, d, cpu, &pins);
-	if (hs_path_run_pinned(ses, d, TRACE_LIMIT, pin_from ? &pins : NULL, &pr))
+	if (hs_path_run_pinned(ses, d, MS_TRACE_CAP, pin_from ? &pins : NULL, &pr))
 		return -1;
 	if (!pr.ok) {
 		if (!(row = new_row(out, d->name, d->name, cpu)))
@@ -318,7 +317,7 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 	memset(out, 0, sizeof(*out));
 	if (!(out->pt = hs_patch(img, core)))
 		return -1;
-	if (hs_path_run(d, out->pt, TRACE_LIMIT, &out->run))
+	if (hs_path_run(d, out->pt, MS_TRACE_CAP, &out->run))
 		return -1;
 	if (!out->run.ok)
 		return hs_fail("%s on %s cannot run: %s", d->name, core->name, out->run.why);
@@ -329,7 +328,7 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 		hs_model_free(m);
 		return -1;
 	}
-	rc = warm ? hs_model_warm(m, &out->run.tr, o->warm_max_iter, &out->res, out->per)
+	rc = warm ? hs_model_warm(m, &out->run.tr, MS_WARM_MAX, &out->res, out->per)
 		  : hs_model_cold(m, &out->run.tr, &out->res, out->per);
 	hs_model_free(m);
 	return rc;

@@ -1,0 +1,279 @@
+/*
+ * options.c - table-driven option parsing, help and usage errors (see
+ * options.h). Options are long only: "--name value" or "--name=value".
+ * Lists of cores and paths are read from their registries, so a new core
+ * or path shows up in every command's options and help without an edit here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hotsim/err.h"
+#include "options.h"
+
+/* "cswitch, irq-el1, ..." */
+static const char *path_names(void)
+{
+	static char buf[256];
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int i = 0; hs_paths[i] && used < sizeof(buf); i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? ", " : "",
+					 hs_paths[i]->name);
+	return buf;
+}
+
+void opt_all_cpus(struct opt_cpus *c)
+{
+	c->n = 0;
+	for (int i = 0; hs_cores[i] && c->n < (int)HS_ARRAY_SIZE(c->v); i++)
+		c->v[c->n++] = hs_cores[i];
+}
+
+void opt_all_paths(struct opt_paths *p)
+{
+	p->n = 0;
+	for (int i = 0; hs_paths[i] && p->n < (int)HS_ARRAY_SIZE(p->v); i++)
+		p->v[p->n++] = hs_paths[i];
+}
+
+static int bad(const struct cli_cmd *c, const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "hotsim %s: ", c->name);
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, " (hotsim %s --help)\n", c->name);
+	return -1;
+}
+
+static int parse_cpus(const char *arg, struct opt_cpus *out)
+{
+	char buf[256];
+
+	if (!strcmp(arg, "all")) {
+		opt_all_cpus(out);
+		return 0;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		return hs_fail("--cpu list too long");
+	strcpy(buf, arg);
+	out->n = 0;
+	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+		const struct hs_core *core = hs_core_find(t);
+		int dup = 0;
+
+		if (!core)
+			return hs_fail("unknown cpu '%.32s' (known: %s)", t, hs_core_names());
+		for (int i = 0; i < out->n; i++)
+			dup |= out->v[i] == core;
+		if (!dup && out->n < (int)HS_ARRAY_SIZE(out->v))
+			out->v[out->n++] = core;
+	}
+	return out->n ? 0 : hs_fail("empty --cpu list");
+}
+
+static int parse_paths(const char *arg, struct opt_paths *out)
+{
+	char buf[256];
+
+	if (!strcmp(arg, "all")) {
+		opt_all_paths(out);
+		return 0;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		return hs_fail("--path list too long");
+	strcpy(buf, arg);
+	out->n = 0;
+	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+		const struct hs_path_def *d = hs_path_find(t);
+		int dup = 0;
+
+		if (!d)
+			return hs_fail("unknown path '%.32s' (known: %s)", t, path_names());
+		for (int i = 0; i < out->n; i++)
+			dup |= out->v[i] == d;
+		if (!dup && out->n < (int)HS_ARRAY_SIZE(out->v))
+			out->v[out->n++] = d;
+	}
+	return out->n ? 0 : hs_fail("empty --path list");
+}
+
+static int parse_number(const char *s, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+/* One option's value into the option struct; 0 or -1 (usage error printed). */
+static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *val, char *base)
+{
+	void *dst = base + o->off;
+	char *end;
+	long n;
+
+	switch (o->kind) {
+	case OPT_FLAG:
+		*(int *)dst = 1;
+		return 0;
+	case OPT_STRING:
+		*(const char **)dst = val;
+		return 0;
+	case OPT_COUNT:
+		if (parse_number(val, &n) || n < o->min || n > o->max) {
+			char range[64];
+
+			snprintf(range, sizeof(range), "%ld..%ld", o->min, o->max);
+			return bad(c, "--%s needs a whole number in %s", o->name, range);
+		}
+		*(long *)dst = n;
+		return 0;
+	case OPT_PERCENT: {
+		struct opt_pct *p = dst;
+
+		p->v = strtod(val, &end);
+		if (end == val || *end || p->v < 0)
+			return bad(c, "--%s needs a non-negative number, got '%.40s'", o->name, val);
+		p->set = 1;
+		return 0;
+	}
+	case OPT_CPUS:
+		return parse_cpus(val, dst) ? bad(c, "%s%s", hs_errmsg(), "") : 0;
+	case OPT_PATHS:
+		return parse_paths(val, dst) ? bad(c, "%s%s", hs_errmsg(), "") : 0;
+	case OPT_STATE: {
+		struct opt_state *s = dst;
+
+		s->warm = !strcmp(val, "warm") || !strcmp(val, "both");
+		s->cold = !strcmp(val, "cold") || !strcmp(val, "both");
+		return s->warm || s->cold ? 0 : bad(c, "--%s is warm, cold or both, not '%.20s'", o->name, val);
+	}
+	case OPT_PARAM: {
+		struct opt_params *p = dst;
+
+		if (p->n >= MS_MAX_PARAMS)
+			return bad(c, "at most %s --%s options", "32", o->name);
+		if (ms_parse_param(val, &p->v[p->n]))
+			return bad(c, "%s%s", hs_errmsg(), "");
+		p->n++;
+		return 0;
+	}
+	case OPT_U64: {
+		struct opt_u64s *u = dst;
+
+		if (u->n >= (int)HS_ARRAY_SIZE(u->v))
+			return bad(c, "at most 8 --%s options%s", o->name, "");
+		u->v[u->n] = strtoull(val, &end, 0);
+		if (end == val || *end)
+			return bad(c, "--%s '%.40s' is not a number", o->name, val);
+		u->n++;
+		return 0;
+	}
+	case OPT_WINDOW: {
+		struct opt_window *w = dst;
+		long a = strtol(val, &end, 10), b;
+
+		if (end == val || *end != ':' || a < 0)
+			return bad(c, "--%s is A:B (records), not '%.30s'", o->name, val);
+		b = strtol(end + 1, &end, 10);
+		if (*end || b <= a || b - a > 2000)
+			return bad(c, "--%s A:B needs A < B and at most 2000 records, got '%.30s'", o->name, val);
+		w->from = (size_t)a;
+		w->to = (size_t)b;
+		return 0;
+	}
+	case OPT_FORMAT:
+		if (!strcmp(val, "text"))
+			*(enum opt_format *)dst = FORMAT_TEXT;
+		else if (!strcmp(val, "json"))
+			*(enum opt_format *)dst = FORMAT_JSON;
+		else
+			return bad(c, "--%s is text or json, not '%.20s'", o->name, val);
+		return 0;
+	case OPT_END:
+		break;
+	}
+	return bad(c, "internal: option --%s%s", o->name, "");
+}
+
+static const struct cli_opt *find(const struct cli_cmd *c, const char *name, size_t len)
+{
+	for (const struct cli_opt *o = c->opts; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return o;
+	return NULL;
+}
+
+int cli_parse(const struct cli_cmd *c, int argc, char **argv, void *opts, char **args)
+{
+	int nargs = 0;
+
+	memset(opts, 0, c->size);
+	if (c->defaults)
+		c->defaults(opts);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq;
+		const struct cli_opt *o;
+		size_t len;
+
+		if (strncmp(a, "--", 2) || !a[2]) {
+			if (nargs >= c->nargs)
+				return bad(c, "unexpected argument '%.60s' (expects %s)", a,
+					   c->nargs ? c->args : "none");
+			args[nargs++] = argv[i];
+			continue;
+		}
+		a += 2;
+		if (!strcmp(a, "help")) {
+			cli_help(stdout, c);
+			return 1;
+		}
+		eq = strchr(a, '=');
+		len = eq ? (size_t)(eq - a) : strlen(a);
+		/* --json: the same as --format json, kept for scripts */
+		if (len == 4 && !strncmp(a, "json", 4) && !eq && (o = find(c, "format", 6))) {
+			*(enum opt_format *)((char *)opts + o->off) = FORMAT_JSON;
+			continue;
+		}
+		if (!(o = find(c, a, len))) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "%.*s", (int)(len < 60 ? len : 60), a);
+			return bad(c, "unknown option --%s%s", name, "");
+		}
+		if (!o->arg) {
+			if (eq)
+				return bad(c, "--%s takes no value%s", o->name, "");
+			store(c, o, NULL, opts);
+			continue;
+		}
+		if (!eq && i + 1 >= argc)
+			return bad(c, "--%s needs a value (%s)", o->name, o->arg);
+		if (store(c, o, eq ? eq + 1 : argv[++i], opts))
+			return -1;
+	}
+	if (nargs != c->nargs)
+		return bad(c, "expects %s", c->nargs ? c->args : "no arguments", "");
+	return 0;
+}
+
+void cli_help(FILE *f, const struct cli_cmd *c)
+{
+	fprintf(f, "hotsim %s%s%s [options]\n", c->name, c->nargs ? " " : "", c->nargs ? c->args : "");
+	fprintf(f, "    %s\n", c->summary);
+	for (const struct cli_opt *o = c->opts; o->name; o++) {
+		char left[64], extra[160] = "";
+
+		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		if (o->kind == OPT_CPUS)
+			snprintf(extra, sizeof(extra), " (%s, or all)", hs_core_names());
+		else if (o->kind == OPT_PATHS)
+			snprintf(extra, sizeof(extra), " (%s, or all)", path_names());
+		fprintf(f, "    %-24s %s%s\n", left, o->help, extra);
+	}
+	for (int i = 0; c->notes && c->notes[i]; i++)
+		fprintf(f, "    %s\n", c->notes[i]);
+}

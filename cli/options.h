@@ -1,0 +1,81 @@
+/*
+ * options.h - one option table per command gives its parsing, its --help
+ * and its usage errors (the way tools/perf's parse-options does), so the
+ * three cannot drift apart. `hotsim help` prints every table; the README's
+ * command list is that output (tests/test_cli.c compares them).
+ */
+#ifndef HOTSIM_CLI_OPTIONS_H
+#define HOTSIM_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hotsim/core.h"
+#include "hotsim/measure.h"
+#include "hotsim/paths.h"
+
+enum opt_kind {
+	OPT_END,
+	OPT_FLAG,	/* int = 1 */
+	OPT_STRING,	/* const char * */
+	OPT_COUNT,	/* long in [min, max] */
+	OPT_PERCENT,	/* struct opt_pct (a non-negative number) */
+	OPT_CPUS,	/* struct opt_cpus: "a53,a55" or "all" (the core registry) */
+	OPT_PATHS,	/* struct opt_paths: "cswitch,irq-el1" or "all" (the path registry) */
+	OPT_STATE,	/* struct opt_state: warm, cold or both */
+	OPT_PARAM,	/* struct opt_params: [core.]name=value, repeatable */
+	OPT_U64,	/* struct opt_u64s: a number, repeatable */
+	OPT_WINDOW,	/* struct opt_window: A:B */
+	OPT_FORMAT,	/* enum opt_format: text, json (also --json) */
+};
+
+enum opt_format { FORMAT_TEXT, FORMAT_JSON };
+
+struct opt_pct { int set; double v; };
+struct opt_cpus { const struct hs_core *v[16]; int n; };
+struct opt_paths { const struct hs_path_def *v[16]; int n; };
+struct opt_state { int warm, cold; };
+struct opt_params { struct ms_param v[MS_MAX_PARAMS]; int n; };
+struct opt_u64s { uint64_t v[8]; int n; };
+struct opt_window { size_t from, to; };
+
+struct cli_opt {
+	const char *name;	/* --name */
+	const char *arg;	/* metavariable in help; NULL for a flag */
+	enum opt_kind kind;
+	size_t off;		/* where the value goes in the command's option struct */
+	const char *help;
+	long min, max;		/* OPT_COUNT bounds */
+};
+
+#define OPT(name, arg, kind, type, field, help) \
+	{ name, arg, kind, offsetof(type, field), help, 0, 0 }
+#define OPT_N(name, arg, type, field, lo, hi, help) \
+	{ name, arg, OPT_COUNT, offsetof(type, field), help, lo, hi }
+#define OPT_TABLE_END { NULL, NULL, OPT_END, 0, NULL, 0, 0 }
+
+struct cli_cmd {
+	const char *name;
+	const char *args;	/* positional arguments, "BASE PATCHED" */
+	int nargs;		/* exactly this many */
+	const char *summary;	/* one line */
+	const char *const *notes;	/* lines after the options, NULL-terminated */
+	const struct cli_opt *opts;
+	size_t size;		/* of the option struct */
+	void (*defaults)(void *o);
+	int (*run)(void *o, char **args);
+};
+
+/* Parse argv (argv[0] is the command) into o; 0, 1 when --help was printed,
+ * or -1 after a one-line usage error on stderr. args gets the positionals. */
+int cli_parse(const struct cli_cmd *c, int argc, char **argv, void *o, char **args);
+
+/* The command's help: usage line, summary, options, notes. */
+void cli_help(FILE *f, const struct cli_cmd *c);
+
+/* The default core and path sets when an option was not given: all. */
+void opt_all_cpus(struct opt_cpus *c);
+void opt_all_paths(struct opt_paths *p);
+
+#endif

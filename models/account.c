@@ -1,0 +1,129 @@
+/*
+ * account.c - what both engines share after an instruction is placed in
+ * time: its memory access, the charge of its cycles (and whose stall they
+ * are), the uncalibrated share, the front end's next step, and the tail of
+ * the run. One file, so the two engines cannot drift apart in how they
+ * attribute cycles.
+ */
+#include <string.h>
+
+#include "model_internal.h"
+
+/* 8-byte datapath chunks touched beyond what an aligned access needs. */
+static int unaligned(uint64_t addr, unsigned size)
+{
+	return size > 1 && ((addr + size - 1) >> 3) - (addr >> 3) + 1 > (size + 7) / 8;
+}
+
+void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op, uint16_t *ev,
+		  struct hs_model_result *res, struct hs_mem *out)
+{
+	unsigned size = op->mem_size ? op->mem_size : 1;
+
+	memset(out, 0, sizeof(*out));
+	out->cause = HS_ST_DCACHE;
+	if (!(op->fl & (HS_OP_LOAD | HS_OP_STORE)) || !rec->addr)
+		return;
+	out->extra = hs_data_access(m, rec->addr, size, !!(op->fl & HS_OP_STORE), ev, &out->cause,
+				    &out->uncal, res);
+	if ((op->fl & HS_OP_LOAD) && unaligned(rec->addr, size)) {
+		out->extra += (uint32_t)m->v[HS_P_UNALIGNED_EXTRA];
+		if (!m->p[HS_P_UNALIGNED_EXTRA].calibrated)
+			out->uncal = 1;
+	}
+}
+
+/* Move c charged cycles of cause from instruction i to owner o (a branch,
+ * ISB, MSR... whose redirect or hold delayed i). */
+void hs_move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
+		    unsigned cause, uint64_t c, int uncal)
+{
+	res->stall[cause] += c;
+	if (uncal)
+		res->uncalibrated_cycles += c;
+	if (!per)
+		return;
+	per[i].cycles -= (uint32_t)c;
+	per[o].cycles += (uint32_t)c;
+	per[o].stall[cause] = (uint16_t)(per[o].stall[cause] + c > 0xffff ? 0xffff
+									 : per[o].stall[cause] + c);
+	if (uncal)
+		per[o].events |= HS_EV_UNCALIBRATED;
+}
+
+void hs_account_uncal(struct hs_model_result *res, struct hs_insn_cost *per, size_t i,
+		      const struct hs_op *op, uint64_t charge, uint64_t moved, uint64_t kept)
+{
+	/* all of an uncalibrated op's own charge, else the stall cycles an
+	 * uncalibrated latency caused */
+	if (op->fl & HS_OP_UNCAL)
+		kept = charge - moved;
+	if (!kept)
+		return;
+	res->uncalibrated_cycles += kept;
+	if (per)
+		per[i].events |= HS_EV_UNCALIBRATED;
+}
+
+int hs_control_phase(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t, size_t i,
+		     const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
+		     struct hs_model_result *res, struct hs_insn_cost *per)
+{
+	const struct hs_tinsn *rec = &t->v[i];
+	int redirect_open = 0;
+
+	if (op->fl & HS_OP_REFETCH) {
+		hs_fe_restart(fe, resolve_t + op->cost, HS_ST_SERIAL, !!(op->fl & HS_OP_UNCAL));
+		redirect_open = 1;
+	} else if (op->bkind != HS_B_NONE) {
+		uint16_t ev = hs_fe_control(m, fe, op, rec->pc, hs_trace_next_pc(t, i),
+					    t->dc->v[rec->sidx].in.target, rec->flags, fetch_t, resolve_t,
+					    res);
+
+		redirect_open = fe->redirected;
+		if (per)
+			per[i].events |= ev & HS_EV_MISPREDICT;
+	}
+	if (op->fl & HS_OP_UNKNOWN)
+		res->unknown_insns++;
+	return redirect_open;
+}
+
+/*
+ * The end of a run: when the instruction after the trace could issue. The
+ * last instruction may still hold the machine (a redirect it caused, or a
+ * serialising op's hold); that wait is charged to it. Returns the cycle.
+ */
+uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, const struct hs_fe *fe,
+			int redirect_open, uint64_t hold, int hold_uncal, uint64_t end,
+			struct hs_model_result *res, struct hs_insn_cost *per)
+{
+	size_t last = t->n - 1;
+	uint64_t tail = end;
+	unsigned cause = HS_ST_SERIAL;
+	int uncal = 0;
+
+	if (!t->n)
+		return end;
+	if (redirect_open && fe->redirect > tail) {
+		tail = fe->redirect;
+		cause = fe->redirect_cause;
+		uncal = fe->redirect_uncal;
+	}
+	if (hold > tail) {
+		tail = hold;
+		cause = HS_ST_SERIAL;
+		uncal = hold_uncal;
+	}
+	if (tail <= end)
+		return end;
+	res->stall[cause] += tail - end;
+	if (uncal || (m->ops[t->v[last].sidx].fl & HS_OP_UNCAL))
+		res->uncalibrated_cycles += tail - end;
+	if (per) {
+		per[last].cycles += (uint32_t)(tail - end);
+		per[last].stall[cause] = (uint16_t)(per[last].stall[cause] + (tail - end) > 0xffff
+						    ? 0xffff : per[last].stall[cause] + (tail - end));
+	}
+	return tail;
+}

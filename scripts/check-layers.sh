@@ -1,0 +1,90 @@
+#!/bin/sh
+# The dependency rule (README, "Layers"), enforced: every #include of the
+# library, the models, the path definitions and the CLI must point at a
+# layer below (or the same). A header belongs to the layer of its folder;
+# the public headers in include/hotsim/ to the layer that implements them.
+# Unicorn is the emulator layer's alone (and above it).
+set -eu
+cd "$(dirname "$0")/.."
+
+# layer: may include these layers (besides itself)
+rules='
+base:
+elf:base
+a64:base
+trace:base a64
+boot:base elf a64
+models:base a64 trace
+scan:base elf a64 trace
+emu:base elf a64 trace boot
+paths:base elf a64 trace boot emu scan
+defs:base elf a64 trace boot emu scan paths
+measure:base elf a64 trace boot emu scan paths defs models
+cli:base elf a64 trace boot scan paths models measure
+'
+# public header -> layer that implements it
+public='
+err.h:base core.h:base image.h:elf a64.h:a64 trace.h:trace cpucaps.h:boot patch.h:boot
+percpu.h:scan paths.h:paths model.h:models measure.h:measure
+'
+
+layer_of_file() {
+	case "$1" in
+	sim/*/*) echo "$1" | cut -d/ -f2 ;;
+	models/*) echo models ;;
+	kernels/paths/*) echo defs ;;
+	cli/*) echo cli ;;
+	include/hotsim/*) layer_of_public "$(basename "$1")" ;;
+	esac
+}
+
+layer_of_public() {
+	for p in $public; do
+		[ "${p%%:*}" = "$1" ] && { echo "${p#*:}"; return; }
+	done
+	echo "?"
+}
+
+allowed() {	# layer target
+	[ "$1" = "$2" ] && return 0
+	for r in $rules; do :; done
+	echo "$rules" | awk -F: -v l="$1" -v t="$2" '$1 == l { n = split($2, a, " "); for (i = 1; i <= n; i++) if (a[i] == t) f = 1 } END { exit !f }'
+}
+
+bad=0
+for f in $(find sim models kernels/paths cli include/hotsim -name '*.[ch]' | sort); do
+	from=$(layer_of_file "$f")
+	[ -n "$from" ] || continue
+	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+		case "$inc" in
+		hotsim/*) to=$(layer_of_public "${inc#hotsim/}") ;;
+		*/*)	  to=${inc%%/*}
+			  # the CLI uses the library's public API only
+			  if [ "$from" = cli ]; then
+				echo "layers: $f (cli) includes $inc: the CLI may use public headers (hotsim/*.h) only" >&2
+				bad=1
+			  fi ;;
+		*)	  to=$from ;;	# same folder
+		esac
+		if [ "$to" = "?" ]; then
+			echo "layers: $f includes $inc, a public header with no layer in scripts/check-layers.sh" >&2
+			bad=1
+		elif ! allowed "$from" "$to"; then
+			echo "layers: $f ($from) includes $inc ($to): not allowed" >&2
+			bad=1
+		fi
+	done
+	if grep -q '#include <unicorn/' "$f"; then
+		case "$from" in
+		emu|paths|defs|measure) ;;
+		*) echo "layers: $f ($from) includes Unicorn: only emu and above may" >&2; bad=1 ;;
+		esac
+	fi
+done
+# internal headers stay beside their code: include/hotsim/ has public ones only
+for h in include/hotsim/*.h; do
+	[ "$(layer_of_public "$(basename "$h")")" != "?" ] ||
+		{ echo "layers: $h is not a public header (move it beside its code)" >&2; bad=1; }
+done
+[ $bad = 0 ] && echo "layers: every include follows the dependency rule"
+exit $bad
