@@ -30,6 +30,7 @@ endif
 LIB_SRCS  := $(sort $(wildcard sim/*/*.c models/*.c kernels/paths/*.c))
 CLI_SRCS  := $(sort $(wildcard cli/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+.SECONDARY: $(BUILD)/obj/tests/extra_registry.o
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -38,7 +39,7 @@ LIB       := $(BUILD)/libhotsim.a
 
 .SECONDARY: $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.o) $(BUILD)/obj/tests/fuzz/fuzz_image.o
 
-.PHONY: all test check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean
+.PHONY: all test lint check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean
 .DELETE_ON_ERROR:
 # keep test objects (pattern-rule intermediates) between runs; only those:
 # a bare .SECONDARY would also let make skip building a missing binary
@@ -57,6 +58,12 @@ endif
 $(BUILD)/hotsim: $(CLI_OBJS) $(LIB)
 	@echo "  LD      $@"
 	@$(CC) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS_ALL)
+
+# A copy of the CLI with a throwaway core and path in its registries
+# (tests/extra_registry.c): test_cli checks they appear everywhere.
+$(BUILD)/hotsim-extra: $(CLI_OBJS) $(BUILD)/obj/tests/extra_registry.o $(LIB)
+	@echo "  LD      $@"
+	@$(CC) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/obj/tests/extra_registry.o $(LIB) $(LDLIBS_ALL)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -96,6 +103,7 @@ fixtures:
 # --- tests --------------------------------------------------------------------
 
 check: deps
+	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory kernels
 	@$(MAKE) --no-print-directory check-tests
 	@$(MAKE) --no-print-directory SAN=1 check-tests
@@ -104,11 +112,19 @@ check: deps
 
 # HOTSIM_KERNELS: "need" fails a test whose real kernel is missing, "skip"
 # skips every such test (tests/testutil.h).
-check-tests: hotsim fixtures $(TESTS)
+check-tests: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra
 	@HOTSIM_KERNELS=need scripts/run-tests.sh $(BUILD) $(TESTS)
 
-test: hotsim fixtures $(TESTS)
+test: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra lint
 	@HOTSIM_KERNELS=skip scripts/run-tests.sh $(BUILD) $(TESTS)
+
+# The dependency rule between the layers (README, "Layers"), and no
+# function in models/ over 80 lines (the engines are named phases).
+lint:
+	@scripts/check-layers.sh
+	@long=$$(scripts/func-lengths.sh models/*.c); \
+	 if [ -n "$$long" ]; then echo "$$long" >&2; echo "lint: functions over 80 lines in models/" >&2; exit 1; fi; \
+	 echo "lint: no function in models/ over 80 lines"
 
 # The demo needs only the 7.2 baseline and the seed pairs (minutes, once).
 demo: deps

@@ -40,7 +40,7 @@ static const struct hs_idreg a53_regs[] = {
  * required", so the kernel reports it not affected (docs/core-data.md 2.3).
  */
 
-static const struct hs_param p[HS_NPARAMS] = {
+const struct hs_param hs_params_a53[HS_NPARAMS] = {
 	/* front end, prediction */
 	HS_CAL(ISSUE_WIDTH, 2, "E: L53 IssueWidth=2; GCC53 slot 0 + slot 1 (§3.1)"),
 	HS_UNCAL(FETCH_WIDTH, 2, "A: not published; taken equal to the issue width"),
@@ -161,5 +161,5 @@ const struct hs_core hs_core_a53 = {
 	.source = "Cortex-A53 MPCore TRM (ARM DDI 0500J) 4.3; Linux 6.1 proton-pack.c safe lists",
 	.description = "Cortex-A53 r0p4: in-order, dual issue, one load/store pipe (RPi 3 anchors)",
 	.engine = &hs_engine_inorder,
-	.params = p,
+	.params = hs_params_a53,
 };

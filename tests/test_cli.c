@@ -259,3 +259,72 @@ Test(cli, sweep_every_documented_option, .timeout = 900)
 	unlink("/tmp/hotsim-sweep-timeline.svg");
 	free(help);
 }
+
+/*
+ * A new core is a data file plus one registry line, a new path a file plus
+ * one line: build/hotsim-extra links a throwaway of each
+ * (tests/extra_registry.c), and both appear wherever hotsim lists or
+ * accepts cores and paths - help, errors, models, image, paths, run.
+ */
+static int run_extra(const char *args, char **out)
+{
+	char cmd[1024];
+	const char *bin = getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim";
+	char dir[512];
+	size_t n = 0, r;
+	char *buf = malloc(MAX_OUT);
+	FILE *p;
+	int st;
+
+	/* hotsim-extra sits beside the hotsim the tests run */
+	snprintf(dir, sizeof(dir), "%s", bin);
+	*strrchr(dir, '/') = 0;
+	snprintf(cmd, sizeof(cmd), "%s/hotsim-extra %s 2>&1", dir, args);
+	p = popen(cmd, "r");
+	cr_assert(p && buf);
+	while ((r = fread(buf + n, 1, MAX_OUT - 1 - n, p)) > 0)
+		n += r;
+	buf[n] = 0;
+	st = pclose(p);
+	*out = buf;
+	cr_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+Test(cli, registries_a_new_core_and_path_appear_everywhere)
+{
+	char *out;
+
+	cr_assert_eq(run_extra("help", &out), 0);
+	cr_assert(strstr(out, "a73, t99, or all"), "cores in help: %s", out);
+	cr_assert(strstr(out, "percpu, extra.probe, or all"), "paths in help");
+	free(out);
+	cr_assert_eq(run_extra("models --cpu nosuch", &out), 2);
+	cr_assert(strstr(out, "known: a53, a55, a73, t99"), "%s", out);
+	free(out);
+	cr_assert_eq(run_extra("models --cpu t99", &out), 0);
+	cr_assert(strstr(out, "Throwaway T99"), "%s", out);
+	free(out);
+	/* and the plain hotsim has neither */
+	cr_assert_eq(run("help", &out), 0);
+	cr_assert_null(strstr(out, "t99"));
+	cr_assert_null(strstr(out, "extra.probe"));
+	free(out);
+}
+
+Test(cli, registries_a_new_core_and_path_run)
+{
+	char *out;
+
+	hs_kernel("7.2-base");
+	cr_assert_eq(run_extra("image " HS_KPATH("7.2-base") " --cpu t99", &out), 0);
+	cr_assert(strstr(out, "cpu t99"), "%s", out);
+	free(out);
+	cr_assert_eq(run_extra("paths " HS_KPATH("7.2-base") " --cpu t99 --path extra.probe", &out), 0);
+	cr_assert(strstr(out, "extra.probe on t99:"), "%s", out);
+	free(out);
+	cr_assert_eq(run_extra("run " HS_KPATH("7.2-base") " --cpu a53,t99 --state warm", &out), 0);
+	cr_assert(strstr(out, "extra.probe        t99"), "%s", out);
+	cr_assert(strstr(out, "cswitch            t99"), "%s", out);
+	free(out);
+}

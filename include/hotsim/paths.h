@@ -65,14 +65,24 @@ enum hs_path_kind {
 	HS_PATH_CUSTOM		/* the definition's own run function */
 };
 
+/* What an exception path takes. The vector follows from it and the level
+ * it is taken from (VBAR_EL1 + 0x200 from EL1h, 0x400 from EL0 AArch64;
+ * +0x000 synchronous, +0x080 IRQ). */
+enum hs_exc_kind {
+	HS_EXC_IRQ,		/* an interrupt: intid pending at the GIC CPU interface */
+	HS_EXC_SVC		/* svc #0 from EL0: syscall number in x8, arguments x0..x5 */
+};
+
 struct hs_path_def {
 	const char *name;
 	const char *summary;
 	enum hs_path_kind kind;
 	/* exceptions */
+	enum hs_exc_kind exc;
 	int from_el;			/* 0 or 1: exception level interrupted */
-	unsigned vector;		/* offset in the vector table (0x280: EL1h IRQ) */
-	uint32_t intid;			/* GIC INTID pending at entry */
+	uint32_t intid;			/* IRQ: GIC INTID pending at entry */
+	int syscall;			/* SVC: the number in x8 */
+	uint64_t args[6];		/* SVC: x0..x5 */
 	/* callees answered at once (return 0), reported as excluded */
 	const char *const *stubs;
 	/* functions the path passes through when it is whole; one missing is

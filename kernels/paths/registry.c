@@ -1,13 +1,25 @@
-/* registry.c - the paths hotsim knows, in report order. A new path is a new
- * file with its definition plus one line here. */
+/*
+ * registry.c - the paths hotsim knows, in report order. A new path is a new
+ * file with its definition (kernels/paths/<name>.c) plus one line here;
+ * every list of paths hotsim prints or accepts comes from this array.
+ */
 #include "hotsim/paths.h"
 
-extern const struct hs_path_def hs_path_irq_el1, hs_path_irq_el0, hs_path_cswitch, hs_path_percpu;
+extern const struct hs_path_def hs_path_irq_el1, hs_path_irq_el0, hs_path_syscall_getpid,
+	hs_path_syscall_invalid, hs_path_cswitch, hs_path_percpu;
+
+/* A test links a throwaway path under this name to see it appear
+ * everywhere (tests/extra_registry.c); otherwise the weak reference is NULL
+ * and ends the list. */
+extern const struct hs_path_def hs_path_extra __attribute__((weak));
 
 const struct hs_path_def *const hs_paths[] = {
 	&hs_path_irq_el1,
 	&hs_path_irq_el0,
+	&hs_path_syscall_getpid,
+	&hs_path_syscall_invalid,
 	&hs_path_cswitch,
 	&hs_path_percpu,
+	&hs_path_extra,
 	NULL
 };

@@ -95,11 +95,18 @@ static void set_spsr_el1(struct hs_runner *r, uint64_t v)
 
 /* Enter the exception (registers as the hardware leaves them) and describe
  * the run; nothing executes yet. */
+/* The vector an exception is taken to: the level it comes from, its kind. */
+static unsigned vector_offset(const struct hs_path_def *d)
+{
+	return (d->from_el == 0 ? 0x400u : 0x200u) + (d->exc == HS_EXC_IRQ ? 0x80u : 0x00u);
+}
+
 static int exception_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
 			     struct hs_path_run *out, struct hs_run *runp)
 {
 	char vdesc[64], where[128];
 	uint64_t vbar = vector_base(c, vdesc, sizeof(vdesc)), pstate;
+	unsigned vector = vector_offset(d);
 	const struct hs_sym *target;
 	struct hs_run run = { .what = d->name, .budget = c->budget, .trace = &out->tr };
 	uint32_t w = 0;
@@ -110,7 +117,7 @@ static int exception_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
 	/* name the handler the vector branches to, for reports */
 	target = NULL;
 	for (unsigned i = 0; i < 32 && !target; i++) {
-		uint64_t at = vbar + d->vector + 4 * i;
+		uint64_t at = vbar + vector + 4 * i;
 
 		hs_read32(c->img, c->pt->mem, at, &w);
 		/* the first branch out of the vector table names the handler */
@@ -118,7 +125,7 @@ static int exception_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
 		    (uint64_t)(at + (uint64_t)off - vbar) >= 0x800)
 			target = hs_sym_at(c->img, at + (uint64_t)off);
 	}
-	snprintf(out->entry_desc, sizeof(out->entry_desc), "%s+0x%x%s%s%s", vdesc, d->vector,
+	snprintf(out->entry_desc, sizeof(out->entry_desc), "%s+0x%x%s%s%s", vdesc, vector,
 		 target ? " (" : "", target ? target->name : "", target ? ")" : "");
 	(void)where;
 
@@ -142,8 +149,21 @@ static int exception_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
 	}
 	pstate = hs_rt_reg(c->r, UC_ARM64_REG_PSTATE);
 	hs_rt_set_reg(c->r, UC_ARM64_REG_PSTATE, (pstate & ~0x3cfULL) | 0x3c5);
-	hs_rt_gic_raise(c->r, d->intid);
-	run.pc = vbar + d->vector;
+	if (d->exc == HS_EXC_IRQ) {
+		hs_rt_gic_raise(c->r, d->intid);
+	} else {
+		/* svc #0: ESR_EL1.EC = 0x15 (SVC64), IL; the caller's registers */
+		static const int xr[6] = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
+					   UC_ARM64_REG_X3, UC_ARM64_REG_X4, UC_ARM64_REG_X5 };
+		uc_arm64_cp_reg esr = { .op0 = 3, .op1 = 0, .crn = 5, .crm = 2, .op2 = 0,
+					.val = (0x15ULL << 26) | (1ULL << 25) };
+
+		hs_rt_set_cp(c->r, &esr);
+		for (int i = 0; i < 6; i++)
+			hs_rt_set_reg(c->r, xr[i], d->args[i]);
+		hs_rt_set_reg(c->r, UC_ARM64_REG_X8, (uint64_t)(int64_t)d->syscall);
+	}
+	run.pc = vbar + vector;
 	out->entry = run.pc;
 	*runp = run;
 	return 0;

@@ -1,0 +1,22 @@
+/*
+ * syscall.getpid: getpid() from a user task - svc #0 with x8 = 172
+ * (__NR_getpid, include/uapi/asm-generic/unistd.h): el0t_64_sync,
+ * el0t_64_sync_handler -> el0_svc -> do_el0_svc -> invoke_syscall ->
+ * __arm64_sys_getpid, then ret_to_user with no pending work and eret.
+ */
+#include "hotsim/paths.h"
+
+static const char *const landmarks[] = {
+	"el0t_64_sync", "el0t_64_sync_handler", "el0_svc", "invoke_syscall", "__arm64_sys_getpid",
+	"ret_to_user", NULL
+};
+
+const struct hs_path_def hs_path_syscall_getpid = {
+	.name = "syscall.getpid",
+	.summary = "getpid() from EL0: svc to eret, through invoke_syscall",
+	.kind = HS_PATH_EXCEPTION,
+	.exc = HS_EXC_SVC,
+	.from_el = 0,
+	.syscall = 172,		/* __NR_getpid */
+	.landmarks = landmarks,
+};

@@ -1,0 +1,22 @@
+/*
+ * syscall.invalid: a syscall number out of range (x8 = 4095, above every
+ * kernel's __NR_syscalls) - the entry and exit of a syscall with no work:
+ * el0_svc -> invoke_syscall, which answers -ENOSYS (do_ni_syscall /
+ * sys_ni_syscall), then ret_to_user and eret. The path the this_cpu series
+ * benchmarks as syscall/invalid.
+ */
+#include "hotsim/paths.h"
+
+static const char *const landmarks[] = {
+	"el0t_64_sync", "el0t_64_sync_handler", "el0_svc", "invoke_syscall", "ret_to_user", NULL
+};
+
+const struct hs_path_def hs_path_syscall_invalid = {
+	.name = "syscall.invalid",
+	.summary = "an out-of-range syscall number from EL0: svc to eret (-ENOSYS)",
+	.kind = HS_PATH_EXCEPTION,
+	.exc = HS_EXC_SVC,
+	.from_el = 0,
+	.syscall = 4095,
+	.landmarks = landmarks,
+};
