@@ -34,6 +34,7 @@
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "hotsim/image.h"
+#include "hotsim/measure.h"
 #include "hotsim/model.h"
 #include "hotsim/patch.h"
 #include "hotsim/paths.h"
@@ -62,8 +63,7 @@ struct mca_block {
 
 struct mca_core {
 	const char *name;		/* hotsim core: a53, a55, a73 */
-	struct hs_patched *pt;
-	struct hs_path_run runs[8];
+	struct ms_detail runs[8];	/* the library's pipeline: patch, state, run, cost */
 	unsigned nruns;
 	struct mca_block *b;
 	size_t nb;
@@ -318,24 +318,23 @@ static inline int mca_core_run(struct mca_core *c, const struct hs_image *img, i
 	core = hs_core_find(c->name);
 	if (!core)
 		return hs_fail("no core %s", c->name);
-	c->pt = hs_patch(img, core);
 	c->b = calloc(MCA_MAX_BLOCKS, sizeof(*c->b));
-	if (!c->pt || !c->b)
+	if (!c->b)
 		return -1;
 	if (max_blocks > MCA_MAX_BLOCKS)
 		max_blocks = MCA_MAX_BLOCKS;
 	for (int i = 0; hs_paths[i] && c->nruns < 8; i++) {
 		const struct hs_path_def *d = hs_paths[i];
+		struct ms_options o = { .want_warm = 1 };
 		int want = !paths;
 
 		for (int k = 0; paths && paths[k]; k++)
 			want |= !strcmp(paths[k], d->name);
 		if (!want)
 			continue;
-		if (hs_path_run(d, c->pt, 1u << 20, &c->runs[c->nruns]))
-			return -1;
-		if (c->runs[c->nruns].ok)
-			mca_collect(c, &c->runs[c->nruns].tr, d->name, max_blocks);
+		/* a path that cannot run (no such code in this image) is skipped */
+		if (ms_detail(img, &o, core, d, 1, &c->runs[c->nruns]) == 0)
+			mca_collect(c, &c->runs[c->nruns].run.tr, d->name, max_blocks);
 		c->nruns++;
 	}
 	m = hs_model_new(c->name);
@@ -357,8 +356,7 @@ static inline int mca_core_run(struct mca_core *c, const struct hs_image *img, i
 static inline void mca_free(struct mca_core *c)
 {
 	for (unsigned i = 0; i < c->nruns; i++)
-		hs_path_run_free(&c->runs[i]);
-	hs_patched_free(c->pt);
+		ms_detail_free(&c->runs[i]);
 	free(c->b);
 	memset(c, 0, sizeof(*c));
 }

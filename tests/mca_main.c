@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(f, "Kernel: %s (%s). Paths:", img->path, img->version);
 			for (unsigned i = 0; i < cores[0].nruns; i++)
-				fprintf(f, " %s%s", cores[0].runs[i].def->name, cores[0].runs[i].ok ? "" : " (did not run)");
+				fprintf(f, " %s%s", cores[0].runs[i].run.def ? cores[0].runs[i].run.def->name : "?", cores[0].runs[i].run.ok ? "" : " (did not run)");
 			fprintf(f, ". %d iterations per block; difference = hotsim / llvm-mca - 1.\n\n", MCA_ITER);
 			mca_report(f, img, cores, MCA_NCORES, worst);
 			if (f != stdout)

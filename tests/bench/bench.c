@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "hotsim/err.h"
+#include "hotsim/measure.h"
 #include "hotsim/model.h"
 #include "paths/path_internal.h"
 
@@ -193,20 +194,21 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
 			const struct hs_path_def *d = hs_path_find(paths[k]);
 			double th[REPS], tb[REPS], tm[REPS], hooked, bare, model;
-			struct hs_path_run pr;
+			struct ms_detail dt;	/* the library's pipeline */
 			struct hs_model_result res;
 			size_t n = 0;
 
 			th[0] = emulate(d, pt, 0, &n);
 			tb[0] = emulate(d, pt, 1, NULL);
-			if (hs_path_run(d, pt, 1000000, &pr) || !pr.ok)
+			if (ms_detail(img, &(struct ms_options){ .want_warm = 1 }, hs_cores[c], d, 1, &dt) ||
+			    !dt.run.ok)
 				die(d->name);
 			hs_model_reset(m);
 			for (int i = 0; i < REPS; i++) {
 				double t0 = now();
 
 				for (int it = 0; it < 200; it++)
-					hs_model_run(m, &pr.tr, &res, NULL);
+					hs_model_run(m, &dt.run.tr, &res, NULL);
 				tm[i] = (now() - t0) / 200;
 			}
 			hooked = th[0];
@@ -215,7 +217,7 @@ int main(int argc, char **argv)
 			printf("%-4s %-8s %6zu %12.2f %12.2f %8.2f %12.1f %14.2f\n", hs_cores[c]->name, d->name, n,
 			       n / hooked / 1e6, n / bare / 1e6, hooked / bare, n / model / 1e6,
 			       n / (hooked + model) / 1e6);
-			hs_path_run_free(&pr);
+			ms_detail_free(&dt);
 		}
 		hs_model_free(m);
 		hs_patched_free(pt);
