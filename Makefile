@@ -32,7 +32,7 @@ CLI_SRCS  := $(sort $(wildcard cli/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 .SECONDARY: $(BUILD)/obj/tests/extra_registry.o
 
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sim/vm/workload_blob.o
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libhotsim.a
@@ -73,6 +73,19 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+# The workload a booted kernel runs (booted state): a static aarch64
+# program, embedded in hotsim by workload_blob.S.
+CROSS_CC ?= aarch64-linux-gnu-gcc
+$(BUILD)/workload/init: kernels/workload/init.c
+	@mkdir -p $(dir $@)
+	@echo "  CROSS   $<"
+	@$(CROSS_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -Wl,--build-id=none -o $@ $<
+
+$(BUILD)/obj/sim/vm/workload_blob.o: sim/vm/workload_blob.S $(BUILD)/workload/init
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(CC) -c -DHS_WORKLOAD='"$(BUILD)/workload/init"' -o $@ $<
 
 # The fuzz regression test links the fuzz target's entry point.
 $(BUILD)/tests/test_fuzz_regress: $(BUILD)/obj/tests/fuzz/fuzz_image.o

@@ -13,6 +13,7 @@
 #include <unicorn/unicorn.h>
 
 #include "hotsim/err.h"
+#include "emu/booted_internal.h"
 #include "emu/runner.h"
 #include "emu/runner_internal.h"
 
@@ -43,6 +44,8 @@ void hs_rt_set_cp(struct hs_runner *r, struct uc_arm64_cp_reg *cp)
 
 void *hs_rt_host(struct hs_runner *r, uint64_t va, uint64_t len)
 {
+	if (r->bt)
+		return hs_bt_host(r->bt, va, len);
 	if (va >= HS_HEAP_VA && va - HS_HEAP_VA <= HS_HEAP_SIZE && len <= HS_HEAP_SIZE - (va - HS_HEAP_VA))
 		return r->heap + (va - HS_HEAP_VA);
 	if (va >= HS_HARNESS_VA && va - HS_HARNESS_VA <= HS_HARNESS_SIZE &&
@@ -325,15 +328,23 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 	}
 	if (r->tracing && (in->cls == A64_C_MRS || in->cls == A64_C_MSR || in->cls == A64_C_SYS))
 		hs_trace_note_sysreg(r->tr, in->sysreg, in->cls != A64_C_MRS);
+	if (r->bt) {
+		if (in->cls == A64_C_ERET)
+			hs_bt_eret(r);
+		else if ((in->word & 0xffffffe0u) == 0xd50b7420u)	/* dc zva: no store hook */
+			hs_bt_written(r, hs_rt_reg(r, UC_ARM64_REG_X0 + (int)(in->word & 31)) & ~511ULL, 512);
+	}
 }
 
 void hs_rt_on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ud)
 {
 	struct hs_runner *r = ud;
 
-	(void)uc, (void)type, (void)size, (void)value;
+	(void)uc, (void)value;
 	if (r->tracing && r->tr->n && !r->tr->v[r->tr->n - 1].addr)
 		r->tr->v[r->tr->n - 1].addr = addr;
+	if (r->bt && type == UC_MEM_WRITE)
+		hs_bt_written(r, addr, (uint64_t)size);
 }
 
 static bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
@@ -366,6 +377,10 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *ud)
 	switch (intno) {
 	case 1:	/* UDEF: maybe a system register Unicorn lacks (GIC CPU interface) */
 		if ((word & 0xffc00000u) == 0xd5000000u && hs_rt_emulate_sysreg(r, pc, word) == 0)
+			return;
+		break;
+	case 2:		/* SVC: from user code of a booted state (PC is past it) */
+		if (r->bt && hs_bt_svc(r) == 0)
 			return;
 		break;
 	case 11: case 13:	/* HVC / SMC: firmware (PC is already past it) */
@@ -446,7 +461,7 @@ static int overlaps_own(struct hs_runner *r)
 	return hs_fail("%s: no free user address for hotsim's exit page", r->img->path);
 }
 
-struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const struct hs_core *core)
+struct hs_runner *hs_rt_new_common(const struct hs_image *img, const struct hs_core *core)
 {
 	struct hs_runner *r = hs_calloc(1, sizeof(*r));
 	uc_hook h;
@@ -456,24 +471,7 @@ struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const 
 		return NULL;
 	r->img = img;
 	r->core = core;
-	/* The kernel writes its own image (data, bss): every runner gets a
-	 * private copy so runs never see each other's state. */
-	if (posix_memalign((void **)&r->mem, PAGE, img->span)) {
-		hs_fail("out of memory for the image copy (%llu bytes)", (unsigned long long)img->span);
-		goto fail;
-	}
-	memcpy(r->mem, mem, img->span);
 	hs_dcache_init(&r->dc);
-	if (posix_memalign((void **)&r->heap, PAGE, HS_HEAP_SIZE) ||
-	    posix_memalign((void **)&r->harness, PAGE, HS_HARNESS_SIZE) ||
-	    posix_memalign((void **)&r->exitpage, PAGE, PAGE)) {
-		hs_fail("out of memory for the emulator heap");
-		goto fail;
-	}
-	memset(r->harness, 0, HS_HARNESS_SIZE);
-	/* the sentinel page holds brk #0xdead in case it is ever executed */
-	for (unsigned i = 0; i < PAGE / 4; i++)
-		((uint32_t *)r->exitpage)[i] = 0xd43bd5a0u;
 	e = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &r->uc);
 	if (e != UC_ERR_OK) {
 		hs_fail("unicorn: %s", uc_strerror(e));
@@ -484,11 +482,6 @@ struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const 
 		hs_fail("unicorn: cannot select the MAX cpu model");
 		goto fail;
 	}
-	if (overlaps_own(r) || map(r, img->base, img->span, r->mem) ||
-	    map(r, HS_HEAP_VA, HS_HEAP_SIZE, r->heap) ||
-	    map(r, HS_HARNESS_VA, HS_HARNESS_SIZE, r->harness) || map(r, HS_EXIT_VA, PAGE, r->exitpage) ||
-	    map(r, r->user_exit, PAGE, r->exitpage))
-		goto fail;
 	if (uc_hook_add(r->uc, &r->h_code, UC_HOOK_CODE, (void *)hs_rt_on_code, r, 1, 0) ||
 	    uc_hook_add(r->uc, &r->h_mem, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)hs_rt_on_mem, r, 1, 0) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)on_unmapped, r, 1, 0) ||
@@ -500,6 +493,40 @@ struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const 
 	}
 	hs_rt_sysreg_init(r);
 	if (hs_kmsg_install(r))
+		goto fail;
+	return r;
+fail:
+	hs_runner_free(r);
+	return NULL;
+}
+
+struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const struct hs_core *core)
+{
+	struct hs_runner *r = hs_rt_new_common(img, core);
+
+	if (!r)
+		return NULL;
+	/* The kernel writes its own image (data, bss): every runner gets a
+	 * private copy so runs never see each other's state. */
+	if (posix_memalign((void **)&r->mem, PAGE, img->span)) {
+		hs_fail("out of memory for the image copy (%llu bytes)", (unsigned long long)img->span);
+		goto fail;
+	}
+	memcpy(r->mem, mem, img->span);
+	if (posix_memalign((void **)&r->heap, PAGE, HS_HEAP_SIZE) ||
+	    posix_memalign((void **)&r->harness, PAGE, HS_HARNESS_SIZE) ||
+	    posix_memalign((void **)&r->exitpage, PAGE, PAGE)) {
+		hs_fail("out of memory for the emulator heap");
+		goto fail;
+	}
+	memset(r->harness, 0, HS_HARNESS_SIZE);
+	/* the sentinel page holds brk #0xdead in case it is ever executed */
+	for (unsigned i = 0; i < PAGE / 4; i++)
+		((uint32_t *)r->exitpage)[i] = 0xd43bd5a0u;
+	if (overlaps_own(r) || map(r, img->base, img->span, r->mem) ||
+	    map(r, HS_HEAP_VA, HS_HEAP_SIZE, r->heap) ||
+	    map(r, HS_HARNESS_VA, HS_HARNESS_SIZE, r->harness) || map(r, HS_EXIT_VA, PAGE, r->exitpage) ||
+	    map(r, r->user_exit, PAGE, r->exitpage))
 		goto fail;
 	/* the setup stack, for hs_rt_call() without one */
 	r->setup_stack = hs_rt_alloc(r, 64 * 1024, PAGE);
@@ -523,6 +550,7 @@ void hs_runner_free(struct hs_runner *r)
 	free(r->snap.harness);
 	if (r->uc)
 		uc_close(r->uc);
+	hs_bt_free(r->bt);
 	hs_dcache_free(&r->dc);
 	free(r->mem);
 	free(r->heap);

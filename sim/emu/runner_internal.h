@@ -18,8 +18,11 @@ struct hs_hookfn {
 	uint64_t ret;
 };
 
+struct hs_booted;
+
 struct hs_runner {
 	uc_engine *uc;
+	struct hs_booted *bt;	/* booted state (booted.c), or NULL */
 	const struct hs_image *img;
 	uint8_t *mem;		/* patched image memory (mapped) */
 	const struct hs_core *core;
@@ -71,6 +74,10 @@ struct hs_runner {
 };
 
 void hs_rt_stop(struct hs_runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A runner with Unicorn, hooks, system registers and kmsg shims, and no
+ * memory mapped yet (runner.c; hs_runner_new and hs_runner_booted). */
+struct hs_runner *hs_rt_new_common(const struct hs_image *img, const struct hs_core *core);
 
 /* the per-instruction and memory hooks (runner.c; re-added by bare mode) */
 void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud);

@@ -14,6 +14,7 @@
 
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
+#include "emu/booted_internal.h"
 #include "emu/runner_internal.h"
 
 #define ENC(op0, op1, crn, crm, op2) A64_SYSREG(op0, op1, crn, crm, op2)
@@ -69,6 +70,8 @@ uint32_t hs_rt_sysreg_hook(struct hs_runner *r, uc_engine *uc, uc_arm64_reg rt,
 {
 	uint64_t v;
 
+	if (r->bt && hs_bt_sysreg(r, rt, enc_of(cp), write))
+		return 1;
 	if (write)
 		return 0;
 	switch (enc_of(cp)) {

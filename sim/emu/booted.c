@@ -1,0 +1,620 @@
+/*
+ * booted.c - the runner over a booted kernel's snapshot (see booted.h):
+ * page-table walk and mappings, the user half and switch_mm, exception
+ * entry and return, the virtual timer, and the undo log that returns RAM
+ * to a point between runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unicorn/unicorn.h>
+
+#include "hotsim/a64.h"
+#include "hotsim/err.h"
+#include "emu/booted.h"
+#include "emu/booted_internal.h"
+#include "emu/runner_internal.h"
+
+#define PAGE 4096ULL
+#define OA_MASK 0x0000fffffffff000ULL	/* descriptor output address, 48-bit PA */
+#define TIMER_INTID 27			/* the EL1 virtual timer's PPI */
+
+/* --- page tables -------------------------------------------------------- */
+
+static int add_run(struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len)
+{
+	struct bt_run *last = rs->n ? &rs->v[rs->n - 1] : NULL;
+
+	if (last && last->va + last->len == va && last->pa + last->len == pa) {
+		last->len += len;
+		return 0;
+	}
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 256;
+		void *v = realloc(rs->v, cap * sizeof(*rs->v));
+
+		if (!v)
+			return hs_fail("out of memory for the page-table walk");
+		rs->v = v;
+		rs->cap = cap;
+	}
+	rs->v[rs->n++] = (struct bt_run){ va, pa, len };
+	return 0;
+}
+
+static int walk(struct hs_booted *bt, struct bt_runs *rs, uint64_t table, int level, int last,
+		uint64_t va, unsigned entries, unsigned depth)
+{
+	int shift = 12 + 9 * (last - level);
+
+	if (table < bt->ram_base || table - bt->ram_base >= bt->ram_size || depth > 6)
+		return 0;	/* a table outside RAM: nothing we could map */
+	for (unsigned i = 0; i < entries; i++) {
+		uint64_t d, at = va + ((uint64_t)i << shift), oa;
+
+		memcpy(&d, bt->ram + (table - bt->ram_base) + 8ULL * i, 8);
+		if (!(d & 1))
+			continue;
+		oa = d & OA_MASK;
+		if (level < last && (d & 2)) {
+			if (walk(bt, rs, oa, level + 1, last, at, 512, depth + 1))
+				return -1;
+			continue;
+		}
+		if (level == last && !(d & 2))
+			continue;	/* reserved encoding at the last level */
+		oa &= ~((1ULL << shift) - 1);
+		if (oa < bt->ram_base || oa - bt->ram_base >= bt->ram_size)
+			continue;	/* a device: not mapped, an access faults with its address */
+		if (add_run(rs, at, oa, 1ULL << shift))
+			return -1;
+	}
+	return 0;
+}
+
+/* Every page a translation table maps: TTBR1 for the kernel half (hi),
+ * TTBR0 for the user half. 4 KiB granule; the start level follows TxSZ. */
+static int walk_table(struct hs_booted *bt, uint64_t ttbr, int hi, struct bt_runs *rs)
+{
+	uint64_t tcr = bt->tcr;
+	unsigned txsz = hi ? (tcr >> 16) & 63 : tcr & 63, bits = 64 - txsz;
+	unsigned tg = hi ? (tcr >> 30) & 3 : (tcr >> 14) & 3;
+	int levels, top_bits;
+
+	if ((hi && tg != 2) || (!hi && tg != 0))
+		return hs_fail("%s: TCR_EL1 0x%llx selects a granule other than 4 KiB", bt->what,
+			       (unsigned long long)tcr);
+	if (bits < 25 || bits > 48)
+		return hs_fail("%s: %u-bit virtual addresses (TCR_EL1 0x%llx) are not supported",
+			       bt->what, bits, (unsigned long long)tcr);
+	levels = (int)(bits - 12 + 8) / 9;
+	top_bits = (int)bits - 12 - 9 * (levels - 1);
+	rs->n = 0;
+	return walk(bt, rs, ttbr & OA_MASK, 4 - levels, 3, hi ? ~0ULL << bits : 0, 1u << top_bits, 0);
+}
+
+static int map_runs(struct hs_runner *r, const struct bt_runs *rs)
+{
+	struct hs_booted *bt = r->bt;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		uc_err e = uc_mem_map_ptr(r->uc, rs->v[i].va, rs->v[i].len, UC_PROT_ALL,
+					  bt->ram + (rs->v[i].pa - bt->ram_base));
+
+		if (e != UC_ERR_OK)
+			return hs_fail("%s: cannot map 0x%llx (+0x%llx): %s", bt->what,
+				       (unsigned long long)rs->v[i].va, (unsigned long long)rs->v[i].len,
+				       uc_strerror(e));
+	}
+	return 0;
+}
+
+/* The user half for a new TTBR0 table; an empty table (software PAN's
+ * reserved one) keeps the current mapping. */
+static int set_user(struct hs_runner *r, uint64_t ttbr0, int force)
+{
+	struct hs_booted *bt = r->bt;
+	struct bt_runs next = { 0 };
+	uint64_t table = ttbr0 & OA_MASK;
+
+	if (table == bt->user_table && !force)
+		return 0;
+	if (walk_table(bt, ttbr0, 0, &next)) {
+		free(next.v);
+		return -1;
+	}
+	if (!next.n) {
+		free(next.v);
+		return 0;
+	}
+	for (size_t i = 0; i < bt->user.n; i++)
+		uc_mem_unmap(r->uc, bt->user.v[i].va, bt->user.v[i].len);
+	free(bt->user.v);
+	bt->user = next;
+	bt->user_table = table;
+	bt->remaps++;
+	return map_runs(r, &bt->user);
+}
+
+/* The kernel half again (a point may map more: vmalloc, the page cache);
+ * remapped only when it differs. */
+static int set_kernel(struct hs_runner *r, uint64_t ttbr1)
+{
+	struct hs_booted *bt = r->bt;
+	struct bt_runs next = { 0 };
+
+	if (walk_table(bt, ttbr1, 1, &next)) {
+		free(next.v);
+		return -1;
+	}
+	if (next.n == bt->kernel.n && !memcmp(next.v, bt->kernel.v, next.n * sizeof(*next.v))) {
+		free(next.v);
+		return 0;
+	}
+	for (size_t i = 0; i < bt->kernel.n; i++)
+		uc_mem_unmap(r->uc, bt->kernel.v[i].va, bt->kernel.v[i].len);
+	free(bt->kernel.v);
+	bt->kernel = next;
+	return map_runs(r, &bt->kernel);
+}
+
+/* --- memory -------------------------------------------------------------- */
+
+static const struct bt_run *find_run(const struct bt_runs *rs, uint64_t va)
+{
+	size_t lo = 0, hi = rs->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (va < rs->v[mid].va)
+			hi = mid;
+		else if (va - rs->v[mid].va >= rs->v[mid].len)
+			lo = mid + 1;
+		else
+			return &rs->v[mid];
+	}
+	return NULL;
+}
+
+/* RAM offset of a virtual address, or -1 (kernel runs are sorted by the
+ * walk; user runs too, both walks visit addresses in order). */
+int64_t hs_bt_offset(struct hs_booted *bt, uint64_t va)
+{
+	const struct bt_run *run = find_run(&bt->kernel, va);
+
+	if (!run)
+		run = find_run(&bt->user, va);
+	if (!run)
+		return -1;
+	return (int64_t)(run->pa - bt->ram_base + (va - run->va));
+}
+
+void *hs_bt_host(struct hs_booted *bt, uint64_t va, uint64_t len)
+{
+	int64_t off = hs_bt_offset(bt, va);
+
+	if (off < 0 || (uint64_t)off + len > bt->ram_size)
+		return NULL;
+	if (len && hs_bt_offset(bt, va + len - 1) != off + (int64_t)len - 1)
+		return NULL;	/* crosses into another run */
+	return bt->ram + off;
+}
+
+/* Keep the page's content before its first write since the last enter. */
+static int save_page(struct hs_booted *bt, uint64_t pfn)
+{
+	if (bt->saved[pfn >> 3] & (1u << (pfn & 7)))
+		return 0;
+	if (bt->nundo == bt->capundo) {
+		size_t cap = bt->capundo ? 2 * bt->capundo : 1024;
+		void *p = realloc(bt->undo_pfn, cap * sizeof(*bt->undo_pfn)), *d;
+
+		if (!p)
+			return hs_fail("out of memory for the undo log");
+		bt->undo_pfn = p;
+		if (!(d = realloc(bt->undo_data, cap * PAGE)))
+			return hs_fail("out of memory for the undo log");
+		bt->undo_data = d;
+		bt->capundo = cap;
+	}
+	bt->saved[pfn >> 3] |= (uint8_t)(1u << (pfn & 7));
+	bt->undo_pfn[bt->nundo] = (uint32_t)pfn;
+	memcpy(bt->undo_data + bt->nundo * PAGE, bt->ram + pfn * PAGE, PAGE);
+	bt->nundo++;
+	return 0;
+}
+
+void hs_bt_written(struct hs_runner *r, uint64_t va, uint64_t len)
+{
+	struct hs_booted *bt = r->bt;
+
+	for (uint64_t p = va & ~(PAGE - 1); p < va + len; p += PAGE) {
+		int64_t off = hs_bt_offset(bt, p);
+
+		if (off >= 0 && save_page(bt, (uint64_t)off / PAGE))
+			hs_rt_stop(r, "%s", hs_errmsg());
+	}
+}
+
+static void undo(struct hs_runner *r)
+{
+	struct hs_booted *bt = r->bt;
+
+	for (size_t i = 0; i < bt->nundo; i++) {
+		uint64_t pfn = bt->undo_pfn[i];
+
+		memcpy(bt->ram + pfn * PAGE, bt->undo_data + i * PAGE, PAGE);
+		bt->saved[pfn >> 3] &= (uint8_t)~(1u << (pfn & 7));
+	}
+	bt->nundo = 0;
+}
+
+uint64_t hs_bt_dirty_pages(const struct hs_runner *r)
+{
+	return r->bt ? r->bt->nundo : 0;
+}
+
+/* --- registers --------------------------------------------------------- */
+
+static void set_cp(struct hs_runner *r, int op0, int op1, int crn, int crm, int op2, uint64_t v)
+{
+	uc_arm64_cp_reg cp = { .crn = (uint32_t)crn, .crm = (uint32_t)crm, .op0 = (uint32_t)op0,
+			       .op1 = (uint32_t)op1, .op2 = (uint32_t)op2, .val = v };
+
+	uc_reg_write(r->uc, UC_ARM64_REG_CP_REG, &cp);
+}
+
+/* SPSR_EL1 has no Unicorn register id: by encoding */
+static uint64_t get_spsr(struct hs_runner *r)
+{
+	uc_arm64_cp_reg cp = { .crn = 4, .crm = 0, .op0 = 3, .op1 = 0, .op2 = 0 };
+
+	uc_reg_read(r->uc, UC_ARM64_REG_CP_REG, &cp);
+	return cp.val;
+}
+
+static void set_regs(struct hs_runner *r, const struct hs_snap_regs *s, uint64_t pc)
+{
+	struct hs_booted *bt = r->bt;
+	int user = (s->pstate & 0xf) == 0;
+
+	for (int i = 0; i < 31; i++)
+		hs_rt_set_reg(r, i <= 28 ? UC_ARM64_REG_X0 + i : i == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30,
+			      s->x[i]);
+	for (int i = 0; i < 32; i++) {
+		uint8_t v[16];	/* Unicorn 2.0.1 takes the 128 bits as bytes */
+
+		memcpy(v, s->v[i], 16);
+		uc_reg_write(r->uc, UC_ARM64_REG_V0 + i, v);
+	}
+	hs_rt_set_reg(r, UC_ARM64_REG_FPCR, s->fpcr);
+	hs_rt_set_reg(r, UC_ARM64_REG_FPSR, s->fpsr);
+	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, s->elr);
+	set_cp(r, 3, 0, 4, 0, 0, s->spsr);	/* SPSR_EL1 */
+	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, s->esr);
+	hs_rt_set_reg(r, UC_ARM64_REG_FAR_EL1, s->far);
+	hs_rt_set_reg(r, UC_ARM64_REG_VBAR_EL1, bt->vbar ? bt->vbar : s->vbar);
+	hs_rt_set_reg(r, UC_ARM64_REG_TPIDR_EL1, s->tpidr_el1);
+	hs_rt_set_reg(r, UC_ARM64_REG_TPIDR_EL0, s->tpidr_el0);
+	hs_rt_set_reg(r, UC_ARM64_REG_TPIDRRO_EL0, s->tpidrro_el0);
+	hs_rt_set_reg(r, UC_ARM64_REG_TTBR0_EL1, s->ttbr0);
+	hs_rt_set_reg(r, UC_ARM64_REG_TTBR1_EL1, s->ttbr1);
+	hs_rt_set_reg(r, UC_ARM64_REG_MAIR_EL1, s->mair);
+	hs_rt_set_reg(r, UC_ARM64_REG_CPACR_EL1, s->cpacr);
+	set_cp(r, 3, 0, 2, 0, 2, s->tcr);		/* TCR_EL1 */
+	set_cp(r, 3, 0, 1, 0, 0, s->sctlr & ~1ULL);	/* SCTLR_EL1, MMU off */
+	set_cp(r, 3, 0, 13, 0, 1, s->contextidr);	/* CONTEXTIDR_EL1 */
+	set_cp(r, 3, 0, 14, 1, 0, s->cntkctl);		/* CNTKCTL_EL1 */
+	/* banked stack pointers, then the level, then the live one: the host
+	 * writes do not move SP between banks (booted.h) */
+	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, s->sp_el0);
+	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, s->sp_el1);
+	hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, user ? (s->pstate & ~0xfULL) | 4 : s->pstate);
+	hs_rt_set_reg(r, UC_ARM64_REG_SP, user ? s->sp_el0 : s->sp_el1);
+	bt->sp_el1 = s->sp_el1;
+	hs_rt_set_reg(r, UC_ARM64_REG_PC, pc);
+}
+
+/* --- exceptions --------------------------------------------------------- */
+
+/* svc from "user" code (EL1t): the entry the hardware would make from EL0. */
+int hs_bt_svc(struct hs_runner *r)
+{
+	struct hs_booted *bt = r->bt;
+	uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC), ps = hs_rt_reg(r, UC_ARM64_REG_PSTATE);
+	uint64_t vbar = hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1);
+	uint32_t word = 0;
+	const void *p = hs_rt_host(r, pc - 4, 4);
+
+	if ((ps & 0xf) != 4) {
+		char where[128];
+
+		hs_rt_stop(r, "svc at EL1 at %s", hs_addr_fmt(r->img, pc - 4, where, sizeof(where)));
+		return -1;
+	}
+	if (p)
+		memcpy(&word, p, 4);
+	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, hs_rt_reg(r, UC_ARM64_REG_SP));
+	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, pc);
+	set_cp(r, 3, 0, 4, 0, 0, ps & ~0xfULL);
+	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x56000000ULL | ((word >> 5) & 0xffff));
+	hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | 0x3c5);
+	hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
+	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
+	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + 0x400);
+	bt->svcs++;
+	return 0;
+}
+
+/* eret, before it executes: return to user code at EL1t, or to EL1h. */
+void hs_bt_eret(struct hs_runner *r)
+{
+	struct hs_booted *bt = r->bt;
+	uint64_t spsr = get_spsr(r), elr = hs_rt_reg(r, UC_ARM64_REG_ELR_EL1);
+
+	switch (spsr & 0x1f) {
+	case 0:		/* EL0t */
+		bt->sp_el1 = hs_rt_reg(r, UC_ARM64_REG_SP);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (spsr & ~0x1fULL) | 4);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP, hs_rt_reg(r, UC_ARM64_REG_SP_EL0));
+		break;
+	case 5:		/* EL1h */
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, spsr);
+		break;
+	default:
+		hs_rt_stop(r, "eret to mode 0x%llx (hotsim returns to EL0t and EL1h only)",
+			   (unsigned long long)(spsr & 0x1f));
+		return;
+	}
+	hs_rt_set_reg(r, UC_ARM64_REG_PC, elr);
+	/* a pc write from a hook restarts Unicorn at the new pc and eats a
+	 * uc_emu_stop: end the run when that pc comes, untraced */
+	if (bt->stop_set && elr == bt->stop_elr) {
+		r->stop_pc = elr;
+		r->stop_sp_min = 0;
+		r->stop_hits_left = 1;
+	}
+}
+
+/* --- timer and system registers ------------------------------------------ */
+
+static uint64_t counter(const struct hs_runner *r)
+{
+	const struct hs_booted *bt = r->bt;
+
+	/* QEMU with -icount shift=0: one instruction is one nanosecond */
+	return bt->counter0 + (r->icount - bt->icount0) * bt->cntfrq / 1000000000ULL;
+}
+
+#define ENC A64_SYSREG
+
+/* 1: handled (value written to rt, or the write consumed), 0: Unicorn's. */
+int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
+{
+	struct hs_booted *bt = r->bt;
+	uint64_t v = 0, now = counter(r);
+
+	if (write && rt != UC_ARM64_REG_XZR)
+		v = hs_rt_reg(r, rt);
+	switch (enc) {
+	case ENC(3, 3, 14, 0, 1): case ENC(3, 3, 14, 0, 2):	/* CNTPCT, CNTVCT */
+	case ENC(3, 3, 14, 0, 5): case ENC(3, 3, 14, 0, 6):	/* the self-synchronising forms */
+		if (write)
+			return 0;
+		v = now;
+		break;
+	case ENC(3, 3, 14, 0, 0):				/* CNTFRQ */
+		if (write)
+			return 0;
+		v = bt->cntfrq;
+		break;
+	case ENC(3, 3, 14, 3, 1):				/* CNTV_CTL */
+		if (write) {
+			bt->ctl = v & 3;
+			return 1;
+		}
+		v = bt->ctl | ((bt->ctl & 1) && now >= bt->cval ? 4 : 0);
+		break;
+	case ENC(3, 3, 14, 3, 2):				/* CNTV_CVAL */
+		if (write) {
+			bt->cval = v;
+			return 1;
+		}
+		v = bt->cval;
+		break;
+	case ENC(3, 3, 14, 3, 0):				/* CNTV_TVAL */
+		if (write) {
+			bt->cval = now + (uint64_t)(int64_t)(int32_t)v;
+			return 1;
+		}
+		v = (uint32_t)(bt->cval - now);
+		break;
+	case ENC(3, 0, 2, 0, 0):				/* TTBR0_EL1: switch_mm */
+		if (write && set_user(r, v, 0))
+			hs_rt_stop(r, "%s", hs_errmsg());
+		return 0;
+	case ENC(3, 0, 1, 0, 0):				/* SCTLR_EL1: keep the MMU off */
+		if (!write)
+			return 0;
+		set_cp(r, 3, 0, 1, 0, 0, v & ~1ULL);
+		return 1;
+	default:
+		return 0;
+	}
+	if (rt != UC_ARM64_REG_XZR)
+		hs_rt_set_reg(r, rt, v);
+	return 1;
+}
+
+/* --- the runner ------------------------------------------------------------ */
+
+struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_snap *snap,
+				   const struct hs_core *core)
+{
+	struct hs_runner *r = hs_rt_new_common(img, core);
+	struct hs_booted *bt;
+	const struct hs_snap_regs *s0 = &snap->h.regs[0];
+
+	if (!r)
+		return NULL;
+	if (!(bt = r->bt = hs_calloc(1, sizeof(*bt))))
+		goto fail;
+	snprintf(bt->what, sizeof(bt->what), "%s (booted on %s)", img->path, snap->h.cpu);
+	bt->snap = snap;
+	bt->ram_base = snap->h.ram_base;
+	bt->ram_size = snap->h.ram_size;
+	bt->tcr = s0->tcr;
+	bt->ram = mmap(NULL, bt->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (bt->ram == MAP_FAILED) {
+		bt->ram = NULL;
+		hs_fail("out of memory for the guest RAM (%llu MiB)", (unsigned long long)(bt->ram_size >> 20));
+		goto fail;
+	}
+	bt->saved = hs_calloc(bt->ram_size / PAGE / 8 + 1, 1);
+	if (!bt->saved)
+		goto fail;
+	hs_snap_fill_ram(snap, 0, bt->ram);
+	if (walk_table(bt, s0->ttbr1, 1, &bt->kernel) || map_runs(r, &bt->kernel) ||
+	    set_user(r, s0->ttbr0, 1))
+		goto fail;
+	if (!bt->kernel.n) {
+		hs_fail("%s: TTBR1_EL1 maps nothing", bt->what);
+		goto fail;
+	}
+	bt->cntfrq = s0->cntfrq ? s0->cntfrq : 62500000;
+	bt->point = -1;
+	return r;
+fail:
+	hs_runner_free(r);
+	return NULL;
+}
+
+int hs_bt_patch(struct hs_runner *r, uint64_t va, const void *bytes, size_t len)
+{
+	struct hs_booted *bt = r->bt;
+	uint8_t *p = hs_bt_host(bt, va, len);
+
+	if (!p)
+		return hs_fail("%s: overlay at 0x%llx outside the mapped kernel", bt->what,
+			       (unsigned long long)va);
+	memcpy(p, bytes, len);
+	for (uint64_t a = va & ~(PAGE - 1); a < va + len; a += PAGE) {
+		uint32_t pfn = (uint32_t)((uint64_t)hs_bt_offset(bt, a) / PAGE);
+		size_t i;
+
+		for (i = 0; i < bt->nsealed && bt->sealed_pfn[i] != pfn; i++)
+			;
+		if (i < bt->nsealed)
+			continue;
+		void *np = realloc(bt->sealed_pfn, (bt->nsealed + 1) * sizeof(*bt->sealed_pfn));
+
+		if (!np)
+			return hs_fail("out of memory");
+		bt->sealed_pfn = np;
+		bt->sealed_pfn[bt->nsealed++] = pfn;
+	}
+	return 0;
+}
+
+int hs_bt_seal(struct hs_runner *r)
+{
+	struct hs_booted *bt = r->bt;
+
+	/* the overlay was written through host pointers, not logged: it
+	 * stays, and the log starts empty; its pages are kept for checks */
+	bt->nundo = 0;
+	memset(bt->saved, 0, bt->ram_size / PAGE / 8 + 1);
+	free(bt->sealed_data);
+	bt->sealed_data = malloc(bt->nsealed * PAGE + 1);
+	if (!bt->sealed_data)
+		return hs_fail("out of memory");
+	for (size_t i = 0; i < bt->nsealed; i++)
+		memcpy(bt->sealed_data + i * PAGE, bt->ram + (uint64_t)bt->sealed_pfn[i] * PAGE, PAGE);
+	return 0;
+}
+
+int hs_bt_enter(struct hs_runner *r, enum hs_snap_point k, uint64_t pc_override)
+{
+	struct hs_booted *bt = r->bt;
+	const struct hs_snap *snap = bt->snap;
+	const struct hs_snap_regs *s = &snap->h.regs[k];
+
+	undo(r);
+	/* point k's own pages, logged so the next enter undoes them too */
+	for (uint32_t i = 0; i < snap->h.npages; i++)
+		if (snap->pages[i].point == (uint32_t)k && k != 0) {
+			uint64_t pfn = snap->pages[i].pfn;
+
+			if (save_page(bt, pfn))
+				return -1;
+			memcpy(bt->ram + pfn * PAGE, snap->data + (size_t)i * PAGE, PAGE);
+		}
+	/* each point's tables are its own: walk both halves again */
+	if (set_kernel(r, s->ttbr1) || set_user(r, s->ttbr0, 1))
+		return -1;
+	set_regs(r, s, pc_override ? pc_override : s->pc);
+	bt->point = (int)k;
+	bt->counter0 = s->counter;
+	bt->icount0 = r->icount;
+	bt->cval = s->cntv_cval;
+	bt->ctl = s->cntv_ctl & 3;
+	bt->stop_set = 0;
+	r->gic_pending = k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1 ? TIMER_INTID : 1023;
+	/* pages a previous run wrote may hold code Unicorn translated */
+	uc_ctl_remove_cache(r->uc, 0, ~0ULL);
+	return 0;
+}
+
+void hs_bt_set_vbar(struct hs_runner *r, uint64_t vbar)
+{
+	r->bt->vbar = vbar;
+}
+
+void hs_bt_stop_at_eret(struct hs_runner *r, uint64_t elr)
+{
+	r->bt->stop_elr = elr;
+	r->bt->stop_set = 1;
+}
+
+unsigned hs_bt_remaps(const struct hs_runner *r)
+{
+	return r->bt ? r->bt->remaps : 0;
+}
+
+int hs_bt_check_pristine(struct hs_runner *r, enum hs_snap_point k)
+{
+	struct hs_booted *bt = r->bt;
+	uint8_t *want = mmap(NULL, bt->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int rc = 0;
+
+	if (want == MAP_FAILED)
+		return hs_fail("out of memory");
+	hs_snap_fill_ram(bt->snap, k, want);
+	for (size_t i = 0; i < bt->nsealed && bt->sealed_data; i++)
+		memcpy(want + (uint64_t)bt->sealed_pfn[i] * PAGE, bt->sealed_data + i * PAGE, PAGE);
+	for (uint64_t off = 0; off < bt->ram_size && !rc; off += PAGE)
+		if (memcmp(want + off, bt->ram + off, PAGE))
+			rc = hs_fail("RAM page at 0x%llx differs from the point's",
+				     (unsigned long long)(bt->ram_base + off));
+	munmap(want, bt->ram_size);
+	return rc;
+}
+
+void hs_bt_free(struct hs_booted *bt)
+{
+	if (!bt)
+		return;
+	if (bt->ram)
+		munmap(bt->ram, bt->ram_size);
+	free(bt->kernel.v);
+	free(bt->user.v);
+	free(bt->saved);
+	free(bt->undo_pfn);
+	free(bt->undo_data);
+	free(bt->sealed_pfn);
+	free(bt->sealed_data);
+	free(bt);
+}

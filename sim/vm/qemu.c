@@ -1,0 +1,195 @@
+/*
+ * qemu.c - start and stop qemu-system-aarch64 for a boot (see vm.h).
+ *
+ * The machine: virt with a GICv3, no KASLR seed or RNG node in the device
+ * tree (dtb-randomness=off), one CPU, -icount shift=0,sleep=off (one
+ * instruction is one nanosecond of guest time and the clock never follows
+ * the host: a boot runs the same instructions every time; a guest resumed
+ * after a stop, or restored, finds the clock at its next timer deadline,
+ * as an idle guest would), an RTC that
+ * does not read the host clock, no network. QEMU starts stopped (-S) with
+ * its gdbstub and QMP on Unix sockets in the work directory, and is killed
+ * if hotsim dies (PR_SET_PDEATHSIG), so no QEMU outlives a killed run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hotsim/err.h"
+#include "vm/vm.h"
+
+#define QEMU "qemu-system-aarch64"
+
+static int connect_unix(const char *path, unsigned timeout_ms, pid_t pid)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+	if (strlen(path) >= sizeof(a.sun_path))
+		return hs_fail("%s: socket path too long", path);
+	strcpy(a.sun_path, path);
+	for (unsigned waited = 0; waited < timeout_ms; waited += 20) {
+		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), st;
+
+		if (fd < 0)
+			return hs_fail("socket: %s", strerror(errno));
+		if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0)
+			return fd;
+		close(fd);
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return hs_fail(QEMU " exited before %s appeared", path);
+		nanosleep(&ts, NULL);
+	}
+	return hs_fail(QEMU ": no %s after %u ms", path, timeout_ms);
+}
+
+int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
+{
+	char mem[16], gdb[300], qmp[300], qmpdev[400], gdbdev[400], serial[400], log[300];
+	char incoming[400];
+	const char *argv[64];
+	int n = 0, fd;
+
+	memset(q, 0, sizeof(*q));
+	q->gdb = q->qmp = -1;
+	snprintf(q->dir, sizeof(q->dir), "%s", cfg->dir);
+	snprintf(q->console, sizeof(q->console), "%s/console.log", cfg->dir);
+	snprintf(gdb, sizeof(gdb), "%s/gdb.sock", cfg->dir);
+	snprintf(qmp, sizeof(qmp), "%s/qmp.sock", cfg->dir);
+	snprintf(qmpdev, sizeof(qmpdev), "unix:%s,server=on,wait=off", qmp);
+	snprintf(log, sizeof(log), "%s/qemu.log", cfg->dir);
+	snprintf(mem, sizeof(mem), "%u", cfg->mem_mb);
+	snprintf(serial, sizeof(serial), "file:%s", q->console);
+	snprintf(gdbdev, sizeof(gdbdev), "socket,id=gdb0,server=on,wait=off,path=%s", gdb);
+	unlink(gdb);
+	unlink(qmp);
+	argv[n++] = QEMU;
+	argv[n++] = "-M";
+	argv[n++] = "virt,gic-version=3,dtb-randomness=off";
+	argv[n++] = "-cpu";
+	argv[n++] = cfg->cpu;
+	argv[n++] = "-smp";
+	argv[n++] = "1";
+	argv[n++] = "-m";
+	argv[n++] = mem;
+	argv[n++] = "-icount";
+	argv[n++] = "shift=0,sleep=off";
+	argv[n++] = "-rtc";
+	argv[n++] = "base=2026-01-01T00:00:00,clock=vm";
+	argv[n++] = "-nic";
+	argv[n++] = "none";
+	argv[n++] = "-display";
+	argv[n++] = "none";
+	argv[n++] = "-monitor";
+	argv[n++] = "none";
+	argv[n++] = "-serial";
+	argv[n++] = serial;
+	argv[n++] = "-kernel";
+	argv[n++] = cfg->kernel;
+	argv[n++] = "-initrd";
+	argv[n++] = cfg->initrd;
+	argv[n++] = "-append";
+	argv[n++] = cfg->append;
+	argv[n++] = "-qmp";
+	argv[n++] = qmpdev;
+	argv[n++] = "-chardev";
+	argv[n++] = gdbdev;
+	argv[n++] = "-gdb";
+	argv[n++] = "chardev:gdb0";
+	argv[n++] = "-S";
+	/* a machine saved while stopped in the debugger must not carry the
+	 * "debug" run state into the copy (QEMU would refuse to load it) */
+	argv[n++] = "-global";
+	argv[n++] = "migration.store-global-state=off";
+	if (cfg->incoming) {
+		snprintf(incoming, sizeof(incoming), "exec:cat '%s'", cfg->incoming);
+		argv[n++] = "-incoming";
+		argv[n++] = incoming;
+	}
+	argv[n] = NULL;
+
+	q->pid = fork();
+	if (q->pid < 0)
+		return hs_fail("fork: %s", strerror(errno));
+	if (q->pid == 0) {
+		/* QEMU must not outlive hotsim, killed or not */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(QEMU, (char *const *)argv);
+		fprintf(stderr, "exec " QEMU ": %s\n", strerror(errno));
+		_exit(127);
+	}
+	/* a restored machine must finish loading before a debugger attaches
+	 * (QEMU 7.2 aborts on a debug stop while "inmigrate") */
+	if ((q->qmp = connect_unix(qmp, 10000, q->pid)) < 0 ||
+	    (cfg->incoming && hs_qmp_wait_incoming(q, 60000)) ||
+	    (q->gdb = connect_unix(gdb, 10000, q->pid)) < 0) {
+		char why[600];
+
+		snprintf(why, sizeof(why), "%s", hs_errmsg());
+		hs_qemu_stop(q);
+		if (access(log, R_OK) == 0) {
+			FILE *f = fopen(log, "r");
+			char line[200] = "";
+
+			if (f && fgets(line, sizeof(line), f) && strstr(line, "exec " QEMU)) {
+				fclose(f);
+				return hs_fail(QEMU " is not installed (apt-get install qemu-system-arm)");
+			}
+			if (f)
+				fclose(f);
+		}
+		return hs_fail("%s", why);
+	}
+	return 0;
+}
+
+void hs_qemu_stop(struct hs_qemu *q)
+{
+	if (q->gdb >= 0)
+		close(q->gdb);
+	if (q->qmp >= 0)
+		close(q->qmp);
+	q->gdb = q->qmp = -1;
+	if (q->pid > 0) {
+		kill(q->pid, SIGKILL);
+		waitpid(q->pid, NULL, 0);
+	}
+	q->pid = 0;
+	free(q->map);
+	q->map = NULL;
+	q->qmp_ready = 0;
+}
+
+const char *hs_qemu_console_tail(const struct hs_qemu *q, char *buf, size_t len)
+{
+	FILE *f = fopen(q->console, "r");
+	char lines[4][200] = { "", "", "", "" }, line[200];
+	unsigned n = 0;
+
+	buf[0] = 0;
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (line[0])
+			snprintf(lines[n++ % 4], sizeof(lines[0]), "%s", line);
+	}
+	fclose(f);
+	for (unsigned i = n > 4 ? n - 4 : 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " | " : "", lines[i % 4]);
+	return buf;
+}

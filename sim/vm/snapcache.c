@@ -1,0 +1,185 @@
+/*
+ * snapcache.c - snapshots cached by image, QEMU CPU, workload and QEMU
+ * version, so an image boots once per CPU (see vm.h, hs_vm_snapshot).
+ *
+ * Entries are written whole and renamed into place (snapshot.c) and
+ * verified when loaded; a damaged one is booted again, with one line on
+ * stderr. Runs that share the cache take an flock on the entry's lock file
+ * while they boot: the kernel drops the lock of a process that dies, so a
+ * killed run leaves no stale lock, and the runs that waited then find the
+ * entry (or boot it themselves).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hotsim/err.h"
+#include "vm/snapshot.h"
+#include "vm/vm.h"
+
+/* Bumped when what a snapshot holds or how it is taken changes. */
+#define SNAP_RECIPE 2
+#define MEM_MB 256
+#define APPEND "nokaslr console=ttyAMA0 rdinit=/init"
+#define BOOT_TIMEOUT_S 240
+#define LOCK_WAIT_S 900
+
+const char *hs_cache_dir(char *buf, size_t len)
+{
+	const char *c = getenv("HOTSIM_CACHE"), *home = getenv("HOME");
+
+	if (c && *c)
+		snprintf(buf, len, "%s", c);
+	else
+		snprintf(buf, len, "%s/.cache/hotsim", home && *home ? home : "/tmp");
+	return buf;
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(buf, 0755) && errno != EEXIST)
+				return hs_fail("%s: cannot create: %s", buf, strerror(errno));
+			*p = '/';
+		}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return hs_fail("%s: cannot create: %s", buf, strerror(errno));
+	return 0;
+}
+
+/* QEMU's version line; its absence is the usual reason a boot cannot be. */
+static int qemu_version(char *buf, size_t len)
+{
+	FILE *p = popen("qemu-system-aarch64 --version 2>/dev/null", "r");
+	int ok = p && fgets(buf, (int)len, p) && !strncmp(buf, "QEMU emulator", 13);
+
+	if (p)
+		pclose(p);
+	if (!ok)
+		return hs_fail("qemu-system-aarch64 is not installed (apt-get install qemu-system-arm)");
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static void image_id(const struct hs_image *img, char *buf, size_t len)
+{
+	if (img->build_id[0])
+		snprintf(buf, len, "%s", img->build_id);
+	else
+		snprintf(buf, len, "file-%016llx",
+			 (unsigned long long)hs_snap_hash(img->file, img->file_size, 0));
+}
+
+/* Wait for the entry's lock (a boot elsewhere), up to LOCK_WAIT_S. */
+static int lock_entry(const char *lock)
+{
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return hs_fail("%s: %s", lock, strerror(errno));
+	for (unsigned waited = 0; flock(fd, LOCK_EX | LOCK_NB); waited++) {
+		if (errno != EWOULDBLOCK || waited > LOCK_WAIT_S * 5) {
+			close(fd);
+			return hs_fail("%s: another run has been booting this image for %u s", lock,
+				       LOCK_WAIT_S);
+		}
+		nanosleep(&ts, NULL);
+	}
+	return fd;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static int boot_into(const struct hs_image *img, const char *cpu, const char *qemu, const char *dir,
+		     const char *path)
+{
+	const struct hs_qemu_cpu *qc = hs_qemu_cpu_find(cpu);
+	const char *t = getenv("HOTSIM_BOOT_TIMEOUT"), *extra = getenv("HOTSIM_BOOT_APPEND");
+	struct hs_vm_boot b = { .cpu = cpu, .mem_mb = MEM_MB, .timeout_s = BOOT_TIMEOUT_S };
+	char scratch[600], append[512];
+	struct hs_snap s;
+	int rc;
+
+	if (!qc)
+		return hs_fail("no QEMU CPU %s in hotsim's table", cpu);
+	b.midr = qc->midr;
+	if (t && atoi(t) > 0)
+		b.timeout_s = (unsigned)atoi(t);
+	/* HOTSIM_BOOT_APPEND: extra kernel arguments (tests boot a kernel
+	 * that panics this way); part of the cache key, below */
+	snprintf(append, sizeof(append), "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
+	b.append = append;
+	snprintf(scratch, sizeof(scratch), "%s/boot-%d-XXXXXX", dir, (int)getpid());
+	if (!mkdtemp(scratch))
+		return hs_fail("%s: cannot create: %s", scratch, strerror(errno));
+	b.dir = scratch;
+	rc = hs_vm_boot_image(img, &b, &s);
+	if (!rc) {
+		snprintf(s.h.qemu, sizeof(s.h.qemu), "%s", qemu);
+		image_id(img, s.h.image_id, sizeof(s.h.image_id));
+		snprintf(s.h.workload_id, sizeof(s.h.workload_id), "%016llx",
+			 (unsigned long long)hs_workload_id());
+		rc = hs_snap_write(&s, path);
+		hs_snap_free(&s);
+	}
+	nftw(scratch, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	return rc;
+}
+
+int hs_vm_snapshot(const struct hs_image *img, const char *cpu, struct hs_snap *s, int *booted)
+{
+	char dir[512], qemu[80], id[96], path[700], lock[720];
+	const char *extra = getenv("HOTSIM_BOOT_APPEND");
+	uint64_t key;
+	int fd, rc;
+
+	*booted = 0;
+	if (qemu_version(qemu, sizeof(qemu)))
+		return -1;
+	image_id(img, id, sizeof(id));
+	key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id() + SNAP_RECIPE);
+	if (extra && *extra)
+		key = hs_snap_hash(extra, strlen(extra), key);
+	hs_cache_dir(dir, sizeof(dir) - 16);
+	strcat(dir, "/snapshots");
+	if (mkdirs(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s-%s-%016llx.snap", dir, id, cpu, (unsigned long long)key);
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	if (access(path, F_OK) == 0) {
+		if (hs_snap_load(path, s) == 0)
+			return 0;
+		fprintf(stderr, "hotsim: %s; booting the image again\n", hs_errmsg());
+	}
+	if ((fd = lock_entry(lock)) < 0)
+		return -1;
+	/* whoever held the lock may have stored it meanwhile */
+	if (access(path, F_OK) == 0 && hs_snap_load(path, s) == 0) {
+		close(fd);
+		return 0;
+	}
+	unlink(path);
+	rc = boot_into(img, cpu, qemu, dir, path);
+	if (!rc)
+		rc = hs_snap_load(path, s);
+	close(fd);
+	*booted = rc == 0;
+	return rc;
+}

@@ -1,0 +1,157 @@
+/*
+ * snapshot.c - snapshot files (see snapshot.h): header, page index, page
+ * data, in that order. The file is mapped when loaded; nothing is trusted
+ * before its size and checksum are.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hotsim/err.h"
+#include "vm/snapshot.h"
+
+const char *const hs_snap_point_names[HS_SP_N] = {
+	"getpid", "invalid", "pipe", "irq-el0", "irq-el1"
+};
+
+#define CK_OFF (offsetof(struct hs_snap_hdr, checksum) + sizeof(uint64_t))
+
+uint64_t hs_snap_hash(const void *p, size_t len, uint64_t h)
+{
+	const uint8_t *b = p;
+	size_t i = 0;
+
+	if (!h)
+		h = 0xcbf29ce484222325ULL;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+	}
+	for (; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t checksum(const struct hs_snap *s)
+{
+	uint64_t h = hs_snap_hash((const uint8_t *)&s->h + CK_OFF, sizeof(s->h) - CK_OFF, 0);
+
+	h = hs_snap_hash(s->pages, (size_t)s->h.npages * sizeof(*s->pages), h);
+	return hs_snap_hash(s->data, (size_t)s->h.npages * HS_SNAP_PAGE, h);
+}
+
+static int put(int fd, const void *p, size_t n, const char *path)
+{
+	const uint8_t *b = p;
+
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return hs_fail("%s: cannot write: %s", path, w ? strerror(errno) : "short write");
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int hs_snap_write(const struct hs_snap *s, const char *path)
+{
+	struct hs_snap copy = *s;
+	char tmp[600];
+	int fd, rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	memcpy(copy.h.magic, HS_SNAP_MAGIC, sizeof(HS_SNAP_MAGIC));
+	copy.h.checksum = checksum(&copy);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return hs_fail("%s: cannot create: %s", tmp, strerror(errno));
+	rc = put(fd, &copy.h, sizeof(copy.h), tmp) ||
+	     put(fd, s->pages, (size_t)s->h.npages * sizeof(*s->pages), tmp) ||
+	     put(fd, s->data, (size_t)s->h.npages * HS_SNAP_PAGE, tmp);
+	if (!rc && fsync(fd))
+		rc = hs_fail("%s: cannot write: %s", tmp, strerror(errno));
+	if (close(fd) && !rc)
+		rc = hs_fail("%s: cannot write: %s", tmp, strerror(errno));
+	if (!rc && rename(tmp, path))
+		rc = hs_fail("%s: cannot rename into place: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp);	/* nothing half-written is kept */
+	return rc ? -1 : 0;
+}
+
+int hs_snap_load(const char *path, struct hs_snap *s)
+{
+	struct stat st;
+	uint8_t *m;
+	size_t need;
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return hs_fail("%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(s->h)) {
+		close(fd);
+		return hs_fail("%s: truncated snapshot", path);
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return hs_fail("%s: cannot map: %s", path, strerror(errno));
+	s->map = m;
+	s->map_len = (size_t)st.st_size;
+	memcpy(&s->h, m, sizeof(s->h));
+	if (memcmp(s->h.magic, HS_SNAP_MAGIC, sizeof(HS_SNAP_MAGIC))) {
+		hs_snap_free(s);
+		return hs_fail("%s: not a snapshot of this hotsim version", path);
+	}
+	need = sizeof(s->h) + (size_t)s->h.npages * (sizeof(*s->pages) + HS_SNAP_PAGE);
+	if (s->h.npages > (1u << 24) || need != s->map_len) {
+		hs_snap_free(s);
+		return hs_fail("%s: truncated snapshot (%zu bytes, %zu expected)", path,
+			       (size_t)st.st_size, need);
+	}
+	s->pages = (struct hs_snap_page *)(m + sizeof(s->h));
+	s->data = m + sizeof(s->h) + (size_t)s->h.npages * sizeof(*s->pages);
+	if (checksum(s) != s->h.checksum) {
+		hs_snap_free(s);
+		return hs_fail("%s: damaged snapshot (checksum mismatch)", path);
+	}
+	for (uint32_t i = 0; i < s->h.npages; i++)
+		if ((uint64_t)s->pages[i].pfn * HS_SNAP_PAGE >= s->h.ram_size ||
+		    s->pages[i].point >= HS_SP_N) {
+			hs_snap_free(s);
+			return hs_fail("%s: damaged snapshot (page %u out of range)", path, i);
+		}
+	return 0;
+}
+
+void hs_snap_free(struct hs_snap *s)
+{
+	if (s->map)
+		munmap(s->map, s->map_len);
+	else {
+		free(s->pages);
+		free(s->data);
+	}
+	memset(s, 0, sizeof(*s));
+}
+
+void hs_snap_fill_ram(const struct hs_snap *s, enum hs_snap_point k, uint8_t *ram)
+{
+	for (uint32_t i = 0; i < s->h.npages; i++)
+		if (s->pages[i].point == 0 || s->pages[i].point == (uint32_t)k)
+			memcpy(ram + (size_t)s->pages[i].pfn * HS_SNAP_PAGE,
+			       s->data + (size_t)i * HS_SNAP_PAGE, HS_SNAP_PAGE);
+}

@@ -1,0 +1,89 @@
+/*
+ * snapshot.h - the state a kernel built for itself while booting under
+ * QEMU, at the workload's points (kernels/workload/init.c): RAM and every
+ * CPU register the replay needs, one set per point. RAM is stored sparse:
+ * the first point's non-zero pages, then for each later point the pages
+ * that differ from the first. One file per image and boot CPU, written
+ * whole under a temporary name and renamed into place, with a checksum
+ * that is verified on every load.
+ */
+#ifndef HOTSIM_VM_SNAPSHOT_H
+#define HOTSIM_VM_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HS_SNAP_PAGE 4096u
+
+/* The points, in the order the workload reaches them. */
+enum hs_snap_point {
+	HS_SP_GETPID,		/* A at the svc of getpid() */
+	HS_SP_INVALID,		/* A at the svc of syscall 4095 */
+	HS_SP_PIPE,		/* A at the svc of write(); B asleep in read() */
+	HS_SP_IRQ_EL0,		/* the EL0 IRQ vector: the tick, A spinning */
+	HS_SP_IRQ_EL1,		/* the EL1 IRQ vector: the tick, A in read() */
+	HS_SP_N
+};
+
+extern const char *const hs_snap_point_names[HS_SP_N];
+
+/* What a point's CPU looked like. Banked stack pointers are both valid
+ * (the live one copied from sp). */
+struct hs_snap_regs {
+	uint64_t x[31], sp, pc, pstate;
+	uint64_t sp_el0, sp_el1, elr, spsr, esr, far;
+	uint64_t vbar, sctlr, tcr, ttbr0, ttbr1, mair, amair, contextidr, cpacr, mdscr;
+	uint64_t tpidr_el1, tpidr_el0, tpidrro_el0;
+	uint64_t cntkctl, cntv_ctl, cntv_cval, cntfrq;
+	uint64_t counter;		/* CNTVCT at the point (see boot.c) */
+	uint64_t fpsr, fpcr;
+	uint8_t v[32][16];
+};
+
+struct hs_snap_hdr {
+	char magic[16];			/* HS_SNAP_MAGIC */
+	uint64_t checksum;		/* of everything after this field */
+	char cpu[32];			/* QEMU -cpu it booted on */
+	char qemu[80];			/* QEMU's version line */
+	char image_id[96];		/* the image's identity (build id) */
+	char workload_id[24];		/* hash of the workload program */
+	uint64_t ram_base, ram_size;
+	uint64_t midr;			/* of the boot CPU (QEMU's table) */
+	struct { uint64_t reg, val; } idregs[16];	/* as QEMU reports them */
+	uint32_t nidregs;
+	uint32_t npages;
+	uint64_t boot_insns;		/* guest instructions to the first point */
+	uint64_t sites[HS_SP_N];	/* the workload's svc addresses (0: IRQ points) */
+	uint64_t read_site;		/* A's read() svc (sched-pipe ends after it) */
+	struct hs_snap_regs regs[HS_SP_N];
+};
+
+struct hs_snap_page {
+	uint32_t pfn;			/* (pa - ram_base) / 4096 */
+	uint32_t point;			/* 0: every point; k: point k's own copy */
+};
+
+struct hs_snap {
+	struct hs_snap_hdr h;
+	struct hs_snap_page *pages;	/* npages, sorted by point, then pfn */
+	uint8_t *data;			/* npages * 4096 */
+	void *map;			/* the file, when loaded */
+	size_t map_len;
+};
+
+#define HS_SNAP_MAGIC "hotsim-snap-2\n"
+
+/* Write s to path (tmp + rename); -1 with hs_errmsg(). */
+int hs_snap_write(const struct hs_snap *s, const char *path);
+/* Load and verify; -1 with hs_errmsg() naming the file and what is wrong
+ * (missing, truncated, checksum). */
+int hs_snap_load(const char *path, struct hs_snap *s);
+void hs_snap_free(struct hs_snap *s);
+
+/* Point k's RAM into ram (ram_size bytes, zeroed by the caller). */
+void hs_snap_fill_ram(const struct hs_snap *s, enum hs_snap_point k, uint8_t *ram);
+
+/* 64-bit checksum used for snapshot files (FNV-1a over 8-byte words). */
+uint64_t hs_snap_hash(const void *p, size_t len, uint64_t h);
+
+#endif

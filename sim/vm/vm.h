@@ -1,0 +1,143 @@
+/*
+ * vm.h - booting the user's image under QEMU and taking a snapshot of the
+ * state it built for itself (the "vm" layer: below the emulator, which
+ * replays the snapshot). QEMU's virt machine (GICv3, arch timer, PSCI),
+ * TCG with -icount, so the same image and core give the same snapshot
+ * bytes; hotsim drives it through the gdbstub (stop at the workload's
+ * marker, registers) and QMP (RAM, the virtual clock).
+ */
+#ifndef HOTSIM_VM_H
+#define HOTSIM_VM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hotsim/image.h"
+
+/* --- building the boot inputs --------------------------------------------- */
+
+/* The flat Image QEMU's -kernel takes (objcopy -O binary of the ELF). */
+int hs_vm_write_flat_image(const struct hs_image *img, const char *path);
+
+/* A newc cpio with /dev/console and /init = the given program. */
+int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size);
+
+/* The workload (kernels/workload/init.c), built for aarch64 and embedded. */
+extern const unsigned char hs_workload_elf[];
+extern const size_t hs_workload_elf_size;
+/* Its identity (a hash of the program) and a global symbol's address. */
+uint64_t hs_workload_id(void);
+int hs_workload_sym(const char *name, uint64_t *addr);
+
+/* --- QEMU ------------------------------------------------------------------- */
+
+struct hs_qemu_cfg {
+	const char *cpu;		/* QEMU -cpu: cortex-a53, cortex-a72... */
+	unsigned mem_mb;
+	const char *kernel, *initrd;	/* paths */
+	const char *append;		/* kernel command line */
+	const char *dir;		/* work directory: sockets, console log */
+	const char *incoming;		/* restore this migration stream (NULL: boot) */
+};
+
+/* gdbstub register numbers by name, from QEMU's target description */
+struct hs_rsp_map {
+	struct { char name[48]; int num, bits; } r[1024];
+	int n;
+};
+
+struct hs_qemu {
+	pid_t pid;
+	int gdb, qmp;			/* connected sockets */
+	int qmp_ready;			/* greeting and capabilities done */
+	struct hs_rsp_map *map;		/* read on first register access */
+	char dir[240];
+	char console[300];		/* the guest console log */
+};
+
+/* Start QEMU stopped (-S) and connect to its gdbstub and QMP; -1 with
+ * hs_errmsg() (QEMU missing, sockets never appeared). QEMU dies with
+ * hotsim (PR_SET_PDEATHSIG). */
+int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg);
+/* Kill it and reap it; harmless when it is gone. */
+void hs_qemu_stop(struct hs_qemu *q);
+/* The last lines of the guest console, for errors (into buf). */
+const char *hs_qemu_console_tail(const struct hs_qemu *q, char *buf, size_t len);
+
+/* --- gdbstub (GDB remote serial protocol) ----------------------------------- */
+
+/* Insert (on) or remove a breakpoint at a virtual address (any address
+ * space: QEMU compares the pc of whatever runs). */
+int hs_rsp_break(struct hs_qemu *q, uint64_t va, int on);
+/* Continue until a breakpoint: 0; -2 after timeout_ms (the guest still
+ * runs); -1 with hs_errmsg() if the guest ended or the stub failed. */
+int hs_rsp_continue(struct hs_qemu *q, unsigned timeout_ms);
+/* Single steps that never enter an interrupt handler or fire a timer. */
+int hs_rsp_step_mode(struct hs_qemu *q);
+/* Stop a running guest (after a timeout) and say where it is. */
+int hs_rsp_interrupt(struct hs_qemu *q, uint64_t *pc);
+int hs_rsp_step(struct hs_qemu *q);
+/* Register by gdb name ("x0", "pc", "TTBR1_EL1", "v0"...): up to 16 bytes
+ * into val (little-endian); its size, or -1 if QEMU has no such register. */
+int hs_rsp_reg(struct hs_qemu *q, const char *name, uint8_t *val);
+/* The same as a number (the low 8 bytes); -1 with hs_errmsg() if absent. */
+int hs_rsp_reg64(struct hs_qemu *q, const char *name, uint64_t *v);
+int hs_rsp_pc(struct hs_qemu *q, uint64_t *pc);
+/* Write a core register (x0-x30, sp, pc, cpsr) by name. */
+int hs_rsp_set_reg64(struct hs_qemu *q, const char *name, uint64_t v);
+/* Guest virtual memory, up to 2 KiB at a time, through the live MMU. */
+int hs_rsp_read(struct hs_qemu *q, uint64_t va, void *buf, size_t len);
+int hs_rsp_write(struct hs_qemu *q, uint64_t va, const void *buf, size_t len);
+
+/* --- QMP ------------------------------------------------------------------------ */
+
+/* Guest physical memory [pa, pa + size) to a file. */
+int hs_qmp_pmemsave(struct hs_qemu *q, uint64_t pa, uint64_t size, const char *path);
+/* The whole machine (devices, CPU, RAM) as a migration stream, to a file;
+ * hs_qemu_cfg.incoming restores it. */
+int hs_qmp_migrate(struct hs_qemu *q, const char *path);
+/* Wait until an incoming migration has been loaded. */
+int hs_qmp_wait_incoming(struct hs_qemu *q, unsigned timeout_ms);
+
+/* --- booting and snapshots ------------------------------------------------- */
+
+struct hs_snap;
+
+/* QEMU's CPUs hotsim boots on: MIDR (not visible through the gdbstub) and
+ * how Linux settles Spectre-BHB on it (the boot profile's patching). */
+struct hs_qemu_cpu {
+	const char *name;		/* -cpu */
+	uint32_t midr;
+	int bhb_loop_k;			/* 0: not on a Spectre-BHB loop list */
+	const char *source;
+};
+const struct hs_qemu_cpu *hs_qemu_cpu_find(const char *name);
+
+struct hs_vm_boot {
+	const char *cpu;		/* QEMU -cpu */
+	uint32_t midr;
+	unsigned mem_mb;
+	unsigned timeout_s;		/* to the first point */
+	const char *append;		/* kernel command line */
+	const char *dir;		/* scratch directory */
+	const char *keep_dir;		/* NULL, or keep the machine at every point
+					 * there as <point>.mig (validation) */
+};
+
+/* Boot img and snapshot every point (boot.c); -1 with hs_errmsg() saying
+ * how far the guest got. */
+int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s);
+
+/*
+ * The snapshot of img on a QEMU CPU: loaded from the cache (verified), or
+ * booted now and stored (snapcache.c). Concurrent callers wait for the one
+ * that boots. *booted says which happened. -1 with hs_errmsg(): QEMU
+ * missing (with the install line), a boot that fails (console tail).
+ */
+int hs_vm_snapshot(const struct hs_image *img, const char *qemu_cpu, struct hs_snap *s, int *booted);
+
+/* The cache directory: $HOTSIM_CACHE or ~/.cache/hotsim. */
+const char *hs_cache_dir(char *buf, size_t len);
+
+#endif

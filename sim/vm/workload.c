@@ -1,0 +1,56 @@
+/*
+ * workload.c - the embedded workload program (kernels/workload/init.c,
+ * built for aarch64 by the Makefile and linked in by workload_blob.S):
+ * its identity for cache keys and the addresses of its labelled sites.
+ */
+#include <elf.h>
+#include <string.h>
+
+#include "hotsim/err.h"
+#include "vm/snapshot.h"
+#include "vm/vm.h"
+
+uint64_t hs_workload_id(void)
+{
+	return hs_snap_hash(hs_workload_elf, hs_workload_elf_size, 0);
+}
+
+/* A global symbol of the workload's .symtab; -1 if it is not there. */
+int hs_workload_sym(const char *name, uint64_t *addr)
+{
+	const unsigned char *b = hs_workload_elf;
+	size_t len = hs_workload_elf_size;
+	Elf64_Ehdr eh;
+
+	if (len < sizeof(eh))
+		return hs_fail("workload: not an ELF file");
+	memcpy(&eh, b, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shoff > len || eh.e_shnum > (len - eh.e_shoff) / sizeof(Elf64_Shdr))
+		return hs_fail("workload: bad ELF headers");
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh, str;
+		const char *s;
+
+		memcpy(&sh, b + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+		if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= eh.e_shnum)
+			continue;
+		memcpy(&str, b + eh.e_shoff + sh.sh_link * sizeof(str), sizeof(str));
+		if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset || str.sh_offset > len ||
+		    str.sh_size > len - str.sh_offset)
+			return hs_fail("workload: bad symbol table");
+		for (size_t k = 0; k + sizeof(Elf64_Sym) <= sh.sh_size; k += sizeof(Elf64_Sym)) {
+			Elf64_Sym sym;
+
+			memcpy(&sym, b + sh.sh_offset + k, sizeof(sym));
+			if (sym.st_name >= str.sh_size)
+				continue;
+			s = (const char *)b + str.sh_offset + sym.st_name;
+			if (strnlen(s, str.sh_size - sym.st_name) == strlen(name) && !strcmp(s, name)) {
+				*addr = sym.st_value;
+				return 0;
+			}
+		}
+	}
+	return hs_fail("workload: no symbol %s", name);
+}
