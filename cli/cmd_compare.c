@@ -18,6 +18,7 @@ struct cmp_opts {
 	struct opt_cpus cpus;
 	struct opt_paths paths;
 	struct opt_state state;
+	enum hs_state_source src;
 	const char *explain, *timeline, *svg;
 	struct opt_window window;
 	enum opt_format format;
@@ -47,6 +48,7 @@ static void ms_opts(const struct cmp_opts *o, struct ms_options *m)
 		m->paths[m->npaths++] = o->paths.v[i];
 	m->want_warm = o->state.warm;
 	m->want_cold = o->state.cold;
+	m->src = o->src;
 	memcpy(m->params, o->params.v, sizeof(o->params.v));
 	m->nparams = o->params.n;
 }
@@ -174,6 +176,8 @@ static int run_run(void *p, char **args)
 	OPT("cpu", "LIST", OPT_CPUS, t, cpus, "cores"), \
 	OPT("path", "LIST", OPT_PATHS, t, paths, "paths"), \
 	OPT("state", "S", OPT_STATE, t, state, "warm, cold or both (default both)"), \
+	OPT("state-source", "SRC", OPT_SOURCE, t, src, \
+	    "booted (QEMU boot snapshot), synthesized, or auto (booted where the image boots)"), \
 	OPT("explain", "PATH", OPT_STRING, t, explain, "where a path's cycles go: per function, per instruction"), \
 	OPT("timeline", "PATH", OPT_STRING, t, timeline, "a path's pipeline timeline (first core)"), \
 	OPT("window", "A:B", OPT_WINDOW, t, window, "timeline records A..B-1 (default 0:40)"), \

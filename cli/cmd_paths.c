@@ -19,6 +19,7 @@
 struct paths_opts {
 	struct opt_cpus cpus;
 	struct opt_paths paths;
+	enum hs_state_source src;
 	enum opt_format format;
 };
 
@@ -38,7 +39,7 @@ static unsigned count_functions(const struct hs_image *img, const struct hs_trac
 	*other = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct hs_sym *s = hs_sym_at(img, t->v[i].pc);
-		const char *name = s ? s->name : "?";
+		const char *name = s ? s->name : t->v[i].pc < img->base ? "(user space)" : "?";
 		unsigned k;
 
 		if (last == name) {
@@ -102,6 +103,7 @@ static void print_run(const struct hs_image *img, const char *cpu, const struct 
 		return;
 	}
 	printf("\n%s on %s: %zu instructions from %s\n", pr->def->name, cpu, pr->tr.n, pr->entry_desc);
+	printf("  state      %s\n", pr->booted ? "booted" : pr->state);
 	n = count_functions(img, &pr->tr, fc, MAX_FUNCS, &other);
 	printf("  functions  ");
 	col = 13;
@@ -167,6 +169,9 @@ static void json_run(struct json *j, const struct hs_image *img, const char *cpu
 		json_end_obj(j);
 		return;
 	}
+	json_str(j, "state_source", pr->booted ? "booted" : "synthesized");
+	if (!pr->booted)
+		json_str(j, "state_why", pr->state);
 	json_hex(j, "entry", pr->entry);
 	json_str(j, "entry_desc", pr->entry_desc);
 	json_uint(j, "instructions", pr->tr.n);
@@ -206,6 +211,31 @@ static void json_run(struct json *j, const struct hs_image *img, const char *cpu
 	json_end_obj(j);
 }
 
+/* A core's state: booted (how, the overlay, the check) or why not. */
+static void state(struct json *j, const char *cpu, const struct hs_session *ses)
+{
+	const char *notes[12];
+	int booted;
+	const char *desc = hs_session_state(ses, &booted);
+	unsigned n = hs_session_state_notes(ses, notes, 12);
+
+	if (j) {
+		json_begin_obj(j, NULL);
+		json_str(j, "cpu", cpu);
+		json_str(j, "state_source", booted ? "booted" : "synthesized");
+		json_str(j, booted ? "state" : "why", desc);
+		json_begin_arr(j, "notes");
+		for (unsigned i = 0; i < n; i++)
+			json_str(j, NULL, notes[i]);
+		json_end_arr(j);
+		json_end_obj(j);
+		return;
+	}
+	printf("\nstate on %s: %s%s\n", cpu, booted ? "" : "synthesized; no booted state: ", desc);
+	for (unsigned i = 0; i < n; i++)
+		printf("  %s\n", notes[i]);
+}
+
 static void defaults(void *p)
 {
 	struct paths_opts *o = p;
@@ -235,13 +265,14 @@ static int run(void *p, char **args)
 	}
 	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
 		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
-		struct hs_session *ses = pt ? hs_session_new(pt) : NULL;
+		struct hs_session *ses = pt ? hs_session_new_src(pt, o->src) : NULL;
 
 		if (!ses) {
 			hs_patched_free(pt);
 			rc = cli_error();
 			break;
 		}
+		state(as_json ? &j : NULL, o->cpus.v[i]->name, ses);
 		for (int k = 0; k < o->paths.n; k++) {
 			struct hs_path_run pr;
 
@@ -271,6 +302,7 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct paths_opts, cpus, "cores"),
 	OPT("path", "LIST", OPT_PATHS, struct paths_opts, paths, "paths"),
+	OPT("state-source", "SRC", OPT_SOURCE, struct paths_opts, src, "booted, synthesized or auto"),
 	OPT("format", "FMT", OPT_FORMAT, struct paths_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

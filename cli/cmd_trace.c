@@ -14,6 +14,7 @@
 
 struct trace_opts {
 	struct opt_cpus cpus;
+	enum hs_state_source src;
 	long limit;
 	enum opt_format format;
 };
@@ -110,7 +111,7 @@ static int run(void *p, char **args)
 			rc = cli_error();
 			break;
 		}
-		if (hs_path_run(def, pt, MS_TRACE_CAP, &pr)) {
+		if (hs_path_run_src(def, pt, o->src, MS_TRACE_CAP, &pr)) {
 			rc = cli_error();
 		} else if (!pr.ok) {
 			hs_fail("%s on %s cannot run: %s", def->name, o->cpus.v[i]->name, pr.why);
@@ -136,6 +137,7 @@ static int run(void *p, char **args)
 
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct trace_opts, cpus, "cores"),
+	OPT("state-source", "SRC", OPT_SOURCE, struct trace_opts, src, "booted, synthesized or auto"),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,
 	      "instructions printed per core (default 2000)"),
 	OPT("format", "FMT", OPT_FORMAT, struct trace_opts, format, "text or json (--json)"),

@@ -193,6 +193,16 @@ static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *v
 		else
 			return bad(c, "--%s is text or json, not '%.20s'", o->name, val);
 		return 0;
+	case OPT_SOURCE:
+		if (!strcmp(val, "auto"))
+			*(enum hs_state_source *)dst = HS_SRC_AUTO;
+		else if (!strcmp(val, "booted"))
+			*(enum hs_state_source *)dst = HS_SRC_BOOTED;
+		else if (!strcmp(val, "synthesized"))
+			*(enum hs_state_source *)dst = HS_SRC_SYNTH;
+		else
+			return bad(c, "--%s is auto, booted or synthesized, not '%.20s'", o->name, val);
+		return 0;
 	case OPT_END:
 		break;
 	}

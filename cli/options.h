@@ -28,6 +28,7 @@ enum opt_kind {
 	OPT_U64,	/* struct opt_u64s: a number, repeatable */
 	OPT_WINDOW,	/* struct opt_window: A:B */
 	OPT_FORMAT,	/* enum opt_format: text, json (also --json) */
+	OPT_SOURCE,	/* enum hs_state_source: auto, booted, synthesized */
 };
 
 enum opt_format { FORMAT_TEXT, FORMAT_JSON };

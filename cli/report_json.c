@@ -57,6 +57,7 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 	json_str(j, "cpu", p->cpu);
 	json_str(j, "state", state);
 	if (!c->patched) {
+		json_str(j, "state_source", p->base->booted ? "booted" : "synthesized");
 		json_str(j, "status", p->base->ok ? "ok" : "cannot_run");
 		if (p->base->ok) {
 			json_uint(j, "cycles", rb->cycles);
@@ -70,6 +71,10 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 		json_end_obj(j);
 		return;
 	}
+	if (p->base)
+		json_str(j, "base_state_source", p->base->booted ? "booted" : "synthesized");
+	if (p->patched)
+		json_str(j, "patched_state_source", p->patched->booted ? "booted" : "synthesized");
 	if (!p->base || !p->patched) {
 		json_str(j, "status", !p->base ? "missing_in_base" : "missing_in_patched");
 	} else if (!p->base->ok || !p->patched->ok) {

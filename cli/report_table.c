@@ -22,6 +22,35 @@ static void image_line(FILE *f, const char *role, const struct hs_image *img)
 		img->build_id[0] ? img->build_id : "none");
 }
 
+/*
+ * Where each core's state came from: the first booted row's account, or
+ * why it fell back to synthesized state; rows that have no booted form
+ * are named once.
+ */
+static void state_lines(FILE *f, const char *role, const struct ms_image *m)
+{
+	const char *done[16];
+	int ndone = 0, synth_only = 0;
+
+	for (int i = 0; i < m->nrows; i++) {
+		const struct ms_row *r = &m->rows[i];
+		int seen = 0;
+
+		if (!r->booted && strstr(r->state, "no booted form")) {
+			synth_only = 1;
+			continue;
+		}
+		for (int k = 0; k < ndone; k++)
+			seen |= !strcmp(done[k], r->cpu);
+		if (seen || ndone == 16 || !r->state[0])
+			continue;
+		done[ndone++] = r->cpu;
+		fprintf(f, "  %-8s %s: %s%s\n", role, r->cpu, r->booted ? "" : "", r->state);
+	}
+	if (synth_only)
+		fprintf(f, "  %-8s percpu rows: synthesized state (no booted form)\n", role);
+}
+
 static void run_line(FILE *f, const struct ms_pair *p, int warm)
 {
 	const struct hs_model_result *r = ms_pair_result(p, 0, warm);
@@ -134,6 +163,9 @@ void rp_table(FILE *f, const struct ms_compare *c, int all)
 	} else {
 		image_line(f, "image", c->base->img);
 	}
+	state_lines(f, "state", c->base);
+	if (c->patched)
+		state_lines(f, "state", c->patched);
 	fprintf(f, "  deterministic: the same inputs give byte-identical output (no run-to-run variance)\n");
 	for (int i = 0; i < c->nwarnings; i++)
 		fprintf(f, "  warning: %s\n", c->warnings[i]);

@@ -19,6 +19,7 @@
 static const struct hs_idreg a53_regs[] = {
 	{ HS_MIDR_EL1, 0x410fd034 },		/* implementer 0x41, part 0xd03, r0p4 */
 	{ HS_CTR_EL0, 0x84448004 },		/* 64-byte lines, VIPT L1I */
+	{ HS_CLIDR_EL1, 0x0a200023 },		/* LoUU 1, LoC 2, LoUIS 1 (TRM 4.3.22; QEMU aarch64_a53_initfn) */
 	{ HS_ID_AA64PFR0_EL1, 0x01002222 },	/* EL0-3 AArch64+32, FP, AdvSIMD, GIC sysregs */
 	{ HS_ID_AA64ISAR0_EL1, 0x00011120 },	/* AES+PMULL, SHA1, SHA2, CRC32 */
 	{ HS_ID_AA64ISAR1_EL1, 0 },
@@ -159,6 +160,8 @@ const struct hs_core hs_core_a53 = {
 	.spectre_v2 = HS_MIT_UNAFFECTED, .spectre_v4 = HS_MIT_UNAFFECTED,
 	.spectre_bhb = HS_MIT_UNAFFECTED,
 	.source = "Cortex-A53 MPCore TRM (ARM DDI 0500J) 4.3; Linux 6.1 proton-pack.c safe lists",
+	.boot_cpu = "cortex-a53",
+	.boot_why = "QEMU models the Cortex-A53 itself",
 	.description = "Cortex-A53 r0p4: in-order, dual issue, one load/store pipe (RPi 3 anchors)",
 	.engine = &hs_engine_inorder,
 	.params = hs_params_a53,

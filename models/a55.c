@@ -21,6 +21,7 @@
 static const struct hs_idreg a55_regs[] = {
 	{ HS_MIDR_EL1, 0x412fd050 },		/* part 0xd05, r2p0 */
 	{ HS_CTR_EL0, 0x84448004 },
+	{ HS_CLIDR_EL1, 0x82000023 },		/* LoUU 0, LoUIS 0: IDC implied (QEMU aarch64_a55_initfn) */
 	{ HS_ID_AA64PFR0_EL1, 0x11112222 },	/* + FP/AdvSIMD half-precision, GIC, RAS */
 	{ HS_ID_AA64PFR1_EL1, 0x10 },		/* SSBS (QEMU's A55 model, from the TRM) */
 	{ HS_ID_AA64ISAR0_EL1, 0x0000100010211120 },	/* + Atomic=2, RDM, DP */
@@ -149,6 +150,8 @@ const struct hs_core hs_core_a55 = {
 	.spectre_v2 = HS_MIT_UNAFFECTED, .spectre_v4 = HS_MIT_UNAFFECTED,
 	.spectre_bhb = HS_MIT_UNAFFECTED,
 	.source = "Cortex-A55 Core TRM (Arm 100442_0200) B2 via QEMU aarch64_a55_initfn; Linux 6.1 proton-pack.c",
+	.boot_cpu = "cortex-a76",
+	.boot_why = "QEMU 7.2 has no Cortex-A55; the Cortex-A76 is the QEMU CPU with the A55's Armv8.2-A features (LSE atomics, RCpc, RAS, PAN, DotProd, SSBS), so boot takes the same feature paths and the kernel text can run in QEMU; hotsim overlays its own A55 patching (errata, Spectre-BHB)",
 	.description = "Cortex-A55 r2p0: in-order, dual issue, separate load and store pipes (SWOG via LLVM/slothy)",
 	.engine = &hs_engine_inorder,
 	.params = p,

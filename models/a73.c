@@ -20,6 +20,7 @@
 static const struct hs_idreg a73_regs[] = {
 	{ HS_MIDR_EL1, 0x410fd092 },		/* part 0xd09, r0p2 */
 	{ HS_CTR_EL0, 0x84448004 },		/* VIPT L1I ("Detected VIPT I-cache" in A73 boot logs) */
+	{ HS_CLIDR_EL1, 0x0a200023 },		/* as A57/A72 (derived): LoUU 1, LoC 2, LoUIS 1 */
 	{ HS_ID_AA64PFR0_EL1, 0x01002222 },
 	{ HS_ID_AA64ISAR0_EL1, 0x00011120 },
 	{ HS_ID_AA64ISAR1_EL1, 0 },
@@ -147,6 +148,8 @@ const struct hs_core hs_core_a73 = {
 	.spectre_v2 = HS_MIT_FIRMWARE, .spectre_v4 = HS_MIT_UNAFFECTED,
 	.spectre_bhb = HS_MIT_FIRMWARE,
 	.source = "A73 v8.0 ID layout (derived), MIDR from boot logs; Linux 6.1 proton-pack.c; TF-A cortex_a73.S",
+	.boot_cpu = "cortex-a72",
+	.boot_why = "QEMU 7.2 has no Cortex-A73; the Cortex-A72 is an Armv8.0-A core like it (no LSE, no PAN), so boot takes the same feature paths; hotsim overlays its own A73 patching (errata, Spectre firmware mitigations, vectors)",
 	.description = "Cortex-A73 r0p2: 2-wide out-of-order (A57 LLVM latencies as proxy)",
 	.engine = &hs_engine_ooo,
 	.params = p,

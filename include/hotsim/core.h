@@ -29,6 +29,7 @@
 #define HS_ID_AA64MMFR2_EL1 HS_SYS_REG(3, 0, 0, 7, 2)
 #define HS_ID_AA64MMFR3_EL1 HS_SYS_REG(3, 0, 0, 7, 3)
 #define HS_CTR_EL0          HS_SYS_REG(3, 3, 0, 0, 1)
+#define HS_CLIDR_EL1        HS_SYS_REG(3, 1, 0, 0, 1)
 #define HS_MIDR_EL1         HS_SYS_REG(3, 0, 0, 0, 0)
 #define HS_REVIDR_EL1       HS_SYS_REG(3, 0, 0, 0, 6)
 #define HS_MPIDR_EL1        HS_SYS_REG(3, 0, 0, 0, 5)
@@ -58,7 +59,11 @@ struct hs_core {
 	/* platform: how boot settles the Spectre mitigations on this core */
 	enum hs_mitigation spectre_v2, spectre_v4, spectre_bhb;
 	unsigned bhb_loop_k;	/* iterations when spectre_bhb == HS_MIT_LOOP */
+	int no_smccc;		/* firmware without SMCCC 1.1 (QEMU's virt): no conduit */
 	const char *source;	/* where the register values come from */
+	/* booted state: the QEMU CPU the kernel boots on for this core (its
+	 * own patching is overlaid on that state), and why; NULL: none */
+	const char *boot_cpu, *boot_why;
 	/* timing (models/) */
 	const char *description;	/* "Cortex-A53 r0p4: in-order dual issue ..." */
 	const struct hs_engine *engine;

@@ -33,6 +33,8 @@ struct ms_row {
 	uint64_t code_bytes;		/* distinct instruction bytes executed */
 	unsigned sites;			/* census: sites costed */
 	char site_fn[80];		/* segment rows: the function measured */
+	int booted;			/* ran from the booted state */
+	char state[800];		/* where the state came from / why not booted */
 	struct hs_model_result warm, cold;
 };
 
@@ -48,6 +50,7 @@ struct ms_options {
 	const struct hs_path_def *paths[16];
 	int npaths;
 	int want_warm, want_cold;
+	enum hs_state_source src;	/* booted, synthesized, or booted where possible */
 	struct ms_param params[MS_MAX_PARAMS];
 	int nparams;
 };

@@ -53,6 +53,14 @@ struct hs_path_run {
 	} segs[16];
 	unsigned nsegs;
 	struct hs_pcpu_census *census;	/* percpu: every site in the image */
+	/* sub-rows that split the whole run: trace ranges [b, e), two each */
+	struct {
+		char label[16];
+		size_t b[2], e[2];
+	} parts[8];
+	unsigned nparts;
+	int booted;			/* ran from the booted state */
+	char state[800];		/* where its state came from, and why not booted */
 	struct hs_runner *r;
 	int owns_runner;		/* freed with the run (hs_path_run) */
 	struct hs_kstate *ks;
@@ -62,7 +70,8 @@ struct hs_path_run {
 enum hs_path_kind {
 	HS_PATH_EXCEPTION,	/* taken exception: from the vector entry to eret */
 	HS_PATH_SWITCH,		/* yield() between two runnable tasks */
-	HS_PATH_CUSTOM		/* the definition's own run function */
+	HS_PATH_CUSTOM,		/* the definition's own run function */
+	HS_PATH_BOOTED		/* only from the booted state (boot below) */
 };
 
 /* What an exception path takes. The vector follows from it and the level
@@ -71,6 +80,41 @@ enum hs_path_kind {
 enum hs_exc_kind {
 	HS_EXC_IRQ,		/* an interrupt: intid pending at the GIC CPU interface */
 	HS_EXC_SVC		/* svc #0 from EL0: syscall number in x8, arguments x0..x5 */
+};
+
+/*
+ * The booted form of a path (sim/paths/booted.c): it starts at one of the
+ * points the workload's boot snapshot holds (kernels/workload/init.c) and
+ * ends at an eret. A path without one runs on synthesized state only.
+ */
+enum hs_boot_point {
+	HS_BOOT_NONE,
+	HS_BOOT_GETPID,		/* A at its getpid() svc */
+	HS_BOOT_INVALID,	/* A at its syscall-4095 svc */
+	HS_BOOT_PIPE,		/* A at its write() svc, B asleep in read() */
+	HS_BOOT_IRQ_EL0,	/* the tick, taken from A in user space */
+	HS_BOOT_IRQ_EL1		/* the tick, taken while the kernel runs for A */
+};
+
+enum hs_boot_end {
+	HS_BOOT_END_RETURN,	/* the eret back to the point's context */
+	HS_BOOT_END_READ	/* the eret that returns A from its next read() */
+};
+
+struct hs_boot_def {
+	enum hs_boot_point point;
+	enum hs_boot_end end;
+	const char *window;	/* keep only the first call of this function, from its
+				 * entry to its first return (in whichever task) */
+	int irq_parts;		/* sub-rows .entry .handler .softirq .exit */
+	const char *const *landmarks;	/* more functions the booted form passes */
+};
+
+/* Where a session takes its state from. */
+enum hs_state_source {
+	HS_SRC_AUTO,		/* booted where the image boots, else synthesized */
+	HS_SRC_BOOTED,		/* booted only: paths cannot run without it */
+	HS_SRC_SYNTH		/* synthesized only (hotsim's own boot-like state) */
 };
 
 struct hs_path_def {
@@ -89,6 +133,7 @@ struct hs_path_def {
 	 * reported (it may be inlined in this image) */
 	const char *const *landmarks;
 	int (*run)(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
+	struct hs_boot_def boot;	/* .point == HS_BOOT_NONE: synthesized only */
 };
 
 /* All paths, NULL-terminated, in report order. */
@@ -99,6 +144,8 @@ const struct hs_path_def *hs_path_find(const char *name);
  * for internal failures (out of memory). */
 int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
 		struct hs_path_run *out);
+int hs_path_run_src(const struct hs_path_def *d, const struct hs_patched *pt, enum hs_state_source src,
+		    size_t trace_limit, struct hs_path_run *out);
 
 /*
  * Several paths on one patched image: boot state is built once, snapshotted,
@@ -108,6 +155,14 @@ int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t
  */
 struct hs_session;
 struct hs_session *hs_session_new(const struct hs_patched *pt);
+/* The same with a state source; booting under QEMU happens here (once per
+ * image and boot CPU; cached). */
+struct hs_session *hs_session_new_src(const struct hs_patched *pt, enum hs_state_source src);
+/* What a session's booted state is: "booted on QEMU cortex-a53 ..." or why
+ * there is none. */
+const char *hs_session_state(const struct hs_session *s, int *booted);
+/* Details of the booted state: the overlay's ranges, the patching check. */
+unsigned hs_session_state_notes(const struct hs_session *s, const char **notes, unsigned max);
 void hs_session_free(struct hs_session *s);
 int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
 		   struct hs_path_run *out);

@@ -13,9 +13,17 @@ static const char *const landmarks[] = {
 	"finish_task_switch", NULL
 };
 
+static const char *const boot_landmarks[] = {
+	"cpu_do_switch_mm|check_and_switch_context", "update_rq_clock", "__update_load_avg_se", NULL
+};
+
 const struct hs_path_def hs_path_cswitch = {
 	.name = "cswitch",
 	.summary = "context switch between two runnable tasks (yield), __schedule to schedule() return",
 	.kind = HS_PATH_SWITCH,
 	.landmarks = landmarks,
+	/* booted: A blocks in read() and B, woken by A's write(), runs: the
+	 * first __schedule of the round trip, to B's return from it */
+	.boot = { .point = HS_BOOT_PIPE, .end = HS_BOOT_END_READ, .window = "__schedule",
+		  .landmarks = boot_landmarks },
 };

@@ -17,6 +17,11 @@ static const char *const landmarks[] = {
 	"ret_to_user", NULL
 };
 
+static const char *const boot_landmarks[] = {
+	"handle_percpu_devid_irq", "arch_timer_handler_virt", "hrtimer_interrupt",
+	"update_process_times", "sched_tick|scheduler_tick", "gic_eoi_irq@irq-gic-v3.c", NULL
+};
+
 const struct hs_path_def hs_path_irq_el0 = {
 	.name = "irq-el0",
 	.summary = "IRQ taken from EL0: vector entry to eret, ret_to_user with no pending work",
@@ -26,4 +31,6 @@ const struct hs_path_def hs_path_irq_el0 = {
 	.intid = 27,
 	.stubs = stubs,
 	.landmarks = landmarks,
+	/* booted: the tick while A runs in user space */
+	.boot = { .point = HS_BOOT_IRQ_EL0, .irq_parts = 1, .landmarks = boot_landmarks },
 };

@@ -18,6 +18,11 @@ static const char *const landmarks[] = {
 	"gic_handle_irq@irq-gic-v3.c", "irq_enter_rcu", "irq_exit_rcu", NULL
 };
 
+static const char *const boot_landmarks[] = {
+	"handle_percpu_devid_irq", "arch_timer_handler_virt", "hrtimer_interrupt",
+	"update_process_times", "sched_tick|scheduler_tick", "gic_eoi_irq@irq-gic-v3.c", NULL
+};
+
 const struct hs_path_def hs_path_irq_el1 = {
 	.name = "irq-el1",
 	.summary = "IRQ taken at EL1: vector entry to eret, GICv3 root handler via handle_arch_irq",
@@ -27,4 +32,6 @@ const struct hs_path_def hs_path_irq_el1 = {
 	.intid = 27,		/* EL1 virtual timer PPI */
 	.stubs = stubs,
 	.landmarks = landmarks,
+	/* booted: the tick while the kernel clears user memory for A */
+	.boot = { .point = HS_BOOT_IRQ_EL1, .irq_parts = 1, .landmarks = boot_landmarks },
 };

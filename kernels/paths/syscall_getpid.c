@@ -19,4 +19,5 @@ const struct hs_path_def hs_path_syscall_getpid = {
 	.from_el = 0,
 	.syscall = 172,		/* __NR_getpid */
 	.landmarks = landmarks,
+	.boot = { .point = HS_BOOT_GETPID },
 };

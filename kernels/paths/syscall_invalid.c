@@ -19,4 +19,5 @@ const struct hs_path_def hs_path_syscall_invalid = {
 	.from_el = 0,
 	.syscall = 4095,
 	.landmarks = landmarks,
+	.boot = { .point = HS_BOOT_INVALID },
 };

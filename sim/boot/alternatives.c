@@ -58,14 +58,15 @@ static int cb_v4_fw_enable(const struct hs_core *core, const struct hs_caps *cap
 	return 0;
 }
 
-/* NOP -> SMC: the platform's SMCCC conduit. */
+/* NOP -> SMC: the platform's SMCCC conduit (none: the NOP stays). */
 static int cb_smccc_conduit(const struct hs_core *core, const struct hs_caps *caps, uint32_t *insn,
 			    unsigned n)
 {
-	(void)core, (void)caps;
+	(void)caps;
 	if (n != 1)
 		return -1;
-	insn[0] = A64_SMC0;
+	if (!core->no_smccc)
+		insn[0] = A64_SMC0;
 	return 0;
 }
 

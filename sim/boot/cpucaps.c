@@ -259,8 +259,16 @@ static int eval_entry(struct ctx *c, uint64_t e, int depth)
 	}
 	if (!strcmp(m, "has_cache_idc") || !strcmp(m, "has_cache_dic")) {
 		unsigned bit = m[10] == 'i' ? 28 : 29;
+		uint64_t clidr = hs_core_idreg(core, HS_CLIDR_EL1);
 
 		c->why = bit == 28 ? "CTR_EL0.IDC" : "CTR_EL0.DIC";
+		/* read_cpuid_effective_cachetype(): no cleaning to the point of
+		 * unification needed (CLIDR LoC 0, or LoUIS and LoUU 0) implies IDC */
+		if (bit == 28 && clidr && (((clidr >> 24) & 7) == 0 ||
+					   (((clidr >> 21) & 7) == 0 && ((clidr >> 27) & 7) == 0))) {
+			c->why = "CLIDR_EL1 LoUIS = LoUU = 0 (IDC implied)";
+			return 1;
+		}
 		return (int)((hs_core_idreg(core, HS_CTR_EL0) >> bit) & 1);
 	}
 	if (!strcmp(m, "has_address_auth_metacap")) {

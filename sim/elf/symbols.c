@@ -226,6 +226,10 @@ const struct hs_sym *hs_sym_at(const struct hs_image *img, uint64_t addr)
 	size_t lo = 0, hi = img->nsyms;
 	const struct hs_sym *below = NULL;
 
+	/* below the image: user space (a booted state's processes), or an
+	 * absolute symbol's small value - never a kernel function */
+	if (addr < img->base)
+		return NULL;
 	/* last symbol with addr <= target */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -120,22 +120,97 @@ static struct ms_row *new_row(struct ms_image *out, const char *name, const char
  * result: cycles, stalls and uncalibrated cycles from the per-instruction
  * attribution (see census_row).
  */
-static void census_sum(const struct hs_insn_cost *per, const size_t *first, const size_t *len,
-		       size_t nsites, const struct hs_model_result *all, struct hs_model_result *out)
+static void sum_range(const struct hs_insn_cost *per, size_t b, size_t e, struct hs_model_result *out)
+{
+	for (size_t i = b; i < e; i++) {
+		out->cycles += per[i].cycles;
+		out->insns++;
+		for (int st = 0; st < HS_NSTALLS; st++)
+			out->stall[st] += per[i].stall[st];
+		if (per[i].events & HS_EV_UNCALIBRATED)
+			out->uncalibrated_cycles += per[i].cycles;
+	}
+}
+
+static void zero_sums(const struct hs_model_result *all, struct hs_model_result *out)
 {
 	*out = *all;
 	out->cycles = out->uncalibrated_cycles = 0;
 	memset(out->stall, 0, sizeof(out->stall));
 	out->insns = 0;
+}
+
+static void census_sum(const struct hs_insn_cost *per, const size_t *first, const size_t *len,
+		       size_t nsites, const struct hs_model_result *all, struct hs_model_result *out)
+{
+	zero_sums(all, out);
 	for (size_t k = 0; k < nsites; k++)
-		for (size_t i = first[k] + len[k]; i < first[k] + 2 * len[k]; i++) {
-			out->cycles += per[i].cycles;
-			out->insns++;
-			for (int st = 0; st < HS_NSTALLS; st++)
-				out->stall[st] += per[i].stall[st];
-			if (per[i].events & HS_EV_UNCALIBRATED)
-				out->uncalibrated_cycles += per[i].cycles;
+		sum_range(per, first[k] + len[k], first[k] + 2 * len[k], out);
+}
+
+/* Distinct instruction bytes of the records in up to two ranges. */
+static uint64_t part_code_bytes(const struct hs_trace *t, const size_t *b, const size_t *e)
+{
+	struct hs_trace sub = *t;
+	uint64_t n = 0;
+
+	sub.v = malloc((e[0] - b[0] + e[1] - b[1] + 1) * sizeof(*t->v));
+	if (!sub.v)
+		return 0;
+	sub.n = 0;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = b[k]; i < e[k]; i++)
+			sub.v[sub.n++] = t->v[i];
+	n = code_bytes(&sub);
+	free(sub.v);
+	return n;
+}
+
+/*
+ * A path whose run is split into sub-rows (the IRQ paths' .entry, .handler
+ * ...): the whole run is costed once, and each part is the sum of its
+ * instructions' attributed cycles, so the parts add up to the whole.
+ */
+static int cost_parts(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
+		      struct ms_row *whole, struct ms_image *out)
+{
+	size_t n = pr->tr.n ? pr->tr.n : 1;
+	struct hs_insn_cost *pw = hs_calloc(n, sizeof(*pw)), *pc = hs_calloc(n, sizeof(*pc));
+	int rc = 0;
+
+	if (!pw || !pc)
+		rc = -1;
+	whole->insns = pr->tr.n;
+	whole->code_bytes = code_bytes(&pr->tr);
+	if (!rc && o->want_warm)
+		rc = hs_model_warm(m, &pr->tr, MS_WARM_MAX, &whole->warm, pw);
+	if (!rc && o->want_cold)
+		rc = hs_model_cold(m, &pr->tr, &whole->cold, pc);
+	whole->ok = !rc;
+	for (unsigned p = 0; p < pr->nparts && !rc; p++) {
+		struct ms_row *row;
+		char name[40];
+
+		snprintf(name, sizeof(name), "%s.%s", whole->path, pr->parts[p].label);
+		if (!(row = new_row(out, name, whole->path, whole->cpu))) {
+			rc = -1;
+			break;
 		}
+		row->booted = whole->booted;
+		memcpy(row->state, whole->state, sizeof(row->state));
+		zero_sums(&whole->warm, &row->warm);
+		zero_sums(&whole->cold, &row->cold);
+		for (int k = 0; k < 2; k++) {
+			sum_range(pw, pr->parts[p].b[k], pr->parts[p].e[k], &row->warm);
+			sum_range(pc, pr->parts[p].b[k], pr->parts[p].e[k], &row->cold);
+			row->insns += pr->parts[p].e[k] - pr->parts[p].b[k];
+		}
+		row->code_bytes = part_code_bytes(&pr->tr, pr->parts[p].b, pr->parts[p].e);
+		row->ok = 1;
+	}
+	free(pw);
+	free(pc);
+	return rc;
 }
 
 /*
@@ -234,11 +309,25 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 	if (!pr.ok) {
 		if (!(row = new_row(out, d->name, d->name, cpu)))
 			rc = -1;
-		else
+		else {
 			snprintf(row->why, sizeof(row->why), "%s", pr.why);
+			snprintf(row->state, sizeof(row->state), "%s", pr.state);
+		}
+	} else if (pr.nparts) {
+		if (!(row = new_row(out, d->name, d->name, cpu)))
+			rc = -1;
+		else {
+			row->booted = pr.booted;
+			snprintf(row->state, sizeof(row->state), "%s", pr.state);
+			rc = cost_parts(m, o, &pr, row, out);
+		}
 	} else if (!pr.nsegs && !pr.census) {
 		if (!(row = new_row(out, d->name, d->name, cpu)) || cost(m, o, &pr.tr, row))
 			rc = -1;
+		else {
+			row->booted = pr.booted;
+			snprintf(row->state, sizeof(row->state), "%s", pr.state);
+		}
 	} else {
 		for (unsigned s = 0; s < pr.nsegs && !rc; s++) {
 			struct hs_trace seg = pr.tr;
@@ -249,8 +338,10 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 			seg.n = pr.segs[s].end - pr.segs[s].begin;
 			if (!(row = new_row(out, name, d->name, cpu)) || cost(m, o, &seg, row))
 				rc = -1;
-			else
+			else {
 				snprintf(row->site_fn, sizeof(row->site_fn), "%s", pr.segs[s].fn);
+				snprintf(row->state, sizeof(row->state), "%s", pr.state);
+			}
 		}
 		if (!rc && pr.census) {
 			char name[40];
@@ -258,6 +349,8 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 			snprintf(name, sizeof(name), "%s.census", d->name);
 			if (!(row = new_row(out, name, d->name, cpu)) || census_row(m, o, &pr, pt, row))
 				rc = -1;
+			else
+				snprintf(row->state, sizeof(row->state), "%s", pr.state);
 		}
 	}
 	hs_path_run_free(&pr);
@@ -285,7 +378,7 @@ int ms_measure_pinned(const char *path, const struct ms_options *o, const struct
 		if (!pt)
 			return -1;
 		m = ms_model(o, o->cores[c]->name);
-		ses = m ? hs_session_new(pt) : NULL;
+		ses = m ? hs_session_new_src(pt, o->src) : NULL;
 		if (!m || !ses) {
 			hs_model_free(m);
 			hs_patched_free(pt);
@@ -317,7 +410,7 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 	memset(out, 0, sizeof(*out));
 	if (!(out->pt = hs_patch(img, core)))
 		return -1;
-	if (hs_path_run(d, out->pt, MS_TRACE_CAP, &out->run))
+	if (hs_path_run_src(d, out->pt, o->src, MS_TRACE_CAP, &out->run))
 		return -1;
 	if (!out->run.ok)
 		return hs_fail("%s on %s cannot run: %s", d->name, core->name, out->run.why);

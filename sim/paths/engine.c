@@ -44,13 +44,13 @@ const struct hs_path_def *hs_path_find(const char *name)
  * Spectre-BHB mitigation the matching 2 KiB slot of __bp_harden_el1_vectors
  * (arm64_get_bp_hardening_vector(): LOOP, FW, CLEAR_INSN in that order).
  */
-static uint64_t vector_base(const struct hs_path_ctx *c, char *desc, size_t len)
+uint64_t hs_path_vectors(const struct hs_image *img, const struct hs_core *core, char *desc, size_t len)
 {
-	const struct hs_sym *v = hs_sym_exact(c->img, "vectors");
-	const struct hs_sym *bp = hs_sym_exact(c->img, "__bp_harden_el1_vectors");
+	const struct hs_sym *v = hs_sym_exact(img, "vectors");
+	const struct hs_sym *bp = hs_sym_exact(img, "__bp_harden_el1_vectors");
 	int slot = -1;
 
-	switch (c->pt->core->spectre_bhb) {
+	switch (core->spectre_bhb) {
 	case HS_MIT_LOOP: slot = 0; break;
 	case HS_MIT_FIRMWARE: slot = 1; break;
 	case HS_MIT_INSN: slot = 2; break;
@@ -62,6 +62,11 @@ static uint64_t vector_base(const struct hs_path_ctx *c, char *desc, size_t len)
 	}
 	snprintf(desc, len, "vectors");
 	return v ? v->addr : 0;
+}
+
+static uint64_t vector_base(const struct hs_path_ctx *c, char *desc, size_t len)
+{
+	return hs_path_vectors(c->img, c->pt->core, desc, len);
 }
 
 /* offsetof(task_struct, thread_info.flags): the first load from tsk (x28)
@@ -245,6 +250,7 @@ int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct h
 	switch (d->kind) {
 	case HS_PATH_EXCEPTION: return exception_prepare(c, d, out, run);
 	case HS_PATH_SWITCH: return switch_prepare(c, d, out, run);
+	case HS_PATH_BOOTED:
 	default: return hs_fail("%s is not a single emulated run", d->name);
 	}
 }
@@ -274,11 +280,10 @@ static int visited(const struct hs_trace *t, const struct hs_sym *s)
 	return 0;
 }
 
-static void check_landmarks(const struct hs_path_def *d, const struct hs_image *img,
-			    struct hs_path_run *out)
+static void check_list(const char *const *list, const struct hs_image *img, struct hs_path_run *out)
 {
-	for (int i = 0; d->landmarks && d->landmarks[i]; i++) {
-		const char *note = NULL, *spec = d->landmarks[i];
+	for (int i = 0; list && list[i]; i++) {
+		const char *note = NULL, *spec = list[i];
 		const struct hs_sym *s = NULL;
 		char alt[96];
 
@@ -291,8 +296,7 @@ static void check_landmarks(const struct hs_path_def *d, const struct hs_image *
 			spec += n + (spec[n] == '|');
 		}
 		if (!s)
-			hs_path_note(out, "%s: not a function in this image (inlined or absent)",
-				     d->landmarks[i]);
+			hs_path_note(out, "%s: not a function in this image (inlined or absent)", list[i]);
 		else if (!visited(&out->tr, s))
 			hs_path_note(out, "%s: in the image but not on this path", s->name);
 		else if (note)
@@ -300,24 +304,46 @@ static void check_landmarks(const struct hs_path_def *d, const struct hs_image *
 	}
 }
 
+static void check_landmarks(const struct hs_path_def *d, const struct hs_image *img,
+			    struct hs_path_run *out)
+{
+	check_list(d->landmarks, img, out);
+	if (out->booted)
+		check_list(d->boot.landmarks, img, out);
+}
+
 struct hs_session {
 	struct hs_path_ctx c;
 	int ok;
-	char why[768];		/* when !ok: why no path can run on this image */
+	char why[768];		/* when !ok: why no synthesized path can run on this image */
+	enum hs_state_source src;
+	struct hs_boot_state boot;
+	char boot_why[700];	/* when !boot.ok: why there is no booted state */
 };
 
-struct hs_session *hs_session_new(const struct hs_patched *pt)
+struct hs_session *hs_session_new_src(const struct hs_patched *pt, enum hs_state_source src)
 {
 	struct hs_session *s = hs_calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
+	s->src = src;
 	s->c.img = pt->img;
 	s->c.pt = pt;
 	s->c.budget = PATH_BUDGET;
+	if (src != HS_SRC_SYNTH && hs_boot_state_init(&s->boot, pt)) {
+		snprintf(s->boot_why, sizeof(s->boot_why), "%s", hs_errmsg());
+		hs_boot_state_free(&s->boot);
+	}
+	if (src == HS_SRC_SYNTH)
+		snprintf(s->boot_why, sizeof(s->boot_why), "synthesized state was asked for");
+	if (src == HS_SRC_BOOTED) {
+		snprintf(s->why, sizeof(s->why), "no booted state: %s", s->boot_why);
+		return s;
+	}
 	s->c.r = hs_runner_new(pt->img, pt->mem, pt->core);
 	if (!s->c.r) {
-		free(s);
+		hs_session_free(s);
 		return NULL;
 	}
 	if (hs_kstate_boot(s->c.r, &s->c.ks) || hs_rtconst_settle(s->c.r, &pt->rep) ||
@@ -329,12 +355,48 @@ struct hs_session *hs_session_new(const struct hs_patched *pt)
 	return s;
 }
 
+struct hs_session *hs_session_new(const struct hs_patched *pt)
+{
+	return hs_session_new_src(pt, HS_SRC_AUTO);
+}
+
+const char *hs_session_state(const struct hs_session *s, int *booted)
+{
+	*booted = s->boot.ok;
+	return s->boot.ok ? s->boot.desc : s->boot_why;
+}
+
+unsigned hs_session_state_notes(const struct hs_session *s, const char **notes, unsigned max)
+{
+	unsigned n = 0;
+
+	for (; s->boot.ok && n < s->boot.nnotes && n < max; n++)
+		notes[n] = s->boot.notes[n];
+	return n;
+}
+
 void hs_session_free(struct hs_session *s)
 {
 	if (!s)
 		return;
 	hs_runner_free(s->c.r);
+	hs_boot_state_free(&s->boot);
 	free(s);
+}
+
+/* d's booted form, into out (which the caller has initialised). */
+static int run_booted(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
+		      struct hs_path_run *out)
+{
+	out->r = s->boot.r;
+	hs_trace_init(&out->tr, hs_rt_dcache(s->boot.r), trace_limit);
+	if (hs_path_booted(&s->boot, d, out)) {
+		snprintf(out->why, sizeof(out->why), "%s", hs_errmsg());
+		return 0;
+	}
+	check_landmarks(d, s->c.img, out);
+	out->ok = 1;
+	return 0;
 }
 
 int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
@@ -353,6 +415,19 @@ int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t
 
 	memset(out, 0, sizeof(*out));
 	out->def = d;
+	if (s->boot.ok && d->boot.point != HS_BOOT_NONE)
+		return run_booted(s, d, trace_limit, out);
+	if (d->kind == HS_PATH_BOOTED) {
+		snprintf(out->why, sizeof(out->why), "needs the booted state: %s", s->boot_why);
+		return 0;
+	}
+	if (!s->c.r) {
+		snprintf(out->why, sizeof(out->why), "%s",
+			 d->boot.point == HS_BOOT_NONE ? "this path runs on synthesized state only" : s->why);
+		return 0;
+	}
+	snprintf(out->state, sizeof(out->state), "synthesized: %s",
+		 d->boot.point == HS_BOOT_NONE ? "this path has no booted form" : s->boot_why);
 	out->r = c.r;
 	hs_trace_init(&out->tr, hs_rt_dcache(c.r), trace_limit);
 	if (!s->ok) {
@@ -371,6 +446,7 @@ int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t
 	case HS_PATH_EXCEPTION: rc = hs_path_exception(&c, d, out); break;
 	case HS_PATH_SWITCH: rc = hs_path_switch(&c, d, out); break;
 	case HS_PATH_CUSTOM: rc = d->run(&c, d, out); break;
+	case HS_PATH_BOOTED: rc = hs_fail("%s needs the booted state", d->name); break;
 	}
 	if (rc)
 		goto cannot;
@@ -402,10 +478,10 @@ int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct
 	return hs_path_prepare(&c, d, out, run);
 }
 
-int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
-		struct hs_path_run *out)
+int hs_path_run_src(const struct hs_path_def *d, const struct hs_patched *pt, enum hs_state_source src,
+		    size_t trace_limit, struct hs_path_run *out)
 {
-	struct hs_session *s = hs_session_new(pt);
+	struct hs_session *s = hs_session_new_src(pt, src);
 
 	memset(out, 0, sizeof(*out));
 	if (!s)
@@ -414,11 +490,20 @@ int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t
 		hs_session_free(s);
 		return -1;
 	}
-	/* the run's trace decodes through this runner: hand it over */
-	s->c.r = NULL;
+	/* the run's trace decodes through its runner: hand it over */
+	if (out->r == s->boot.r)
+		s->boot.r = NULL;
+	else
+		s->c.r = NULL;
 	out->owns_runner = 1;
 	hs_session_free(s);
 	return 0;
+}
+
+int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
+		struct hs_path_run *out)
+{
+	return hs_path_run_src(d, pt, HS_SRC_AUTO, trace_limit, out);
 }
 
 void hs_path_run_free(struct hs_path_run *out)

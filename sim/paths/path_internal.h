@@ -9,6 +9,7 @@
 #include "emu/kstate.h"
 #include "emu/runner.h"
 #include "hotsim/paths.h"
+#include "vm/snapshot.h"
 
 /* Everything a path's run function works with. */
 struct hs_path_ctx {
@@ -33,5 +34,35 @@ void hs_path_note(struct hs_path_run *out, const char *fmt, ...) __attribute__((
 int hs_path_setup(struct hs_path_ctx *c, const struct hs_path_def *d, const struct hs_patched *pt);
 int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out,
 		    struct hs_run *run);
+
+/* VBAR_EL1 as boot leaves it on core: the canonical vectors or the
+ * Spectre-BHB slot of __bp_harden_el1_vectors; desc names it. */
+uint64_t hs_path_vectors(const struct hs_image *img, const struct hs_core *core, char *desc, size_t len);
+
+/* The booted state of a session (booted.c). */
+struct hs_boot_state {
+	int ok, loaded;
+	struct hs_snap snap;
+	struct hs_runner *r;
+	struct hs_core bootc;		/* the boot CPU, for the patcher */
+	struct hs_idreg idregs[20];
+	char boot_name[48];
+	uint64_t vbar;			/* the modelled core's vectors */
+	char vdesc[64];
+	unsigned overlay_bytes, overlay_ranges;
+	unsigned check_words;		/* text words booted != hotsim's patch for the boot CPU */
+	unsigned check_keys;		/* ... of which static keys flipped at run time */
+	unsigned check_rtconst;		/* ... and runtime constants hotsim left pending */
+	char desc[600];
+	char notes[16][320];		/* the overlay's ranges, the check */
+	unsigned nnotes;
+};
+
+/* Load (or boot) the snapshot for pt's core and overlay its patching;
+ * -1 with hs_errmsg() saying why there is no booted state. */
+int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt);
+void hs_boot_state_free(struct hs_boot_state *b);
+/* Run d's booted form into out (its trace is initialised). */
+int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out);
 
 #endif

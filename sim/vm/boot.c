@@ -92,7 +92,7 @@ static int read_regs(struct hs_qemu *q, struct hs_snap_regs *r)
  * implements them for this CPU (MIDR is not visible: see qemu_cpus.c). */
 static int read_idregs(struct hs_qemu *q, struct hs_snap_hdr *h)
 {
-	static const struct { const char *name; uint32_t reg; } ids[] = {
+	static const struct { const char *names; uint32_t reg; } ids[] = {
 		{ "ID_AA64PFR0_EL1", HS_SYS_REG(3, 0, 0, 4, 0) },
 		{ "ID_AA64PFR1_EL1", HS_SYS_REG(3, 0, 0, 4, 1) },
 		{ "ID_AA64ZFR0_EL1", HS_SYS_REG(3, 0, 0, 4, 4) },
@@ -104,18 +104,16 @@ static int read_idregs(struct hs_qemu *q, struct hs_snap_hdr *h)
 		{ "ID_AA64MMFR1_EL1", HS_SYS_REG(3, 0, 0, 7, 1) },
 		{ "ID_AA64MMFR2_EL1", HS_SYS_REG(3, 0, 0, 7, 2) },
 		{ "CTR_EL0", HS_SYS_REG(3, 3, 0, 0, 1) },
+		{ "CLIDR_EL1|CLIDR", HS_SYS_REG(3, 1, 0, 0, 1) },
 		{ "REVIDR_EL1", HS_SYS_REG(3, 0, 0, 0, 6) },
 	};
 
 	h->nidregs = 0;
 	for (size_t i = 0; i < HS_ARRAY_SIZE(ids); i++) {
-		uint8_t b[16];
 		uint64_t v;
 
-		if (hs_rsp_reg(q, ids[i].name, b) <= 0)
+		if (reg(q, ids[i].names, &v))
 			continue;	/* absent: reads as zero */
-		if (hs_rsp_reg64(q, ids[i].name, &v))
-			return -1;
 		h->idregs[h->nidregs].reg = ids[i].reg;
 		h->idregs[h->nidregs].val = v;
 		h->nidregs++;

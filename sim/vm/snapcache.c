@@ -25,7 +25,7 @@
 #include "vm/vm.h"
 
 /* Bumped when what a snapshot holds or how it is taken changes. */
-#define SNAP_RECIPE 2
+#define SNAP_RECIPE 3
 #define MEM_MB 256
 #define APPEND "nokaslr console=ttyAMA0 rdinit=/init"
 #define BOOT_TIMEOUT_S 240
@@ -176,6 +176,9 @@ int hs_vm_snapshot(const struct hs_image *img, const char *cpu, struct hs_snap *
 		return 0;
 	}
 	unlink(path);
+	/* minutes for a distro kernel: say what is happening */
+	fprintf(stderr, "hotsim: booting %s under QEMU (%s) for its snapshot; cached afterwards\n",
+		img->path, cpu);
 	rc = boot_into(img, cpu, qemu, dir, path);
 	if (!rc)
 		rc = hs_snap_load(path, s);

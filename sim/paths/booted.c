@@ -1,0 +1,351 @@
+/*
+ * booted.c - paths run from the state the kernel built for itself while
+ * booting under QEMU (README, "Booted state"): the snapshot for the core's
+ * boot CPU, hotsim's own patching for the modelled core overlaid on it, a
+ * run from a workload point to its eret, then the window and sub-rows the
+ * path definition asks for.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unicorn/unicorn.h>
+
+#include "emu/booted.h"
+#include "hotsim/a64.h"
+#include "hotsim/err.h"
+#include "paths/path_internal.h"
+#include "vm/vm.h"
+
+#define BOOT_BUDGET 4000000ULL
+
+/* The CPU boot saw, for hotsim's patcher: QEMU's ID registers as the
+ * snapshot recorded them, MIDR from QEMU's table, and the Spectre choices
+ * QEMU's firmware leads Linux to (qemu_cpus.c). */
+static void boot_core(struct hs_boot_state *b)
+{
+	const struct hs_snap_hdr *h = &b->snap.h;
+	const struct hs_qemu_cpu *qc = hs_qemu_cpu_find(h->cpu);
+	unsigned n = 0;
+
+	b->idregs[n++] = (struct hs_idreg){ HS_MIDR_EL1, h->midr };
+	for (unsigned i = 0; i < h->nidregs && n + 1 < HS_ARRAY_SIZE(b->idregs); i++)
+		b->idregs[n++] = (struct hs_idreg){ (uint32_t)h->idregs[i].reg, h->idregs[i].val };
+	b->idregs[n] = (struct hs_idreg){ 0, 0 };
+	snprintf(b->boot_name, sizeof(b->boot_name), "qemu-%s", h->cpu);
+	memset(&b->bootc, 0, sizeof(b->bootc));
+	b->bootc.name = b->boot_name;
+	b->bootc.full = b->boot_name;
+	b->bootc.midr = (uint32_t)h->midr;
+	b->bootc.idregs = b->idregs;
+	b->bootc.no_smccc = 1;
+	b->bootc.spectre_v2 = HS_MIT_UNAFFECTED;
+	b->bootc.spectre_v4 = HS_MIT_UNAFFECTED;
+	b->bootc.spectre_bhb = qc && qc->bhb_loop_k ? HS_MIT_LOOP : HS_MIT_UNAFFECTED;
+	b->bootc.bhb_loop_k = qc ? (unsigned)qc->bhb_loop_k : 0;
+}
+
+/*
+ * The overlay: wherever hotsim's patching for the modelled core differs
+ * from its patching for the boot CPU, the modelled core's bytes replace
+ * the booted kernel's (text, capability bitmaps, keys). Init memory is
+ * skipped: boot freed it and reuses the pages. Where the two agree the
+ * booted kernel's own bytes stay - including runtime constants and
+ * static keys the running kernel set. The check counts text words where
+ * the booted kernel differs from hotsim's patching for the boot CPU.
+ */
+static void note(struct hs_boot_state *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct hs_boot_state *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->nnotes >= HS_ARRAY_SIZE(b->notes))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->notes[b->nnotes++], sizeof(b->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* A word of a runtime constant hotsim could not settle (boot did). */
+static int pending_site(const struct hs_patched *p, uint64_t a)
+{
+	for (size_t i = 0; i < p->rep.npending; i++) {
+		const struct hs_rtconst_site *s = &p->rep.pending[i];
+		unsigned n = hs_rtconst_ninsn(p->rep.rtconst[s->section].kind);
+
+		if (a >= s->addr && a < s->addr + 4ULL * n)
+			return 1;
+	}
+	return 0;
+}
+
+static int overlay(struct hs_boot_state *b, const struct hs_patched *pt)
+{
+	char where[128];
+	const struct hs_image *img = pt->img;
+	const struct hs_sym *ib = hs_sym_exact(img, "__init_begin"), *ie = hs_sym_exact(img, "__init_end");
+	uint64_t init_lo = ib ? ib->addr - img->base : 0, init_hi = ie ? ie->addr - img->base : 0;
+	struct hs_patched *bp = hs_patch(img, &b->bootc);
+	int rc = 0;
+
+	if (!bp)
+		return -1;
+	for (uint64_t a = img->text_start; a + 4 <= img->text_end && !rc; a += 4) {
+		const uint8_t *live = hs_rt_host(b->r, a, 4);
+		uint32_t lw, hw;
+
+		if (!live || (a - img->base >= init_lo && a - img->base < init_hi) ||
+		    !memcmp(live, bp->mem + (a - img->base), 4))
+			continue;
+		memcpy(&lw, live, 4);
+		memcpy(&hw, bp->mem + (a - img->base), 4);
+		if (pending_site(bp, a)) {
+			b->check_rtconst++;
+			continue;
+		}
+		/* nop <-> b: a static key the running kernel flipped */
+		if ((lw == 0xd503201fu && (hw & 0xfc000000u) == 0x14000000u) ||
+		    (hw == 0xd503201fu && (lw & 0xfc000000u) == 0x14000000u)) {
+			b->check_keys++;
+			continue;
+		}
+		if (b->check_words++ < 4)
+			note(b, "check: 0x%08x booted, 0x%08x hotsim at %s", lw, hw,
+			     hs_addr_fmt(img, a, where, sizeof(where)));
+	}
+	for (uint64_t off = 0; off < img->span && !rc;) {
+		uint64_t end = off;
+
+		if (pt->mem[off] == bp->mem[off] || (off >= init_lo && off < init_hi)) {
+			off++;
+			continue;
+		}
+		while (end < img->span && pt->mem[end] != bp->mem[end] && !(end >= init_lo && end < init_hi))
+			end++;
+		rc = hs_bt_patch(b->r, img->base + off, pt->mem + off, end - off);
+		b->overlay_bytes += (unsigned)(end - off);
+		if (b->overlay_ranges++ < 6)
+			note(b, "overlay %s: %llu bytes", hs_addr_fmt(img, img->base + off, where, sizeof(where)),
+			     (unsigned long long)(end - off));
+		off = end;
+	}
+	if (b->overlay_ranges > 6)
+		note(b, "overlay: %u more ranges", b->overlay_ranges - 6);
+	note(b, "check: hotsim's patching for QEMU's %s matches the text the kernel patched for itself "
+	     "but for %u static-key sites the running kernel flipped, %u words of runtime constants "
+	     "whose value only boot knows, and %u other words",
+	     b->snap.h.cpu, b->check_keys, b->check_rtconst, b->check_words);
+	hs_patched_free(bp);
+	return rc;
+}
+
+/* The modelled core's vectors in VBAR_EL1 and in this_cpu_vector (what
+ * boot's Spectre-BHB choice installs per CPU). */
+static int vectors(struct hs_boot_state *b, const struct hs_patched *pt)
+{
+	char desc[64];
+	const struct hs_sym *pv = hs_sym_exact(pt->img, "this_cpu_vector");
+	uint64_t v = hs_path_vectors(pt->img, pt->core, desc, sizeof(desc));
+
+	if (!v)
+		return hs_fail("%s: no vectors symbol", pt->img->path);
+	b->vbar = v;
+	snprintf(b->vdesc, sizeof(b->vdesc), "%s", desc);
+	hs_bt_set_vbar(b->r, v);
+	if (pv)
+		return hs_bt_patch(b->r, b->snap.h.regs[0].tpidr_el1 + pv->addr, &v, 8);
+	return 0;
+}
+
+int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
+{
+	int booted = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (!pt->core->boot_cpu)
+		return hs_fail("no QEMU CPU is chosen for %s", pt->core->name);
+	if (hs_vm_snapshot(pt->img, pt->core->boot_cpu, &b->snap, &booted))
+		return -1;
+	b->loaded = 1;
+	boot_core(b);
+	if (!(b->r = hs_runner_booted(pt->img, &b->snap, pt->core)) || overlay(b, pt) || vectors(b, pt) ||
+	    hs_bt_seal(b->r))
+		return -1;
+	/* "QEMU emulator version 7.2.22 (Debian ...)" -> "QEMU 7.2.22" */
+	const char *v = strstr(b->snap.h.qemu, "version ");
+
+	snprintf(b->desc, sizeof(b->desc), "booted under QEMU %.*s on %s; %s patching overlaid: %u bytes",
+		 v ? (int)strcspn(v + 8, " ") : 0, v ? v + 8 : "", pt->core->boot_cpu, pt->core->name,
+		 b->overlay_bytes);
+	(void)booted;
+	b->ok = 1;
+	return 0;
+}
+
+void hs_boot_state_free(struct hs_boot_state *b)
+{
+	hs_runner_free(b->r);
+	if (b->loaded)
+		hs_snap_free(&b->snap);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Where the path's first instruction is, and the ELR of its last eret. */
+static void ends(const struct hs_boot_state *b, const struct hs_path_def *d, uint64_t *pc,
+		 uint64_t *elr)
+{
+	enum hs_snap_point k = (enum hs_snap_point)(d->boot.point - 1);
+	const struct hs_snap_regs *s = &b->snap.h.regs[k];
+
+	if (k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1) {
+		*pc = b->vbar + (k == HS_SP_IRQ_EL0 ? 0x480 : 0x280);
+		*elr = s->elr;
+	} else {
+		*pc = s->pc;
+		*elr = s->pc + 4;
+	}
+	if (d->boot.end == HS_BOOT_END_READ)
+		*elr = b->snap.h.read_site + 4;
+}
+
+/* The record after every svc is an exception entry (the models charge it). */
+static void flag_entries(struct hs_runner *r, struct hs_trace *t, int starts_at_vector)
+{
+	const struct hs_dcache *dc = hs_rt_dcache(r);
+
+	if (starts_at_vector && t->n)
+		t->v[0].flags |= HS_T_EXC_ENTRY;
+	for (size_t i = 1; i < t->n; i++)
+		if ((dc->v[t->v[i - 1].sidx].in.word & 0xffe0001fu) == 0xd4000001u)	/* svc */
+			t->v[i].flags |= HS_T_EXC_ENTRY;
+}
+
+/* The end (exclusive) of the call that starts at record i: the record
+ * after the ret that leaves it (tail calls leave through their callee). */
+static size_t call_end(const struct hs_runner *r, const struct hs_trace *t, size_t i)
+{
+	const struct hs_dcache *dc = hs_rt_dcache((struct hs_runner *)r);
+	int depth = 0;
+
+	for (; i < t->n; i++) {
+		int cls = dc->v[t->v[i].sidx].in.cls;
+
+		if (cls == A64_C_CALL || cls == A64_C_CALL_IND)
+			depth++;
+		else if (cls == A64_C_RET && depth-- == 0)
+			return i + 1;
+	}
+	return t->n;
+}
+
+static size_t first_at(const struct hs_trace *t, size_t from, uint64_t pc)
+{
+	for (size_t i = from; i < t->n; i++)
+		if (t->v[i].pc == pc)
+			return i;
+	return t->n;
+}
+
+/* Keep only the first call of fn: from its entry to its first return. */
+static int window(const struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out)
+{
+	const struct hs_sym *f = hs_sym_lookup(b->r ? hs_rt_image(b->r) : NULL, d->boot.window, NULL);
+	const struct hs_dcache *dc = hs_rt_dcache(b->r);
+	size_t i, j;
+
+	if (!f)
+		return hs_fail("no %s in this image", d->boot.window);
+	i = first_at(&out->tr, 0, f->addr);
+	for (j = i; j < out->tr.n; j++) {
+		uint64_t pc = out->tr.v[j].pc;
+
+		if (dc->v[out->tr.v[j].sidx].in.cls == A64_C_RET && pc >= f->addr && pc < f->addr + f->size)
+			break;
+	}
+	if (i >= out->tr.n || j >= out->tr.n)
+		return hs_fail("%s: %s %s on this path", d->name, f->name,
+			       i >= out->tr.n ? "is not called" : "does not return");
+	memmove(out->tr.v, out->tr.v + i, (j + 1 - i) * sizeof(*out->tr.v));
+	out->tr.n = j + 1 - i;
+	out->entry = f->addr;
+	return 0;
+}
+
+static void part(struct hs_path_run *out, const char *label, size_t b0, size_t e0, size_t b1, size_t e1)
+{
+	if (out->nparts >= HS_ARRAY_SIZE(out->parts))
+		return;
+	snprintf(out->parts[out->nparts].label, sizeof(out->parts[0].label), "%s", label);
+	out->parts[out->nparts].b[0] = b0;
+	out->parts[out->nparts].e[0] = e0;
+	out->parts[out->nparts].b[1] = b1;
+	out->parts[out->nparts].e[1] = e1;
+	out->nparts++;
+}
+
+/*
+ * An IRQ in four: .entry (vector to the root handler), .handler (the root
+ * handler whole: GIC, domain, flow handler, the timer and the tick, EOI),
+ * .softirq (what irq_exit runs of the softirqs the tick raised) and .exit
+ * (the rest of irq_exit, the return to the interrupted context, eret).
+ * .entry + .exit is what the stubbed IRQ path measured before booted state.
+ */
+static void irq_parts(struct hs_boot_state *b, struct hs_path_run *out)
+{
+	const struct hs_image *img = hs_rt_image(b->r);
+	const struct hs_sym *hai = hs_sym_exact(img, "handle_arch_irq");
+	const struct hs_sym *sq = hs_sym_lookup(img, "handle_softirqs", NULL);
+	uint64_t root = 0;
+	size_t r0, r1, s0, s1;
+
+	if (!sq)
+		sq = hs_sym_lookup(img, "__do_softirq", NULL);
+	if (!hai || hs_rt_read64(b->r, hai->addr, &root) || !root)
+		return;
+	r0 = first_at(&out->tr, 0, root);
+	if (r0 >= out->tr.n)
+		return;
+	r1 = call_end(b->r, &out->tr, r0 + 1);
+	s0 = sq ? first_at(&out->tr, r1, sq->addr) : out->tr.n;
+	s1 = s0 < out->tr.n ? call_end(b->r, &out->tr, s0 + 1) : out->tr.n;
+	part(out, "entry", 0, r0, 0, 0);
+	part(out, "handler", r0, r1, 0, 0);
+	if (s0 < out->tr.n) {
+		part(out, "softirq", s0, s1, 0, 0);
+		part(out, "exit", r1, s0, s1, out->tr.n);
+	} else {
+		part(out, "softirq", 0, 0, 0, 0);
+		part(out, "exit", r1, out->tr.n, 0, 0);
+	}
+}
+
+int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out)
+{
+	enum hs_snap_point k = (enum hs_snap_point)(d->boot.point - 1);
+	struct hs_run run = { .what = d->name, .stop = 1, .budget = BOOT_BUDGET, .trace = &out->tr };
+	uint64_t elr;
+	char where[128];
+
+	ends(b, d, &run.pc, &elr);
+	if (hs_bt_enter(b->r, k, run.pc))
+		return -1;
+	hs_bt_stop_at_eret(b->r, elr);
+	if (hs_rt_run(b->r, &run))
+		return -1;
+	flag_entries(b->r, &out->tr, k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1);
+	out->entry = run.pc;
+	if (k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1)
+		snprintf(out->entry_desc, sizeof(out->entry_desc), "%s+0x%x (the tick, from %s)", b->vdesc,
+			 k == HS_SP_IRQ_EL0 ? 0x480 : 0x280,
+			 hs_addr_fmt(hs_rt_image(b->r), b->snap.h.regs[k].elr, where, sizeof(where)));
+	else
+		snprintf(out->entry_desc, sizeof(out->entry_desc), "the workload's svc at 0x%llx (%s point)",
+			 (unsigned long long)run.pc, hs_snap_point_names[k]);
+	if (d->boot.window && window(b, d, out))
+		return -1;
+	if (d->boot.irq_parts)
+		irq_parts(b, out);
+	out->booted = 1;
+	snprintf(out->state, sizeof(out->state), "%s", b->desc);
+	return 0;
+}
