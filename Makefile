@@ -32,7 +32,8 @@ CLI_SRCS  := $(sort $(wildcard cli/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 .SECONDARY: $(BUILD)/obj/tests/extra_registry.o
 
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sim/vm/workload_blob.o
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sim/vm/workload_blob.o \
+	     $(BUILD)/obj/sim/vm/plugin_blob.o
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libhotsim.a
@@ -77,10 +78,29 @@ $(BUILD)/obj/%.o: %.c
 # The workload a booted kernel runs (booted state): a static aarch64
 # program, embedded in hotsim by workload_blob.S.
 CROSS_CC ?= aarch64-linux-gnu-gcc
+# Without the cross compiler hotsim still builds, with no workload: every
+# image then runs on synthesized state, and says why.
 $(BUILD)/workload/init: kernels/workload/init.c
 	@mkdir -p $(dir $@)
 	@echo "  CROSS   $<"
-	@$(CROSS_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -Wl,--build-id=none -o $@ $<
+	@if command -v $(CROSS_CC) >/dev/null; then \
+		$(CROSS_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -Wl,--build-id=none -o $@ $<; \
+	else echo "  (no $(CROSS_CC): hotsim is built without its boot workload)"; : > $@; fi
+
+# The QEMU plugin validation records IRQ streams with, against the
+# installed QEMU's own plugin header (from Debian's source package); without
+# QEMU hotsim builds without it.
+$(BUILD)/qemu/record_plugin.so: kernels/qemu/record_plugin.c kernels/qemu/plugin-header.sh
+	@mkdir -p $(dir $@)
+	@echo "  PLUGIN  $<"
+	@if kernels/qemu/plugin-header.sh $(BUILD)/qemu; then \
+		$(CC) -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I$(BUILD)/qemu -o $@ $<; \
+	else echo "  (no QEMU plugin header: hotsim validate cannot check the IRQ paths)"; : > $@; fi
+
+$(BUILD)/obj/sim/vm/plugin_blob.o: sim/vm/plugin_blob.S $(BUILD)/qemu/record_plugin.so
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(CC) -c -DHS_PLUGIN='"$(BUILD)/qemu/record_plugin.so"' -o $@ $<
 
 $(BUILD)/obj/sim/vm/workload_blob.o: sim/vm/workload_blob.S $(BUILD)/workload/init
 	@mkdir -p $(dir $@)

@@ -11,8 +11,8 @@
 #define HS_EXIT_ERROR 2
 
 /* The commands, in help order (main.c lists them). */
-extern const struct cli_cmd cmd_image, cmd_paths, cmd_trace, cmd_run, cmd_compare, cmd_models,
-	cmd_snippet;
+extern const struct cli_cmd cmd_image, cmd_paths, cmd_trace, cmd_run, cmd_compare, cmd_validate,
+	cmd_models, cmd_snippet;
 
 /* "hotsim: <hs_errmsg()>" on stderr; returns HS_EXIT_ERROR */
 int cli_error(void);

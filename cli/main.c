@@ -17,7 +17,8 @@
 #endif
 
 static const struct cli_cmd *const commands[] = {
-	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_models, &cmd_snippet, NULL
+	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_validate, &cmd_models,
+	&cmd_snippet, NULL
 };
 
 int cli_error(void)

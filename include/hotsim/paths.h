@@ -172,4 +172,24 @@ int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t
 
 void hs_path_run_free(struct hs_path_run *out);
 
+/*
+ * Validation (sim/paths/validate.c): each path's booted run against QEMU's
+ * own instruction stream from the same point - the image booted again
+ * (the snapshot must come out the same), the machine restored at the
+ * point with hotsim's overlay written into it, single-stepped to the
+ * path's last eret.
+ */
+struct hs_validation {
+	const struct hs_path_def *def;
+	int ran;			/* both streams were recorded */
+	int identical;
+	size_t n;			/* instructions compared */
+	size_t at;			/* first divergence */
+	uint64_t pc, next_replay, next_qemu;
+	char why[800];			/* !ran: why not */
+};
+/* One result per path in defs (paths without a booted form: !ran). */
+int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *defs, int ndefs,
+		struct hs_validation *out);
+
 #endif

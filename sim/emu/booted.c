@@ -557,7 +557,7 @@ int hs_bt_enter(struct hs_runner *r, enum hs_snap_point k, uint64_t pc_override)
 		return -1;
 	set_regs(r, s, pc_override ? pc_override : s->pc);
 	bt->point = (int)k;
-	bt->counter0 = s->counter;
+	bt->counter0 = bt->counter_override ? bt->counter_override : s->counter;
 	bt->icount0 = r->icount;
 	bt->cval = s->cntv_cval;
 	bt->ctl = s->cntv_ctl & 3;
@@ -571,6 +571,18 @@ int hs_bt_enter(struct hs_runner *r, enum hs_snap_point k, uint64_t pc_override)
 void hs_bt_set_vbar(struct hs_runner *r, uint64_t vbar)
 {
 	r->bt->vbar = vbar;
+}
+
+uint64_t hs_bt_pa(struct hs_runner *r, uint64_t va)
+{
+	int64_t off = hs_bt_offset(r->bt, va);
+
+	return off < 0 ? 0 : r->bt->ram_base + (uint64_t)off;
+}
+
+void hs_bt_counter_override(struct hs_runner *r, uint64_t counter)
+{
+	r->bt->counter_override = counter;
 }
 
 void hs_bt_stop_at_eret(struct hs_runner *r, uint64_t elr)

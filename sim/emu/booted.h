@@ -38,6 +38,12 @@ int hs_bt_seal(struct hs_runner *r);
 /* VBAR_EL1 for every point (the overlay's vectors); 0: the snapshot's. */
 void hs_bt_set_vbar(struct hs_runner *r, uint64_t vbar);
 
+/* The guest physical address of a virtual one (0: not mapped). */
+uint64_t hs_bt_pa(struct hs_runner *r, uint64_t va);
+/* Start the next enter's counter here instead of the point's (validation:
+ * QEMU's clock after a restore); 0 clears it. */
+void hs_bt_counter_override(struct hs_runner *r, uint64_t counter);
+
 /* End the run at the eret that returns to elr (the eret is traced). */
 void hs_bt_stop_at_eret(struct hs_runner *r, uint64_t elr);
 

@@ -37,6 +37,7 @@ struct hs_booted {
 	int point;
 	uint64_t vbar;			/* VBAR_EL1 to use (0: the snapshot's) */
 	uint64_t counter0, icount0, cntfrq, cval, ctl;
+	uint64_t counter_override;	/* validation: QEMU's clock, 0: the point's */
 	uint64_t sp_el1;		/* the kernel's SP while user code runs */
 	uint64_t stop_elr;
 	int stop_set;

@@ -66,6 +66,30 @@ static void note(struct hs_boot_state *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Patch the booted kernel and remember it (validation repeats it in QEMU). */
+static int keep_patch(struct hs_boot_state *b, uint64_t va, const void *bytes, uint64_t len)
+{
+	const uint8_t *p = bytes;
+
+	if (hs_bt_patch(b->r, va, bytes, len))
+		return -1;
+	for (uint64_t at = 0; at < len;) {
+		uint32_t n = (uint32_t)(len - at > 60 ? 60 : len - at);
+		struct hs_vm_patch *v = realloc(b->patches, (b->npatches + 1) * sizeof(*v));
+
+		if (!v)
+			return hs_fail("out of memory");
+		b->patches = v;
+		v[b->npatches].va = va + at;
+		v[b->npatches].pa = hs_bt_pa(b->r, va + at);
+		v[b->npatches].len = n;
+		memcpy(v[b->npatches].bytes, p + at, n);
+		b->npatches++;
+		at += n;
+	}
+	return 0;
+}
+
 /* A word of a runtime constant hotsim could not settle (boot did). */
 static int pending_site(const struct hs_patched *p, uint64_t a)
 {
@@ -122,7 +146,7 @@ static int overlay(struct hs_boot_state *b, const struct hs_patched *pt)
 		}
 		while (end < img->span && pt->mem[end] != bp->mem[end] && !(end >= init_lo && end < init_hi))
 			end++;
-		rc = hs_bt_patch(b->r, img->base + off, pt->mem + off, end - off);
+		rc = keep_patch(b, img->base + off, pt->mem + off, end - off);
 		b->overlay_bytes += (unsigned)(end - off);
 		if (b->overlay_ranges++ < 6)
 			note(b, "overlay %s: %llu bytes", hs_addr_fmt(img, img->base + off, where, sizeof(where)),
@@ -153,7 +177,7 @@ static int vectors(struct hs_boot_state *b, const struct hs_patched *pt)
 	snprintf(b->vdesc, sizeof(b->vdesc), "%s", desc);
 	hs_bt_set_vbar(b->r, v);
 	if (pv)
-		return hs_bt_patch(b->r, b->snap.h.regs[0].tpidr_el1 + pv->addr, &v, 8);
+		return keep_patch(b, b->snap.h.regs[0].tpidr_el1 + pv->addr, &v, 8);
 	return 0;
 }
 
@@ -184,6 +208,7 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
 
 void hs_boot_state_free(struct hs_boot_state *b)
 {
+	free(b->patches);
 	hs_runner_free(b->r);
 	if (b->loaded)
 		hs_snap_free(&b->snap);
@@ -319,7 +344,8 @@ static void irq_parts(struct hs_boot_state *b, struct hs_path_run *out)
 	}
 }
 
-int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out)
+static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out,
+		      int full)
 {
 	enum hs_snap_point k = (enum hs_snap_point)(d->boot.point - 1);
 	struct hs_run run = { .what = d->name, .stop = 1, .budget = BOOT_BUDGET, .trace = &out->tr };
@@ -327,6 +353,7 @@ int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, struct 
 	char where[128];
 
 	ends(b, d, &run.pc, &elr);
+	b->stop_elr = elr;
 	if (hs_bt_enter(b->r, k, run.pc))
 		return -1;
 	hs_bt_stop_at_eret(b->r, elr);
@@ -341,11 +368,21 @@ int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, struct 
 	else
 		snprintf(out->entry_desc, sizeof(out->entry_desc), "the workload's svc at 0x%llx (%s point)",
 			 (unsigned long long)run.pc, hs_snap_point_names[k]);
-	if (d->boot.window && window(b, d, out))
+	if (!full && d->boot.window && window(b, d, out))
 		return -1;
-	if (d->boot.irq_parts)
+	if (!full && d->boot.irq_parts)
 		irq_parts(b, out);
 	out->booted = 1;
 	snprintf(out->state, sizeof(out->state), "%s", b->desc);
 	return 0;
+}
+
+int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out)
+{
+	return booted_run(b, d, out, 0);
+}
+
+int hs_path_booted_full(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out)
+{
+	return booted_run(b, d, out, 1);
 }

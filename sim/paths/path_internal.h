@@ -10,6 +10,7 @@
 #include "emu/runner.h"
 #include "hotsim/paths.h"
 #include "vm/snapshot.h"
+#include "vm/vm.h"
 
 /* Everything a path's run function works with. */
 struct hs_path_ctx {
@@ -48,6 +49,7 @@ struct hs_boot_state {
 	struct hs_idreg idregs[20];
 	char boot_name[48];
 	uint64_t vbar;			/* the modelled core's vectors */
+	uint64_t stop_elr;		/* where the last run's final eret returned */
 	char vdesc[64];
 	unsigned overlay_bytes, overlay_ranges;
 	unsigned check_words;		/* text words booted != hotsim's patch for the boot CPU */
@@ -56,13 +58,18 @@ struct hs_boot_state {
 	char desc[600];
 	char notes[16][320];		/* the overlay's ranges, the check */
 	unsigned nnotes;
+	/* the overlay as written (validation writes it into QEMU too) */
+	struct hs_vm_patch *patches;
+	size_t npatches;
 };
 
 /* Load (or boot) the snapshot for pt's core and overlay its patching;
  * -1 with hs_errmsg() saying why there is no booted state. */
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt);
 void hs_boot_state_free(struct hs_boot_state *b);
-/* Run d's booted form into out (its trace is initialised). */
+/* Run d's booted form into out (its trace is initialised); full: the
+ * whole run from the point, without the definition's window. */
 int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out);
+int hs_path_booted_full(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out);
 
 #endif

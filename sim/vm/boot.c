@@ -270,7 +270,9 @@ static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_s
 	return 0;
 }
 
-/* Save the machine at the current stop when the caller keeps them. */
+/* Save the machine at the current stop when the caller keeps them (the
+ * svc points: the IRQ points are reached again from the pipe point, since
+ * a machine restored at a vector finds its clock at some later deadline). */
 static int keep_machine(struct hs_qemu *q, const struct hs_vm_boot *b, int k, const char *mig)
 {
 	char path[400];
@@ -309,8 +311,7 @@ static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_
 	cfg->incoming = mig;
 	for (; k < HS_SP_N && !rc; k++) {
 		hs_qemu_stop(q);
-		rc = hs_qemu_start(q, cfg) || take_point(q, b, s, k, &base, &p) ||
-		     keep_machine(q, b, k, mig);
+		rc = hs_qemu_start(q, cfg) || take_point(q, b, s, k, &base, &p);
 	}
 	if (!b->keep_dir)
 		unlink(mig);

@@ -110,6 +110,10 @@ int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
 	 * "debug" run state into the copy (QEMU would refuse to load it) */
 	argv[n++] = "-global";
 	argv[n++] = "migration.store-global-state=off";
+	if (cfg->plugin) {
+		argv[n++] = "-plugin";
+		argv[n++] = cfg->plugin;
+	}
 	if (cfg->incoming) {
 		snprintf(incoming, sizeof(incoming), "exec:cat '%s'", cfg->incoming);
 		argv[n++] = "-incoming";

@@ -222,11 +222,22 @@ int hs_rsp_continue(struct hs_qemu *q, unsigned timeout_ms)
 	return rc ? -1 : stopped(reply);
 }
 
+int hs_rsp_resume(struct hs_qemu *q)
+{
+	return send_packet(q->gdb, "c");
+}
+
 int hs_rsp_step_mode(struct hs_qemu *q)
 {
 	/* QEMU's sstep flags: SSTEP_ENABLE | NOIRQ | NOTIMER - a step runs one
 	 * instruction of the program, never an interrupt handler */
 	return ok_reply(q, "Qqemu.sstep=0x7");
+}
+
+int hs_rsp_irq_step_mode(struct hs_qemu *q)
+{
+	/* SSTEP_ENABLE only: a pending interrupt is taken by the next step */
+	return ok_reply(q, "Qqemu.sstep=0x1");
 }
 
 int hs_rsp_step(struct hs_qemu *q)
@@ -351,4 +362,9 @@ int hs_rsp_set_reg64(struct hs_qemu *q, const char *name, uint64_t v)
 	for (int i = 0; i < q->map->r[k].bits / 8 && i < 8; i++)
 		at += snprintf(cmd + at, sizeof(cmd) - (size_t)at, "%02x", (unsigned)(v >> (8 * i)) & 0xff);
 	return ok_reply(q, cmd);
+}
+
+int hs_rsp_phys(struct hs_qemu *q, int on)
+{
+	return ok_reply(q, on ? "Qqemu.PhyMemMode:1" : "Qqemu.PhyMemMode:0");
 }

@@ -107,25 +107,50 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 	return remove(path);
 }
 
-static int boot_into(const struct hs_image *img, const char *cpu, const char *qemu, const char *dir,
-		     const char *path)
+/* The boot every snapshot of this recipe gets. */
+static int boot_params(const char *cpu, struct hs_vm_boot *b, char *append, size_t len)
 {
 	const struct hs_qemu_cpu *qc = hs_qemu_cpu_find(cpu);
 	const char *t = getenv("HOTSIM_BOOT_TIMEOUT"), *extra = getenv("HOTSIM_BOOT_APPEND");
-	struct hs_vm_boot b = { .cpu = cpu, .mem_mb = MEM_MB, .timeout_s = BOOT_TIMEOUT_S };
+
+	if (!qc)
+		return hs_fail("no QEMU CPU %s in hotsim's table", cpu);
+	memset(b, 0, sizeof(*b));
+	b->cpu = cpu;
+	b->mem_mb = MEM_MB;
+	b->timeout_s = BOOT_TIMEOUT_S;
+	b->midr = qc->midr;
+	if (t && atoi(t) > 0)
+		b->timeout_s = (unsigned)atoi(t);
+	/* HOTSIM_BOOT_APPEND: extra kernel arguments (tests boot a kernel
+	 * that panics this way); part of the cache key */
+	snprintf(append, len, "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
+	b->append = append;
+	return 0;
+}
+
+int hs_vm_boot_keep(const struct hs_image *img, const char *cpu, const char *dir, struct hs_snap *s)
+{
+	struct hs_vm_boot b;
+	char append[512];
+
+	if (boot_params(cpu, &b, append, sizeof(append)))
+		return -1;
+	b.dir = dir;
+	b.keep_dir = dir;
+	return hs_vm_boot_image(img, &b, s);
+}
+
+static int boot_into(const struct hs_image *img, const char *cpu, const char *qemu, const char *dir,
+		     const char *path)
+{
+	struct hs_vm_boot b;
 	char scratch[600], append[512];
 	struct hs_snap s;
 	int rc;
 
-	if (!qc)
-		return hs_fail("no QEMU CPU %s in hotsim's table", cpu);
-	b.midr = qc->midr;
-	if (t && atoi(t) > 0)
-		b.timeout_s = (unsigned)atoi(t);
-	/* HOTSIM_BOOT_APPEND: extra kernel arguments (tests boot a kernel
-	 * that panics this way); part of the cache key, below */
-	snprintf(append, sizeof(append), "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
-	b.append = append;
+	if (boot_params(cpu, &b, append, sizeof(append)))
+		return -1;
 	snprintf(scratch, sizeof(scratch), "%s/boot-%d-XXXXXX", dir, (int)getpid());
 	if (!mkdtemp(scratch))
 		return hs_fail("%s: cannot create: %s", scratch, strerror(errno));

@@ -39,6 +39,7 @@ struct hs_qemu_cfg {
 	const char *append;		/* kernel command line */
 	const char *dir;		/* work directory: sockets, console log */
 	const char *incoming;		/* restore this migration stream (NULL: boot) */
+	const char *plugin;		/* -plugin argument, or NULL */
 };
 
 /* gdbstub register numbers by name, from QEMU's target description */
@@ -73,11 +74,15 @@ int hs_rsp_break(struct hs_qemu *q, uint64_t va, int on);
 /* Continue until a breakpoint: 0; -2 after timeout_ms (the guest still
  * runs); -1 with hs_errmsg() if the guest ended or the stub failed. */
 int hs_rsp_continue(struct hs_qemu *q, unsigned timeout_ms);
+/* Let the guest run, without waiting for a stop. */
+int hs_rsp_resume(struct hs_qemu *q);
 /* Single steps that never enter an interrupt handler or fire a timer. */
 int hs_rsp_step_mode(struct hs_qemu *q);
 /* Stop a running guest (after a timeout) and say where it is. */
 int hs_rsp_interrupt(struct hs_qemu *q, uint64_t *pc);
 int hs_rsp_step(struct hs_qemu *q);
+/* Single steps that take a pending interrupt (the step lands at its vector). */
+int hs_rsp_irq_step_mode(struct hs_qemu *q);
 /* Register by gdb name ("x0", "pc", "TTBR1_EL1", "v0"...): up to 16 bytes
  * into val (little-endian); its size, or -1 if QEMU has no such register. */
 int hs_rsp_reg(struct hs_qemu *q, const char *name, uint8_t *val);
@@ -86,9 +91,11 @@ int hs_rsp_reg64(struct hs_qemu *q, const char *name, uint64_t *v);
 int hs_rsp_pc(struct hs_qemu *q, uint64_t *pc);
 /* Write a core register (x0-x30, sp, pc, cpsr) by name. */
 int hs_rsp_set_reg64(struct hs_qemu *q, const char *name, uint64_t v);
-/* Guest virtual memory, up to 2 KiB at a time, through the live MMU. */
+/* Guest memory, up to 2 KiB at a time: virtual through the live MMU, or
+ * physical after hs_rsp_phys(q, 1). */
 int hs_rsp_read(struct hs_qemu *q, uint64_t va, void *buf, size_t len);
 int hs_rsp_write(struct hs_qemu *q, uint64_t va, const void *buf, size_t len);
+int hs_rsp_phys(struct hs_qemu *q, int on);
 
 /* --- QMP ------------------------------------------------------------------------ */
 
@@ -101,6 +108,13 @@ int hs_qmp_migrate(struct hs_qemu *q, const char *path);
 int hs_qmp_wait_incoming(struct hs_qemu *q, unsigned timeout_ms);
 
 /* --- booting and snapshots ------------------------------------------------- */
+
+/* Bytes written over the booted kernel at a virtual address. */
+struct hs_vm_patch {
+	uint64_t va, pa;
+	uint32_t len;
+	uint8_t bytes[60];
+};
 
 struct hs_snap;
 
@@ -136,6 +150,57 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
  * missing (with the install line), a boot that fails (console tail).
  */
 int hs_vm_snapshot(const struct hs_image *img, const char *qemu_cpu, struct hs_snap *s, int *booted);
+
+/* Boot img again as hs_vm_snapshot would, keeping the machine at every
+ * point in dir (<point>.mig, with Image and initramfs.cpio) for
+ * hs_vm_record; s gets the points' registers and RAM. */
+int hs_vm_boot_keep(const struct hs_image *img, const char *qemu_cpu, const char *dir, struct hs_snap *s);
+
+/*
+ * Restore the machine kept at a point (hs_vm_boot_keep), write patches
+ * over it (by physical address), and single-step it (no interrupt, no
+ * timer fires during a step) from start_pc until it reaches stop_pc,
+ * recording every pc: QEMU's own instruction stream for the path. At most
+ * max pcs.
+ */
+struct hs_vm_record {
+	const char *cpu, *dir, *point;
+	const struct hs_vm_patch *patches;
+	size_t npatches;
+	uint64_t start_pc, stop_pc;
+	size_t max;
+	uint64_t break_pc;		/* 0, or run to this breakpoint first (IRQ points) */
+	/* an `mrs x<probe_reg>, cntvct_el0` at the current level, stepped
+	 * once before the recording to read QEMU's counter into counter */
+	uint64_t probe_pc;
+	unsigned probe_reg;
+	uint64_t counter;
+};
+int hs_vm_record_pcs(struct hs_vm_record *q, uint64_t *pcs, size_t *n);
+
+/*
+ * The same without stopping the guest: restore the machine kept at a
+ * point, write patches, let it run with the recording plugin
+ * (kernels/qemu/record_plugin.c) and collect each window's pcs - a window
+ * starts the first time the guest executes at[i] and holds up to max[i].
+ * For the IRQ paths, whose clock a debugger stop would move.
+ */
+struct hs_vm_windows {
+	const char *cpu, *dir, *point;
+	const struct hs_vm_patch *patches;
+	size_t npatches;
+	unsigned n;
+	uint64_t at[4];
+	size_t max[4];
+	uint64_t *pcs[4];		/* out: malloc'd, got[i] each */
+	size_t got[4];
+};
+int hs_vm_record_windows(struct hs_vm_windows *w);
+void hs_vm_windows_free(struct hs_vm_windows *w);
+
+/* The recording plugin, embedded (empty when hotsim was built without it). */
+extern const unsigned char hs_record_plugin[];
+extern const size_t hs_record_plugin_size;
 
 /* The cache directory: $HOTSIM_CACHE or ~/.cache/hotsim. */
 const char *hs_cache_dir(char *buf, size_t len);
