@@ -5,6 +5,7 @@
  * run from a workload point to its eret, then the window and sub-rows the
  * path definition asks for.
  */
+#include <elf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,22 @@ static int keep_patch(struct hs_boot_state *b, uint64_t va, const void *bytes, u
 	return 0;
 }
 
+/* What ftrace's boot-time init writes over the NOPs the compiler left at
+ * function entries (-fpatchable-function-entry): `mov x9, x30` in the
+ * first, and with CALL_OPS the ops pointer in the two words before the
+ * function. hotsim's patcher leaves them as NOPs. */
+static int ftrace_word(const struct hs_image *img, uint64_t a, uint32_t booted)
+{
+	const struct hs_sym *f;
+
+	if (booted == 0xaa1e03e9u)
+		return 1;
+	f = hs_sym_at(img, a + 8);
+	if (!f || (f->addr != a + 8 && f->addr != a + 4))
+		f = hs_sym_at(img, a + 4);
+	return f && (f->addr == a + 8 || f->addr == a + 4) && f->type == STT_FUNC;
+}
+
 /* A word of a runtime constant hotsim could not settle (boot did). */
 static int pending_site(const struct hs_patched *p, uint64_t a)
 {
@@ -127,6 +144,10 @@ static int overlay(struct hs_boot_state *b, const struct hs_patched *pt)
 			b->check_rtconst++;
 			continue;
 		}
+		if (hw == 0xd503201fu && ftrace_word(img, a, lw)) {
+			b->check_ftrace++;
+			continue;
+		}
 		/* nop <-> b: a static key the running kernel flipped */
 		if ((lw == 0xd503201fu && (hw & 0xfc000000u) == 0x14000000u) ||
 		    (hw == 0xd503201fu && (lw & 0xfc000000u) == 0x14000000u)) {
@@ -157,8 +178,9 @@ static int overlay(struct hs_boot_state *b, const struct hs_patched *pt)
 		note(b, "overlay: %u more ranges", b->overlay_ranges - 6);
 	note(b, "check: hotsim's patching for QEMU's %s matches the text the kernel patched for itself "
 	     "but for %u static-key sites the running kernel flipped, %u words of runtime constants "
-	     "whose value only boot knows, and %u other words",
-	     b->snap.h.cpu, b->check_keys, b->check_rtconst, b->check_words);
+	     "whose value only boot knows, %u words ftrace initialised at function entries, and %u "
+	     "other words", b->snap.h.cpu, b->check_keys, b->check_rtconst, b->check_ftrace,
+	     b->check_words);
 	hs_patched_free(bp);
 	return rc;
 }

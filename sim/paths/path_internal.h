@@ -55,6 +55,7 @@ struct hs_boot_state {
 	unsigned check_words;		/* text words booted != hotsim's patch for the boot CPU */
 	unsigned check_keys;		/* ... of which static keys flipped at run time */
 	unsigned check_rtconst;		/* ... and runtime constants hotsim left pending */
+	unsigned check_ftrace;		/* ... and ftrace's function-entry words */
 	char desc[600];
 	char notes[16][320];		/* the overlay's ranges, the check */
 	unsigned nnotes;
