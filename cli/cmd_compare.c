@@ -32,6 +32,7 @@ static void defaults(void *p)
 {
 	struct cmp_opts *o = p;
 
+	o->src = opt_default_source();
 	opt_all_cpus(&o->cpus);
 	opt_all_paths(&o->paths);
 	o->state.warm = o->state.cold = 1;

@@ -287,3 +287,14 @@ void cli_help(FILE *f, const struct cli_cmd *c)
 	for (int i = 0; c->notes && c->notes[i]; i++)
 		fprintf(f, "    %s\n", c->notes[i]);
 }
+
+enum hs_state_source opt_default_source(void)
+{
+	const char *e = getenv("HOTSIM_STATE_SOURCE");
+
+	if (e && !strcmp(e, "booted"))
+		return HS_SRC_BOOTED;
+	if (e && !strcmp(e, "synthesized"))
+		return HS_SRC_SYNTH;
+	return HS_SRC_AUTO;
+}

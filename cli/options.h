@@ -75,6 +75,9 @@ int cli_parse(const struct cli_cmd *c, int argc, char **argv, void *o, char **ar
 /* The command's help: usage line, summary, options, notes. */
 void cli_help(FILE *f, const struct cli_cmd *c);
 
+/* --state-source when not given: $HOTSIM_STATE_SOURCE, else auto. */
+enum hs_state_source opt_default_source(void);
+
 /* The default core and path sets when an option was not given: all. */
 void opt_all_cpus(struct opt_cpus *c);
 void opt_all_paths(struct opt_paths *p);

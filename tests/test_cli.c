@@ -22,7 +22,7 @@ static int run(const char *args, char **out)
 	int st;
 
 	cr_assert(buf);
-	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", bin, args);
+	snprintf(cmd, sizeof(cmd), "HOTSIM_STATE_SOURCE=${HOTSIM_STATE_SOURCE:-synthesized} %s %s 2>/dev/null", bin, args);
 	p = popen(cmd, "r");
 	cr_assert(p);
 	while ((r = fread(buf + n, 1, MAX_OUT - 1 - n, p)) > 0)
@@ -279,7 +279,7 @@ static int run_extra(const char *args, char **out)
 	/* hotsim-extra sits beside the hotsim the tests run */
 	snprintf(dir, sizeof(dir), "%s", bin);
 	*strrchr(dir, '/') = 0;
-	snprintf(cmd, sizeof(cmd), "%s/hotsim-extra %s 2>&1", dir, args);
+	snprintf(cmd, sizeof(cmd), "HOTSIM_STATE_SOURCE=synthesized %s/hotsim-extra %s 2>&1", dir, args);
 	p = popen(cmd, "r");
 	cr_assert(p && buf);
 	while ((r = fread(buf + n, 1, MAX_OUT - 1 - n, p)) > 0)

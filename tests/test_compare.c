@@ -30,7 +30,7 @@ static int run(const char *args, char **out, size_t *len)
 	int st;
 
 	cr_assert(buf);
-	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", bin(), args);
+	snprintf(cmd, sizeof(cmd), "HOTSIM_STATE_SOURCE=${HOTSIM_STATE_SOURCE:-synthesized} %s %s 2>/dev/null", bin(), args);
 	p = popen(cmd, "r");
 	cr_assert(p);
 	while ((r = fread(buf + n, 1, MAX_OUT - 1 - n, p)) > 0)

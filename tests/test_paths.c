@@ -35,7 +35,7 @@ static struct hs_patched *patch(const struct hs_image *img, const char *cpu)
 
 static void run(const char *path, const struct hs_patched *p, struct hs_path_run *pr)
 {
-	cr_assert_eq(hs_path_run(hs_path_find(path), p, LIMIT, pr), 0, "%s", hs_errmsg());
+	cr_assert_eq(hs_path_run_src(hs_path_find(path), p, HS_SRC_SYNTH, LIMIT, pr), 0, "%s", hs_errmsg());
 	cr_assert(pr->ok, "%s on %s (%s): %s", path, p->core->name, p->img->path, pr->why);
 }
 

@@ -203,6 +203,26 @@ static int vectors(struct hs_boot_state *b, const struct hs_patched *pt)
 	return 0;
 }
 
+/*
+ * What booting under QEMU's virt machine needs of the image, checked from
+ * its symbols before QEMU is started: a Linux kernel that can unpack an
+ * initramfs (the workload) with the GICv3 and arch timer drivers.
+ */
+static int bootable(const struct hs_image *img)
+{
+	static const struct { const char *sym, *what; } need[] = {
+		{ "linux_banner", "not a Linux kernel (no linux_banner)" },
+		{ "initrd_start", "no initramfs support (CONFIG_BLK_DEV_INITRD is not set)" },
+		{ "gic_handle_irq@irq-gic-v3.c", "no GICv3 driver (CONFIG_ARM_GIC_V3)" },
+		{ "arch_timer_handler_virt", "no arch timer driver (CONFIG_ARM_ARCH_TIMER)" },
+	};
+
+	for (size_t i = 0; i < HS_ARRAY_SIZE(need); i++)
+		if (!hs_sym_spec(img, need[i].sym, NULL))
+			return hs_fail("the image cannot boot under QEMU's virt machine: %s", need[i].what);
+	return 0;
+}
+
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
 {
 	int booted = 0;
@@ -210,6 +230,8 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
 	memset(b, 0, sizeof(*b));
 	if (!pt->core->boot_cpu)
 		return hs_fail("no QEMU CPU is chosen for %s", pt->core->name);
+	if (bootable(pt->img))
+		return -1;
 	if (hs_vm_snapshot(pt->img, pt->core->boot_cpu, &b->snap, &booted))
 		return -1;
 	b->loaded = 1;

@@ -87,6 +87,8 @@ int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
 	argv[n++] = "base=2026-01-01T00:00:00,clock=vm";
 	argv[n++] = "-nic";
 	argv[n++] = "none";
+	/* a guest that panics (panic=-1) or reboots ends QEMU at once */
+	argv[n++] = "-no-reboot";
 	argv[n++] = "-display";
 	argv[n++] = "none";
 	argv[n++] = "-monitor";
@@ -178,10 +180,13 @@ void hs_qemu_stop(struct hs_qemu *q)
 	q->qmp_ready = 0;
 }
 
+/* The guest's last console lines - led by the first line that says why a
+ * kernel died (panic, oops, BUG), which a stack dump pushes out of them. */
 const char *hs_qemu_console_tail(const struct hs_qemu *q, char *buf, size_t len)
 {
+	static const char *const fatal[] = { "Kernel panic", "Internal error: Oops", "BUG:", "Unable to handle" };
 	FILE *f = fopen(q->console, "r");
-	char lines[4][200] = { "", "", "", "" }, line[200];
+	char lines[4][200] = { "", "", "", "" }, line[200], first[200] = "";
 	unsigned n = 0;
 
 	buf[0] = 0;
@@ -189,10 +194,15 @@ const char *hs_qemu_console_tail(const struct hs_qemu *q, char *buf, size_t len)
 		return buf;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = 0;
+		for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]) && !first[0]; i++)
+			if (strstr(line, fatal[i]))
+				snprintf(first, sizeof(first), "%s", line);
 		if (line[0])
 			snprintf(lines[n++ % 4], sizeof(lines[0]), "%s", line);
 	}
 	fclose(f);
+	if (first[0])
+		snprintf(buf, len, "%s ...", first);
 	for (unsigned i = n > 4 ? n - 4 : 0; i < n; i++)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " | " : "", lines[i % 4]);
 	return buf;

@@ -1,0 +1,181 @@
+/*
+ * test_booted.c - the booted state (README "Booted state"): every real
+ * image of the three kernel lines and Debian's boots under QEMU, its paths
+ * run from the snapshot on every core, and their instruction streams are
+ * identical to QEMU's own from the same point; the snapshot and every
+ * output are reproducible; an image that cannot boot, or a machine without
+ * QEMU, falls back to synthesized state and says why.
+ */
+#include <sys/wait.h>
+
+#include "testutil.h"
+
+#define MAX_OUT (4 << 20)
+
+/* Run "ENV hotsim ARGS", capture stdout (bounded), return the exit status. */
+static int run(const char *env, const char *args, char **out)
+{
+	char cmd[2048];
+	char *buf = malloc(MAX_OUT);
+	size_t n = 0, r;
+	FILE *p;
+	int st;
+
+	cr_assert(buf);
+	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", env ? env : "",
+		 getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim", args);
+	p = popen(cmd, "r");
+	cr_assert(p);
+	while ((r = fread(buf + n, 1, MAX_OUT - 1 - n, p)) > 0)
+		n += r;
+	buf[n] = 0;
+	st = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	cr_assert(WIFEXITED(st), "%s did not exit", cmd);
+	return WEXITSTATUS(st);
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The paths with a booted form, and the three cores: 5 x 3 runs. */
+#define BOOTED_PATHS "irq-el1,irq-el0,syscall.getpid,syscall.invalid,cswitch"
+
+/* Every booted path runs from the booted state on every core; for the
+ * project's own images hotsim's patching of the boot CPU matches, word for
+ * word, the text the kernel patched for itself (the overlay's check). */
+static void paths_booted(const char *name, int own)
+{
+	char args[256], *out;
+
+	snprintf(args, sizeof(args), "paths %s --json --state-source booted --path " BOOTED_PATHS,
+		 hs_kernel(name));
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	cr_assert_eq(count(out, "\"ok\": true"), 15, "%s: %u of 15 booted runs ok", name,
+		     count(out, "\"ok\": true"));
+	cr_assert_eq(count(out, "\"state_source\": \"booted\""), 3 + 15, "%s", name);
+	if (own)
+		cr_assert_eq(count(out, "and 0 other words"), 3, "%s: hotsim's patching differs from the "
+			     "booted kernel's", name);
+	free(out);
+}
+
+Test(booted, paths_7_2, .timeout = 600) { paths_booted("7.2-base", 1); }
+Test(booted, paths_6_12, .timeout = 600) { paths_booted("6.12-base", 1); }
+Test(booted, paths_6_1, .timeout = 600) { paths_booted("6.1-base", 1); }
+Test(booted, paths_debian_7_2, .timeout = 900) { paths_booted("debian-7.2", 0); }
+Test(booted, paths_debian_6_1, .timeout = 900) { paths_booted("debian-6.1", 0); }
+Test(booted, paths_debian_6_1_prev, .timeout = 900) { paths_booted("debian-6.1-prev", 0); }
+
+/* hotsim validate: every booted path identical to QEMU's stream, every core. */
+static void validate(const char *name)
+{
+	char args[256], *out;
+
+	snprintf(args, sizeof(args), "validate %s --json --path " BOOTED_PATHS, hs_kernel(name));
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	cr_assert_eq(count(out, "\"result\": \"identical\""), 15, "%s: %s", name, out);
+	free(out);
+}
+
+Test(booted, validate_7_2, .timeout = 900) { validate("7.2-base"); }
+Test(booted, validate_6_12, .timeout = 900) { validate("6.12-base"); }
+Test(booted, validate_6_1, .timeout = 900) { validate("6.1-base"); }
+Test(booted, validate_debian_7_2, .timeout = 1200) { validate("debian-7.2"); }
+Test(booted, validate_debian_6_1, .timeout = 1200) { validate("debian-6.1"); }
+Test(booted, validate_debian_6_1_prev, .timeout = 1200) { validate("debian-6.1-prev"); }
+
+/* The tick and the switch as a booted kernel runs them. */
+Test(booted, irq_has_the_tick_and_cswitch_the_mm_switch, .timeout = 600)
+{
+	char args[256], *out;
+	static const char *const want[] = {
+		"arch_timer_handler_virt", "handle_percpu_devid_irq", "hrtimer_interrupt",
+		"update_process_times", "sched_tick", "gic_eoi_irq",			/* irq */
+		"update_rq_clock", "__update_load_avg_se", "cpu_do_switch_mm",	/* cswitch */
+		"finish_task_switch",
+	};
+
+	snprintf(args, sizeof(args), "paths %s --cpu a53 --path irq-el1,cswitch --state-source booted",
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cr_assert(strstr(out, want[i]), "%s not on the booted paths:\n%.3000s", want[i], out);
+	cr_assert(!strstr(out, "stubs"), "booted paths stub nothing");
+	free(out);
+}
+
+/* The same image gives the same snapshot bytes from two separate boots
+ * (two empty caches), and the same output on every run. */
+Test(booted, reproducible, .timeout = 900)
+{
+	char a[] = "/tmp/hotsim-snap-a-XXXXXX", b[] = "/tmp/hotsim-snap-b-XXXXXX", env[128], args[256];
+	char cmd[512], *o1, *o2;
+	const char *img = hs_kernel("7.2-base");
+
+	cr_assert(mkdtemp(a) && mkdtemp(b));
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid,cswitch --state-source booted", img);
+	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s", a);
+	cr_assert_eq(run(env, args, &o1), 0, "%s", o1);
+	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s", b);
+	cr_assert_eq(run(env, args, &o2), 0, "%s", o2);
+	/* stderr says a boot happened; stdout is the same */
+	cr_assert(strstr(o1, "booting"));
+	cr_assert_str_eq(strstr(o1, "hotsim run"), strstr(o2, "hotsim run"));
+	snprintf(cmd, sizeof(cmd), "cmp -s %s/snapshots/*.snap %s/snapshots/*.snap", a, b);
+	cr_assert_eq(system(cmd), 0, "two boots gave different snapshots");
+	free(o2);
+	cr_assert_eq(run(env, args, &o2), 0);
+	cr_assert(!strstr(o2, "booting"), "the second run boots again");
+	cr_assert_str_eq(strstr(o1, "hotsim run"), o2);
+	free(o1);
+	free(o2);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", a, b);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* A kernel that cannot get to the workload (its init is missing: it
+ * panics) falls back to synthesized state, with the console's last lines. */
+Test(booted, panicking_kernel_falls_back, .timeout = 300)
+{
+	char d[] = "/tmp/hotsim-panic-XXXXXX", env[256], args[256], cmd[300], *out;
+
+	cr_assert(mkdtemp(d));
+	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s HOTSIM_BOOT_TIMEOUT=60 "
+		 "HOTSIM_BOOT_APPEND='rdinit=/nonexistent panic=-1'", d);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid --state warm", hs_kernel("7.2-base"));
+	cr_assert_eq(run(env, args, &out), 0, "%s", out);
+	cr_assert(strstr(out, "synthesized; no booted state") || strstr(out, "a53: synthesized"), "%s", out);
+	cr_assert(strstr(out, "Kernel panic"), "the reason names the panic: %s", out);
+	cr_assert(strstr(out, "syscall.getpid     a53  warm"), "the path still runs: %s", out);
+	free(out);
+	/* asking for booted state only: the row cannot run, and says why */
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid --state-source booted",
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(env, args, &out), 0, "%s", out);
+	cr_assert(strstr(out, "no booted state"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* No QEMU on PATH: synthesized state, with the line that installs it. */
+Test(booted, no_qemu_falls_back_with_install_hint, .timeout = 120)
+{
+	char args[256], *out;
+
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid --state warm", hs_kernel("7.2-base"));
+	cr_assert_eq(run("PATH=/nonexistent", args, &out), 0, "%s", out);
+	cr_assert(strstr(out, "apt-get install qemu-system-arm"), "%s", out);
+	cr_assert(strstr(out, "syscall.getpid     a53  warm"), "%s", out);
+	free(out);
+}
