@@ -115,7 +115,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 	@echo "  LD      $@"
 	@$(CC) $(EXTRA_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS_ALL) -lcriterion
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.d) \
+	$(BUILD)/obj/tests/extra_registry.d
 
 # --- dependencies and inputs -------------------------------------------------
 

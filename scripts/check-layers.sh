@@ -14,12 +14,13 @@ elf:base
 a64:base
 trace:base a64
 boot:base elf a64
+vm:base elf
 models:base a64 trace
 scan:base elf a64 trace
-emu:base elf a64 trace boot
-paths:base elf a64 trace boot emu scan
-defs:base elf a64 trace boot emu scan paths
-measure:base elf a64 trace boot emu scan paths defs models
+emu:base elf a64 trace boot vm
+paths:base elf a64 trace boot vm emu scan
+defs:base elf a64 trace boot vm emu scan paths
+measure:base elf a64 trace boot vm emu scan paths defs models
 cli:base elf a64 trace boot scan paths models measure
 '
 # public header -> layer that implements it
