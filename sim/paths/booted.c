@@ -131,36 +131,45 @@ static int overlay(struct hs_boot_state *b, const struct hs_patched *pt)
 
 	if (!bp)
 		return -1;
-	for (uint64_t a = img->text_start; a + 4 <= img->text_end && !rc; a += 4) {
-		const uint8_t *live = hs_rt_host(b->r, a, 4);
-		uint32_t lw, hw;
+	for (uint64_t a = img->text_start & ~3ULL; a + 4 <= img->text_end; a += 4096) {
+		/* a page at a time: equal pages (nearly all) cost one memcmp */
+		uint64_t end = (a | 4095) + 1 < img->text_end ? (a | 4095) + 1 : img->text_end;
+		const uint8_t *live = hs_rt_host(b->r, a, end - a);
+		const uint8_t *mine = bp->mem + (a - img->base);
 
-		if (!live || (a - img->base >= init_lo && a - img->base < init_hi) ||
-		    !memcmp(live, bp->mem + (a - img->base), 4))
-			continue;
-		memcpy(&lw, live, 4);
-		memcpy(&hw, bp->mem + (a - img->base), 4);
-		if (pending_site(bp, a)) {
-			b->check_rtconst++;
+		if ((a - img->base >= init_lo && a - img->base < init_hi) || !live || !memcmp(live, mine, end - a)) {
+			a &= ~4095ULL;
 			continue;
 		}
-		if (hw == 0xd503201fu && ftrace_word(img, a, lw)) {
-			b->check_ftrace++;
-			continue;
+		for (uint64_t w = a; w + 4 <= end; w += 4) {
+			uint32_t lw, hw;
+
+			memcpy(&lw, live + (w - a), 4);
+			memcpy(&hw, mine + (w - a), 4);
+			if (lw == hw)
+				continue;
+			if (pending_site(bp, w))
+				b->check_rtconst++;
+			else if (hw == 0xd503201fu && ftrace_word(img, w, lw))
+				b->check_ftrace++;
+			/* nop <-> b: a static key the running kernel flipped */
+			else if ((lw == 0xd503201fu && (hw & 0xfc000000u) == 0x14000000u) ||
+				 (hw == 0xd503201fu && (lw & 0xfc000000u) == 0x14000000u))
+				b->check_keys++;
+			else if (b->check_words++ < 4)
+				note(b, "check: 0x%08x booted, 0x%08x hotsim at %s", lw, hw,
+				     hs_addr_fmt(img, w, where, sizeof(where)));
 		}
-		/* nop <-> b: a static key the running kernel flipped */
-		if ((lw == 0xd503201fu && (hw & 0xfc000000u) == 0x14000000u) ||
-		    (hw == 0xd503201fu && (lw & 0xfc000000u) == 0x14000000u)) {
-			b->check_keys++;
-			continue;
-		}
-		if (b->check_words++ < 4)
-			note(b, "check: 0x%08x booted, 0x%08x hotsim at %s", lw, hw,
-			     hs_addr_fmt(img, a, where, sizeof(where)));
+		a &= ~4095ULL;
 	}
 	for (uint64_t off = 0; off < img->span && !rc;) {
 		uint64_t end = off;
 
+		/* equal pages (nearly all) at memcmp speed */
+		if (!(off & 4095) && off + 4096 <= img->span && !memcmp(pt->mem + off, bp->mem + off, 4096)) {
+			off += 4096;
+			continue;
+		}
 		if (pt->mem[off] == bp->mem[off] || (off >= init_lo && off < init_hi)) {
 			off++;
 			continue;

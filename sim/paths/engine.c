@@ -337,22 +337,28 @@ struct hs_session *hs_session_new_src(const struct hs_patched *pt, enum hs_state
 	}
 	if (src == HS_SRC_SYNTH)
 		snprintf(s->boot_why, sizeof(s->boot_why), "synthesized state was asked for");
-	if (src == HS_SRC_BOOTED) {
+	if (src == HS_SRC_BOOTED)
 		snprintf(s->why, sizeof(s->why), "no booted state: %s", s->boot_why);
-		return s;
-	}
-	s->c.r = hs_runner_new(pt->img, pt->mem, pt->core);
-	if (!s->c.r) {
-		hs_session_free(s);
-		return NULL;
-	}
-	if (hs_kstate_boot(s->c.r, &s->c.ks) || hs_rtconst_settle(s->c.r, &pt->rep) ||
+	/* synthesized state is built when a path first needs it */
+	return s;
+}
+
+/* hotsim's own boot-like state, once per session; -1 only for internal
+ * failures (a state that cannot be built is s->why). */
+static int synth_state(struct hs_session *s)
+{
+	if (s->c.r || s->src == HS_SRC_BOOTED)
+		return 0;
+	s->c.r = hs_runner_new(s->c.pt->img, s->c.pt->mem, s->c.pt->core);
+	if (!s->c.r)
+		return -1;
+	if (hs_kstate_boot(s->c.r, &s->c.ks) || hs_rtconst_settle(s->c.r, &s->c.pt->rep) ||
 	    hs_rt_snapshot(s->c.r)) {
 		snprintf(s->why, sizeof(s->why), "%s", hs_errmsg());
-		return s;
+		return 0;
 	}
 	s->ok = 1;
-	return s;
+	return 0;
 }
 
 struct hs_session *hs_session_new(const struct hs_patched *pt)
@@ -408,15 +414,17 @@ int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t tra
 int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
 		       const struct hs_path_pins *pins, struct hs_path_run *out)
 {
-	struct hs_path_ctx c = s->c;	/* runs may change their copy of the state */
+	struct hs_path_ctx c;
 	int rc = 0;
-
-	c.pins = pins;
 
 	memset(out, 0, sizeof(*out));
 	out->def = d;
 	if (s->boot.ok && d->boot.point != HS_BOOT_NONE)
 		return run_booted(s, d, trace_limit, out);
+	if (d->kind != HS_PATH_BOOTED && synth_state(s))
+		return -1;
+	c = s->c;	/* runs may change their copy of the state */
+	c.pins = pins;
 	if (d->kind == HS_PATH_BOOTED) {
 		snprintf(out->why, sizeof(out->why), "needs the booted state: %s", s->boot_why);
 		return 0;
@@ -465,8 +473,11 @@ cannot:
 int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct hs_path_run *out,
 		       struct hs_run *run, struct hs_runner **r)
 {
-	struct hs_path_ctx c = s->c;
+	struct hs_path_ctx c;
 
+	if (synth_state(s))
+		return -1;
+	c = s->c;
 	if (!s->ok)
 		return hs_fail("%s", s->why);
 	if (hs_rt_restore(c.r))
