@@ -53,12 +53,11 @@ struct hs_path_run {
 	} segs[16];
 	unsigned nsegs;
 	struct hs_pcpu_census *census;	/* percpu: every site in the image */
-	/* sub-rows that split the whole run: trace ranges [b, e), two each */
-	struct {
-		char label[16];
-		size_t b[2], e[2];
-	} parts[8];
+	/* sub-rows that split the whole run: part_of[i] names record i's
+	 * (an index into part_names), every record in exactly one */
+	char part_names[8][16];
 	unsigned nparts;
+	uint8_t *part_of;
 	int booted;			/* ran from the booted state */
 	char state[800];		/* where its state came from, and why not booted */
 	struct hs_runner *r;
@@ -107,6 +106,7 @@ struct hs_boot_def {
 	const char *window;	/* keep only the first call of this function, from its
 				 * entry to its first return (in whichever task) */
 	int irq_parts;		/* sub-rows .entry .handler .softirq .exit */
+	int pipe_parts;		/* sub-rows of a pipe round trip (sched-pipe) */
 	const char *const *landmarks;	/* more functions the booted form passes */
 };
 

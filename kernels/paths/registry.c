@@ -6,7 +6,7 @@
 #include "hotsim/paths.h"
 
 extern const struct hs_path_def hs_path_irq_el1, hs_path_irq_el0, hs_path_syscall_getpid,
-	hs_path_syscall_invalid, hs_path_cswitch, hs_path_percpu;
+	hs_path_syscall_invalid, hs_path_sched_pipe, hs_path_cswitch, hs_path_percpu;
 
 /* A test links a throwaway path under this name to see it appear
  * everywhere (tests/extra_registry.c); otherwise the weak reference is NULL
@@ -18,6 +18,7 @@ const struct hs_path_def *const hs_paths[] = {
 	&hs_path_irq_el0,
 	&hs_path_syscall_getpid,
 	&hs_path_syscall_invalid,
+	&hs_path_sched_pipe,
 	&hs_path_cswitch,
 	&hs_path_percpu,
 	&hs_path_extra,

@@ -148,19 +148,19 @@ static void census_sum(const struct hs_insn_cost *per, const size_t *first, cons
 		sum_range(per, first[k] + len[k], first[k] + 2 * len[k], out);
 }
 
-/* Distinct instruction bytes of the records in up to two ranges. */
-static uint64_t part_code_bytes(const struct hs_trace *t, const size_t *b, const size_t *e)
+/* Distinct instruction bytes of the records of one part. */
+static uint64_t part_code_bytes(const struct hs_path_run *pr, unsigned p)
 {
-	struct hs_trace sub = *t;
+	struct hs_trace sub = pr->tr;
 	uint64_t n = 0;
 
-	sub.v = malloc((e[0] - b[0] + e[1] - b[1] + 1) * sizeof(*t->v));
+	sub.v = malloc((pr->tr.n + 1) * sizeof(*pr->tr.v));
 	if (!sub.v)
 		return 0;
 	sub.n = 0;
-	for (int k = 0; k < 2; k++)
-		for (size_t i = b[k]; i < e[k]; i++)
-			sub.v[sub.n++] = t->v[i];
+	for (size_t i = 0; i < pr->tr.n; i++)
+		if (pr->part_of[i] == p)
+			sub.v[sub.n++] = pr->tr.v[i];
 	n = code_bytes(&sub);
 	free(sub.v);
 	return n;
@@ -191,7 +191,7 @@ static int cost_parts(struct hs_model *m, const struct ms_options *o, const stru
 		struct ms_row *row;
 		char name[40];
 
-		snprintf(name, sizeof(name), "%s.%s", whole->path, pr->parts[p].label);
+		snprintf(name, sizeof(name), "%s.%s", whole->path, pr->part_names[p]);
 		if (!(row = new_row(out, name, whole->path, whole->cpu))) {
 			rc = -1;
 			break;
@@ -200,12 +200,13 @@ static int cost_parts(struct hs_model *m, const struct ms_options *o, const stru
 		memcpy(row->state, whole->state, sizeof(row->state));
 		zero_sums(&whole->warm, &row->warm);
 		zero_sums(&whole->cold, &row->cold);
-		for (int k = 0; k < 2; k++) {
-			sum_range(pw, pr->parts[p].b[k], pr->parts[p].e[k], &row->warm);
-			sum_range(pc, pr->parts[p].b[k], pr->parts[p].e[k], &row->cold);
-			row->insns += pr->parts[p].e[k] - pr->parts[p].b[k];
-		}
-		row->code_bytes = part_code_bytes(&pr->tr, pr->parts[p].b, pr->parts[p].e);
+		for (size_t i = 0; i < pr->tr.n; i++)
+			if (pr->part_of[i] == p) {
+				sum_range(pw, i, i + 1, &row->warm);
+				sum_range(pc, i, i + 1, &row->cold);
+				row->insns++;
+			}
+		row->code_bytes = part_code_bytes(pr, p);
 		row->ok = 1;
 	}
 	free(pw);
@@ -313,7 +314,7 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 			snprintf(row->why, sizeof(row->why), "%s", pr.why);
 			snprintf(row->state, sizeof(row->state), "%s", pr.state);
 		}
-	} else if (pr.nparts) {
+	} else if (pr.nparts && pr.part_of) {
 		if (!(row = new_row(out, d->name, d->name, cpu)))
 			rc = -1;
 		else {

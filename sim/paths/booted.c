@@ -349,16 +349,22 @@ static int window(const struct hs_boot_state *b, const struct hs_path_def *d, st
 	return 0;
 }
 
-static void part(struct hs_path_run *out, const char *label, size_t b0, size_t e0, size_t b1, size_t e1)
+/* A sub-row, and the records [b, e) that belong to it. */
+static int part(struct hs_path_run *out, const char *label)
 {
-	if (out->nparts >= HS_ARRAY_SIZE(out->parts))
-		return;
-	snprintf(out->parts[out->nparts].label, sizeof(out->parts[0].label), "%s", label);
-	out->parts[out->nparts].b[0] = b0;
-	out->parts[out->nparts].e[0] = e0;
-	out->parts[out->nparts].b[1] = b1;
-	out->parts[out->nparts].e[1] = e1;
-	out->nparts++;
+	for (unsigned i = 0; i < out->nparts; i++)
+		if (!strcmp(out->part_names[i], label))
+			return (int)i;
+	if (out->nparts >= HS_ARRAY_SIZE(out->part_names))
+		return -1;
+	snprintf(out->part_names[out->nparts], sizeof(out->part_names[0]), "%s", label);
+	return (int)out->nparts++;
+}
+
+static void mark(struct hs_path_run *out, int p, size_t b, size_t e)
+{
+	for (size_t i = b; i < e && i < out->tr.n && p >= 0; i++)
+		out->part_of[i] = (uint8_t)p;
 }
 
 /*
@@ -375,26 +381,121 @@ static void irq_parts(struct hs_boot_state *b, struct hs_path_run *out)
 	const struct hs_sym *sq = hs_sym_lookup(img, "handle_softirqs", NULL);
 	uint64_t root = 0;
 	size_t r0, r1, s0, s1;
+	int pe, ph, ps, px;
 
 	if (!sq)
 		sq = hs_sym_lookup(img, "__do_softirq", NULL);
 	if (!hai || hs_rt_read64(b->r, hai->addr, &root) || !root)
 		return;
 	r0 = first_at(&out->tr, 0, root);
-	if (r0 >= out->tr.n)
+	if (r0 >= out->tr.n || !(out->part_of = calloc(out->tr.n, 1)))
 		return;
 	r1 = call_end(b->r, &out->tr, r0 + 1);
 	s0 = sq ? first_at(&out->tr, r1, sq->addr) : out->tr.n;
 	s1 = s0 < out->tr.n ? call_end(b->r, &out->tr, s0 + 1) : out->tr.n;
-	part(out, "entry", 0, r0, 0, 0);
-	part(out, "handler", r0, r1, 0, 0);
-	if (s0 < out->tr.n) {
-		part(out, "softirq", s0, s1, 0, 0);
-		part(out, "exit", r1, s0, s1, out->tr.n);
-	} else {
-		part(out, "softirq", 0, 0, 0, 0);
-		part(out, "exit", r1, out->tr.n, 0, 0);
+	pe = part(out, "entry");
+	ph = part(out, "handler");
+	ps = s0 < out->tr.n ? part(out, "softirq") : -1;
+	px = part(out, "exit");
+	mark(out, pe, 0, r0);
+	mark(out, ph, r0, r1);
+	mark(out, px, r1, out->tr.n);
+	mark(out, ps, s0, s1);
+	if (ps < 0)
+		hs_path_note(out, "no softirq ran after this tick");
+}
+
+/* The first of a function's names this image has. */
+static const struct hs_sym *any_sym(const struct hs_image *img, const char *const *names)
+{
+	for (int i = 0; names[i]; i++) {
+		const struct hs_sym *s = hs_sym_lookup(img, names[i], NULL);
+
+		if (s)
+			return s;
 	}
+	return NULL;
+}
+
+enum { PP_USER, PP_WRITE, PP_WAKEUP, PP_READ_BLOCK, PP_SWITCH, PP_READ_RETURN };
+
+/* What the syscall entered at record i is: write or read (the first of
+ * their entry points it reaches). */
+static int syscall_kind(const struct hs_trace *t, size_t i, uint64_t wr, uint64_t rd)
+{
+	for (; i < t->n; i++) {
+		if (t->v[i].pc == wr)
+			return PP_WRITE;
+		if (t->v[i].pc == rd)
+			return PP_READ_BLOCK;
+	}
+	return PP_WRITE;
+}
+
+/*
+ * One round trip of the ping-pong, every record in one phase:
+ *   .user         the two processes' own instructions
+ *   .write        the write() syscalls, less the wakeups in them
+ *   .wakeup       try_to_wake_up() of a reader asleep in read()
+ *   .read         read() from its svc until it returns or blocks
+ *   .switch       __schedule, from its entry to the other task's return
+ *   .read-return  read() after its task was woken, to the eret
+ * A switch resumes the other task in whatever phase it left (B starts
+ * asleep in read()): with wakeup preemption A's write() is cut short by
+ * the switch to B and finished after the switch back.
+ */
+static void pipe_parts(struct hs_boot_state *b, struct hs_path_run *out)
+{
+	static const char *const names[] = { "user", "write", "wakeup", "read", "switch", "read-return" };
+	static const char *const wr_names[] = { "ksys_write", "__arm64_sys_write", NULL };
+	static const char *const rd_names[] = { "ksys_read", "__arm64_sys_read", NULL };
+	const struct hs_image *img = hs_rt_image(b->r);
+	const struct hs_dcache *dc = hs_rt_dcache(b->r);
+	const struct hs_sym *sched = hs_sym_lookup(img, "__schedule", NULL);
+	const struct hs_sym *ttwu = hs_sym_lookup(img, "try_to_wake_up", NULL);
+	const struct hs_sym *wr = any_sym(img, wr_names), *rd = any_sym(img, rd_names);
+	unsigned switches = 0, wakeups = 0, in_switch = 0, task = 0;
+	int cur = PP_USER, id[6], saved[2] = { PP_USER, PP_READ_RETURN };
+
+	if (!sched || !ttwu || !wr || !rd || !(out->part_of = calloc(out->tr.n ? out->tr.n : 1, 1)))
+		return;
+	for (int k = 0; k < 6; k++)
+		id[k] = part(out, names[k]);
+	for (size_t i = 0; i < out->tr.n; i++) {
+		uint64_t pc = out->tr.v[i].pc;
+		const struct a64_insn *in = &dc->v[out->tr.v[i].sidx].in;
+
+		if (pc < img->base) {
+			out->part_of[i] = (uint8_t)id[PP_USER];
+			if ((in->word & 0xffe0001fu) == 0xd4000001u)	/* svc */
+				cur = syscall_kind(&out->tr, i + 1, wr->addr, rd->addr);
+			continue;
+		}
+		if (!in_switch && pc == sched->addr) {
+			in_switch = 1;
+			switches++;
+			saved[task] = cur;
+		}
+		if (in_switch) {
+			out->part_of[i] = (uint8_t)id[PP_SWITCH];
+			if (in->cls == A64_C_RET && pc >= sched->addr && pc < sched->addr + sched->size) {
+				in_switch = 0;
+				task ^= 1;
+				cur = saved[task] == PP_READ_BLOCK ? PP_READ_RETURN : saved[task];
+			}
+			continue;
+		}
+		if (pc == ttwu->addr) {
+			size_t e = call_end(b->r, &out->tr, i + 1);
+
+			mark(out, id[PP_WAKEUP], i, e);
+			wakeups++;
+			i = e - 1;
+			continue;
+		}
+		out->part_of[i] = (uint8_t)id[cur == PP_USER ? PP_WRITE : cur];
+	}
+	hs_path_note(out, "one round trip: %u switches, %u wakeups", switches, wakeups);
 }
 
 static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out,
@@ -425,6 +526,8 @@ static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, stru
 		return -1;
 	if (!full && d->boot.irq_parts)
 		irq_parts(b, out);
+	if (!full && d->boot.pipe_parts)
+		pipe_parts(b, out);
 	out->booted = 1;
 	snprintf(out->state, sizeof(out->state), "%s", b->desc);
 	return 0;

@@ -519,6 +519,7 @@ int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t
 
 void hs_path_run_free(struct hs_path_run *out)
 {
+	free(out->part_of);
 	hs_trace_free(&out->tr);
 	if (out->owns_runner)
 		hs_runner_free(out->r);
