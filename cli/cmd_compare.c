@@ -24,6 +24,9 @@ struct cmp_opts {
 	enum opt_format format;
 	struct opt_pct fail_above;
 	struct opt_params params;
+	struct opt_clocks freq;
+	struct opt_hz hz;
+	long noise;
 	long limit;
 	int all;
 };
@@ -38,6 +41,10 @@ static void defaults(void *p)
 	o->state.warm = o->state.cold = 1;
 	o->window.to = 40;
 	o->limit = 200;
+	/* the rates the seeds' question asks about */
+	o->hz.v[0] = 100;
+	o->hz.v[1] = 250;
+	o->hz.n = 2;
 }
 
 static void ms_opts(const struct cmp_opts *o, struct ms_options *m)
@@ -50,6 +57,7 @@ static void ms_opts(const struct cmp_opts *o, struct ms_options *m)
 	m->want_warm = o->state.warm;
 	m->want_cold = o->state.cold;
 	m->src = o->src;
+	m->noise = (int)o->noise;
 	memcpy(m->params, o->params.v, sizeof(o->params.v));
 	m->nparams = o->params.n;
 }
@@ -143,10 +151,14 @@ static int compare_or_run(const struct cmp_opts *o, const char *base_file, const
 		goto out;
 	}
 	ms_compare_build(&c, &base, patched_file ? &patched : NULL, o->state.warm, o->state.cold);
+	d.nproj = ms_project(&c, o->freq.v, o->freq.n, o->hz.v, o->hz.n, d.proj, (int)HS_ARRAY_SIZE(d.proj));
 	if (o->format == FORMAT_JSON) {
 		rp_json(stdout, &c, &d);
 	} else {
 		rp_table(stdout, &c, o->all);
+		if (o->noise)
+			rp_noise_text(stdout, &c, (int)o->noise);
+		rp_projection_text(stdout, &c, &d);
 		rp_details_text(stdout, &c, &d);
 	}
 	fflush(stdout);
@@ -184,6 +196,10 @@ static int run_run(void *p, char **args)
 	OPT("window", "A:B", OPT_WINDOW, t, window, "timeline records A..B-1 (default 0:40)"), \
 	OPT("svg", "FILE", OPT_STRING, t, svg, "bars to FILE (and FILE-timeline.svg with --timeline)"), \
 	OPT("param", "[CORE.]NAME=V", OPT_PARAM, t, params, "override a model parameter (repeatable)"), \
+	OPT("freq", "[CORE=]F", OPT_CLOCK, t, freq, "clock for the sched-pipe projection (a55=1.8GHz; repeatable)"), \
+	OPT("hz", "LIST", OPT_HZ, t, hz, "tick rates the projection adds the tick at (default 100,250)"), \
+	OPT_N("noise", "N", t, noise, 0, 16, \
+	      "layout noise band: cost again in N layouts with part of each path moved"), \
 	OPT_N("limit", "N", t, limit, 0, 100000, "lines of --explain (default 200)"), \
 	OPT("format", "FMT", OPT_FORMAT, t, format, "text or json (--json); json carries --explain/--timeline")
 

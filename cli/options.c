@@ -203,6 +203,33 @@ static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *v
 		else
 			return bad(c, "--%s is auto, booted or synthesized, not '%.20s'", o->name, val);
 		return 0;
+	case OPT_CLOCK: {
+		struct opt_clocks *k = dst;
+
+		if (k->n >= (int)HS_ARRAY_SIZE(k->v))
+			return bad(c, "at most 8 --%s options%s", o->name, "");
+		if (ms_parse_clock(val, &k->v[k->n]))
+			return bad(c, "%s%s", hs_errmsg(), "");
+		k->n++;
+		return 0;
+	}
+	case OPT_HZ: {
+		struct opt_hz *h = dst;
+		const char *p = val;
+
+		h->n = 0;
+		while (*p) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p || v < 10 || v > 10000 || h->n == (int)HS_ARRAY_SIZE(h->v))
+				return bad(c, "--%s is a list of up to 4 tick rates (100,250), not '%.30s'", o->name, val);
+			h->v[h->n++] = (unsigned)v;
+			p = *end == ',' ? end + 1 : end;
+			if (*end && *end != ',')
+				return bad(c, "--%s is a list of tick rates (100,250), not '%.30s'", o->name, val);
+		}
+		return h->n ? 0 : bad(c, "--%s needs a tick rate%s", o->name, "");
+	}
 	case OPT_END:
 		break;
 	}

@@ -29,6 +29,8 @@ enum opt_kind {
 	OPT_WINDOW,	/* struct opt_window: A:B */
 	OPT_FORMAT,	/* enum opt_format: text, json (also --json) */
 	OPT_SOURCE,	/* enum hs_state_source: auto, booted, synthesized */
+	OPT_CLOCK,	/* struct opt_clocks: [core=]1.8GHz, repeatable */
+	OPT_HZ,		/* struct opt_hz: 100,250 */
 };
 
 enum opt_format { FORMAT_TEXT, FORMAT_JSON };
@@ -40,6 +42,8 @@ struct opt_state { int warm, cold; };
 struct opt_params { struct ms_param v[MS_MAX_PARAMS]; int n; };
 struct opt_u64s { uint64_t v[8]; int n; };
 struct opt_window { size_t from, to; };
+struct opt_clocks { struct ms_clock v[8]; int n; };
+struct opt_hz { unsigned v[4]; int n; };
 
 struct cli_opt {
 	const char *name;	/* --name */

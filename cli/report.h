@@ -22,11 +22,23 @@ struct rp_details {
 	struct ms_detail tl[2];		/* timeline on the first core */
 	struct opt_window win;
 	long limit;			/* lines of explain */
+	/* sched-pipe in usecs/op (project.c), when it ran */
+	struct ms_projection proj[48];
+	int nproj;
 };
 
 void rp_table(FILE *f, const struct ms_compare *c, int all);
 void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d);
 int rp_svg(const char *path, const struct ms_compare *c);
+
+/* The layout noise band (--noise) as text: every row's range, and
+ * whether each move is larger than what layout alone does */
+void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts);
+
+/* The sched-pipe projection: text block, JSON array */
+void rp_projection_text(FILE *f, const struct ms_compare *c, const struct rp_details *d);
+struct json;
+void rp_projection_json(struct json *j, const struct rp_details *d);
 
 /* --explain / --timeline as text */
 void rp_details_text(FILE *f, const struct ms_compare *c, const struct rp_details *d);

@@ -237,6 +237,8 @@ void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 			entry(&j, c, &c->pairs[i], "cold", 0);
 	}
 	json_end_arr(&j);
+	if (d && d->nproj)
+		rp_projection_json(&j, d);
 	if (d && d->explain)
 		explain(&j, c, d);
 	if (d && d->timeline)

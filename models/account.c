@@ -24,8 +24,8 @@ void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, const struct h
 	out->cause = HS_ST_DCACHE;
 	if (!(op->fl & (HS_OP_LOAD | HS_OP_STORE)) || !rec->addr)
 		return;
-	out->extra = hs_data_access(m, rec->addr, size, !!(op->fl & HS_OP_STORE), ev, &out->cause,
-				    &out->uncal, res);
+	out->extra = hs_data_access(m, hs_data_at(m, rec->addr), size, !!(op->fl & HS_OP_STORE), ev,
+				    &out->cause, &out->uncal, res);
 	if ((op->fl & HS_OP_LOAD) && unaligned(rec->addr, size)) {
 		out->extra += (uint32_t)m->v[HS_P_UNALIGNED_EXTRA];
 		if (!m->p[HS_P_UNALIGNED_EXTRA].calibrated)
@@ -76,9 +76,10 @@ int hs_control_phase(struct hs_model *m, struct hs_fe *fe, const struct hs_trace
 		hs_fe_restart(fe, resolve_t + op->cost, HS_ST_SERIAL, !!(op->fl & HS_OP_UNCAL));
 		redirect_open = 1;
 	} else if (op->bkind != HS_B_NONE) {
-		uint16_t ev = hs_fe_control(m, fe, op, rec->pc, hs_trace_next_pc(t, i),
-					    t->dc->v[rec->sidx].in.target, rec->flags, fetch_t, resolve_t,
-					    res);
+		uint64_t next = hs_trace_next_pc(t, i), target = t->dc->v[rec->sidx].in.target;
+		uint16_t ev = hs_fe_control(m, fe, op, hs_code_at(m, rec->pc),
+					    next ? hs_code_at(m, next) : 0, target ? hs_code_at(m, target) : 0,
+					    rec->flags, fetch_t, resolve_t, res);
 
 		redirect_open = fe->redirected;
 		if (per)

@@ -306,7 +306,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 
 		if (per)
 			memset(&per[i], 0, sizeof(per[i]));
-		hs_fe_fetch(m, &fe, rec->pc, rec->flags, &f, res);
+		hs_fe_fetch(m, &fe, hs_code_at(m, rec->pc), rec->flags, &f, res);
 		ev |= f.events;
 		issue_cycle(m, &st, op, &f, i, &is);
 		take_slot(&st, op, is.t, i, &ev);

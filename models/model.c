@@ -246,3 +246,12 @@ int hs_model_warm(struct hs_model *m, const struct hs_trace *t, unsigned max_ite
 	res->converged = converged;
 	return 0;
 }
+
+void hs_model_set_layout_shift(struct hs_model *m, uint64_t code_split, uint64_t code_delta,
+			       uint64_t data_split, uint64_t data_delta)
+{
+	m->code_split = code_split;
+	m->code_delta = code_delta;
+	m->data_split = data_split;
+	m->data_delta = data_delta;
+}

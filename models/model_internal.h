@@ -257,7 +257,20 @@ struct hs_model {
 	/* engine scratch (the OoO unit calendars), allocated on first use */
 	void *scratch;
 	uint32_t gen;			/* run counter: stamps scratch entries */
+	/* layout: code (data) at or above its split point is seen by the
+	 * caches and predictors moved by its delta (hs_model_set_layout_shift) */
+	uint64_t code_split, code_delta, data_split, data_delta;
 };
+
+static inline uint64_t hs_code_at(const struct hs_model *m, uint64_t pc)
+{
+	return pc >= m->code_split ? pc + m->code_delta : pc;
+}
+
+static inline uint64_t hs_data_at(const struct hs_model *m, uint64_t a)
+{
+	return a >= m->data_split ? a + m->data_delta : a;
+}
 
 /* Re-derive m->v, resize caches/predictors; -1 (hs_errmsg) if a geometry is
  * impossible (sizes not powers of two...). Flushes state. */

@@ -64,6 +64,10 @@ struct hs_core {
 	/* booted state: the QEMU CPU the kernel boots on for this core (its
 	 * own patching is overlaid on that state), and why; NULL: none */
 	const char *boot_cpu, *boot_why;
+	/* a typical clock of the core in a product, for projections to time
+	 * (--freq overrides), and which product */
+	uint64_t clock_hz;
+	const char *clock_source;
 	/* timing (models/) */
 	const char *description;	/* "Cortex-A53 r0p4: in-order dual issue ..." */
 	const struct hs_engine *engine;

@@ -36,6 +36,10 @@ struct ms_row {
 	int booted;			/* ran from the booted state */
 	char state[800];		/* where the state came from / why not booted */
 	struct hs_model_result warm, cold;
+	/* layout noise (ms_options.noise): the cycles' range over the layouts
+	 * tried, warm [0] and cold [1]; lo == hi == cycles when not asked */
+	uint64_t noise_lo[2], noise_hi[2];
+	int noise_n;			/* layouts the band spans (0: no band) */
 };
 
 struct ms_param {
@@ -51,6 +55,8 @@ struct ms_options {
 	int npaths;
 	int want_warm, want_cold;
 	enum hs_state_source src;	/* booted, synthesized, or booted where possible */
+	int noise;			/* layouts beyond the recorded one: code and data
+					 * shifted by 64, 128 ... noise x 64 bytes */
 	struct ms_param params[MS_MAX_PARAMS];
 	int nparams;
 };
@@ -162,6 +168,37 @@ int ms_pair_moved(const struct ms_compare *c, const struct ms_pair *p);
 void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint64_t *patched);
 /* Some result regressed by more than pct percent. */
 int ms_compare_regressed(const struct ms_compare *c, double pct);
+
+/* --- projection to time (project.c) --------------------------------------- */
+
+/*
+ * A sched-pipe round trip is one op of `perf bench sched pipe`: its warm
+ * cycles at a clock give usecs/op and ops/s. The periodic tick adds, per
+ * op, the cost of a tick (irq-el1, warm) times the ticks that fall in one
+ * op (HZ x op time): hz 0 is the op without the tick.
+ */
+struct ms_projection {
+	const char *cpu;
+	uint64_t clock_hz;
+	unsigned hz;
+	int both;			/* compare: patched side present */
+	double us[2], ops[2];		/* base, patched */
+	double tick_cycles[2];		/* added per op by the tick */
+	double delta_us, delta_pct;
+};
+
+struct ms_clock {
+	char core[8];			/* "" for every core */
+	uint64_t hz;
+};
+
+/* Parse "a55=1.8GHz", "1800MHz", "1.8e9". */
+int ms_parse_clock(const char *arg, struct ms_clock *c);
+
+/* Rows for every core that ran sched-pipe: clocks from clocks[] (else the
+ * core's typical clock), one row per hz (0 first). Returns the count. */
+int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nclocks,
+	       const unsigned *hz, int nhz, struct ms_projection *out, int max);
 
 /* --- snippet (snippet.c) ------------------------------------------------- */
 

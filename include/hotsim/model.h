@@ -94,6 +94,13 @@ size_t hs_model_nparams(const struct hs_model *m);
 const struct hs_param *hs_model_param(const struct hs_model *m, size_t i);
 int hs_model_set_param(struct hs_model *m, const char *name, double value);
 
+/* Cost the traces as if the code (data) at or above a split address lay
+ * delta bytes further on - what a change elsewhere in the kernel does to
+ * a path's layout: the caches, TLBs and predictors see the moved
+ * addresses. Deltas 0: as recorded. */
+void hs_model_set_layout_shift(struct hs_model *m, uint64_t code_split, uint64_t code_delta,
+			       uint64_t data_split, uint64_t data_delta);
+
 /* Flush caches, TLBs and predictors (the cold state). */
 void hs_model_reset(struct hs_model *m);
 

@@ -85,6 +85,63 @@ static uint64_t code_bytes(const struct hs_trace *t)
 	return 4 * n;
 }
 
+/* The q-th of n quantiles of the distinct values of a field of a trace. */
+static uint64_t quantile(const struct hs_trace *t, int data, int q, int n)
+{
+	uint64_t *v = malloc((t->n + 1) * sizeof(*v)), r = 0;
+	size_t k = 0, d = 0;
+
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (!data || t->v[i].addr)
+			v[k++] = data ? t->v[i].addr & ~63ULL : t->v[i].pc;
+	qsort(v, k, sizeof(*v), cmp_u64);
+	for (size_t i = 0; i < k; i++)
+		if (!i || v[i] != v[i - 1])
+			v[d++] = v[i];
+	if (d)
+		r = v[d * (size_t)q / (size_t)n];
+	free(v);
+	return r;
+}
+
+/*
+ * The layout noise band: the same trace costed as if a change elsewhere in
+ * the kernel had moved part of it. Layout k (1..noise) moves the code above
+ * the k-th split of the path's own code (and the data above the k-th split
+ * of its data) by a different multiple of 4 bytes up to 512: the cache sets
+ * and predictor entries the two parts use shift against each other, the
+ * instructions do not change.
+ */
+static int noise(struct hs_model *m, const struct ms_options *o, const struct hs_trace *t,
+		 struct ms_row *row)
+{
+	int rc = 0;
+
+	row->noise_lo[0] = row->noise_hi[0] = row->warm.cycles;
+	row->noise_lo[1] = row->noise_hi[1] = row->cold.cycles;
+	row->noise_n = o->noise ? o->noise + 1 : 0;
+	for (int k = 1; k <= o->noise && !rc; k++) {
+		struct hs_model_result r;
+		uint64_t delta = 4ULL * (uint64_t)((k * 37) % 128 + 1);
+
+		hs_model_set_layout_shift(m, quantile(t, 0, k, o->noise + 1), delta,
+					  quantile(t, 1, k, o->noise + 1), delta);
+		for (int cold = 0; cold < 2 && !rc; cold++) {
+			if (!(cold ? o->want_cold : o->want_warm))
+				continue;
+			rc = cold ? hs_model_cold(m, t, &r, NULL) : hs_model_warm(m, t, MS_WARM_MAX, &r, NULL);
+			if (!rc && r.cycles < row->noise_lo[cold])
+				row->noise_lo[cold] = r.cycles;
+			if (!rc && r.cycles > row->noise_hi[cold])
+				row->noise_hi[cold] = r.cycles;
+		}
+	}
+	hs_model_set_layout_shift(m, 0, 0, 0, 0);
+	return rc;
+}
+
 static int cost(struct hs_model *m, const struct ms_options *o, const struct hs_trace *t,
 		struct ms_row *row)
 {
@@ -93,6 +150,8 @@ static int cost(struct hs_model *m, const struct ms_options *o, const struct hs_
 	if (o->want_warm && hs_model_warm(m, t, MS_WARM_MAX, &row->warm, NULL))
 		return -1;
 	if (o->want_cold && hs_model_cold(m, t, &row->cold, NULL))
+		return -1;
+	if (noise(m, o, t, row))
 		return -1;
 	row->ok = 1;
 	return 0;
@@ -186,6 +245,8 @@ static int cost_parts(struct hs_model *m, const struct ms_options *o, const stru
 		rc = hs_model_warm(m, &pr->tr, MS_WARM_MAX, &whole->warm, pw);
 	if (!rc && o->want_cold)
 		rc = hs_model_cold(m, &pr->tr, &whole->cold, pc);
+	if (!rc)
+		rc = noise(m, o, &pr->tr, whole);
 	whole->ok = !rc;
 	for (unsigned p = 0; p < pr->nparts && !rc; p++) {
 		struct ms_row *row;
@@ -387,6 +448,12 @@ int ms_measure_pinned(const char *path, const struct ms_options *o, const struct
 		}
 		for (int k = 0; k < o->npaths && !rc; k++)
 			rc = measure_path(m, o, pt, ses, o->paths[k], pin_from, out);
+		/* rows without a band of their own (parts, census): their value */
+		for (int i = 0; i < out->nrows; i++)
+			if (!out->rows[i].noise_hi[0] && !out->rows[i].noise_hi[1]) {
+				out->rows[i].noise_lo[0] = out->rows[i].noise_hi[0] = out->rows[i].warm.cycles;
+				out->rows[i].noise_lo[1] = out->rows[i].noise_hi[1] = out->rows[i].cold.cycles;
+			}
 		hs_session_free(ses);
 		hs_model_free(m);
 		hs_patched_free(pt);

@@ -1,0 +1,58 @@
+/*
+ * report_noise.c - the layout noise band (compare/run --noise N): each
+ * result costed again with part of the path's code and data moved against
+ * the rest (measure.c, noise()), as an unrelated change elsewhere in the
+ * kernel moves them. A move no larger than the spread layout alone causes
+ * is noise.
+ */
+#include <stdio.h>
+
+#include "report.h"
+
+void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
+{
+	unsigned beyond = 0, within = 0;
+
+	fprintf(f, "\nlayout noise: %d layouts (the recorded one, and %d with part of the path's code and "
+		"data moved against the rest by up to 512 bytes); spread = max - min\n", layouts + 1, layouts);
+	if (c->patched)
+		fprintf(f, "%-22s %-4s %-5s %15s %15s %8s  %s\n", "path", "cpu", "state", "base range",
+			"patched range", "delta", "verdict");
+	else
+		fprintf(f, "%-22s %-4s %-5s %15s %8s\n", "path", "cpu", "state", "range", "spread");
+	for (int i = 0; i < c->npairs; i++) {
+		const struct ms_pair *p = &c->pairs[c->order[i]];
+
+		if (!ms_pair_ok(c, p) || !p->base->noise_n || (c->patched && !p->patched->noise_n))
+			continue;	/* sub-rows: no band of their own */
+		for (int warm = 1; warm >= 0; warm--) {
+			int s = !warm;
+			char rb[40], rp[40];
+
+			if (!(warm ? c->want_warm : c->want_cold))
+				continue;
+			snprintf(rb, sizeof(rb), "%llu..%llu", (unsigned long long)p->base->noise_lo[s],
+				 (unsigned long long)p->base->noise_hi[s]);
+			if (!c->patched) {
+				fprintf(f, "%-22s %-4s %-5s %15s %8llu\n", p->name, p->cpu, warm ? "warm" : "cold", rb,
+					(unsigned long long)(p->base->noise_hi[s] - p->base->noise_lo[s]));
+				continue;
+			}
+			long long d = ms_pair_delta(p, warm);
+			unsigned long long spread = p->base->noise_hi[s] - p->base->noise_lo[s];
+
+			if (!d)
+				continue;
+			snprintf(rp, sizeof(rp), "%llu..%llu", (unsigned long long)p->patched->noise_lo[s],
+				 (unsigned long long)p->patched->noise_hi[s]);
+			if ((unsigned long long)(d < 0 ? -d : d) > spread)
+				beyond++;
+			else
+				within++;
+			fprintf(f, "%-22s %-4s %-5s %15s %15s %+8lld  %s\n", p->name, p->cpu, warm ? "warm" : "cold",
+				rb, rp, d, (unsigned long long)(d < 0 ? -d : d) > spread ? "beyond noise" : "within noise");
+		}
+	}
+	if (c->patched)
+		fprintf(f, "%u moves beyond the spread layout alone causes, %u within it\n", beyond, within);
+}

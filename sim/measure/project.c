@@ -1,0 +1,114 @@
+/*
+ * project.c - cycles to the units kernel developers quote for
+ * `perf bench sched pipe`: usecs/op and ops/s (see measure.h). The
+ * assumptions are the README's ("The seeds' questions"): one core, warm
+ * caches, a clock the user gives or the core's typical one, and the tick
+ * as irq-el1's cost spread over the ops it interrupts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotsim/core.h"
+#include "hotsim/err.h"
+#include "hotsim/measure.h"
+
+int ms_parse_clock(const char *arg, struct ms_clock *c)
+{
+	const char *eq = strchr(arg, '='), *num = eq ? eq + 1 : arg;
+	char *end;
+	double v;
+
+	memset(c, 0, sizeof(*c));
+	if (eq) {
+		if ((size_t)(eq - arg) >= sizeof(c->core) || eq == arg)
+			return hs_fail("--freq: bad core in '%s'", arg);
+		memcpy(c->core, arg, (size_t)(eq - arg));
+	}
+	v = strtod(num, &end);
+	if (end == num || v <= 0)
+		return hs_fail("--freq expects [core=]frequency (1.8GHz, 800MHz), got '%s'", arg);
+	if (!strcasecmp(end, "ghz"))
+		v *= 1e9;
+	else if (!strcasecmp(end, "mhz"))
+		v *= 1e6;
+	else if (*end && strcasecmp(end, "hz"))
+		return hs_fail("--freq: unit of '%s' is not GHz, MHz or Hz", arg);
+	if (v < 1e6 || v > 1e11)
+		return hs_fail("--freq: %s is not a CPU clock", arg);
+	c->hz = (uint64_t)(v + 0.5);
+	return 0;
+}
+
+static const struct ms_row *warm_row(const struct ms_compare *c, const char *name, const char *cpu,
+				     int patched)
+{
+	for (int i = 0; i < c->npairs; i++) {
+		const struct ms_pair *p = &c->pairs[i];
+		const struct ms_row *r = patched ? p->patched : p->base;
+
+		if (r && r->ok && !strcmp(p->name, name) && !strcmp(p->cpu, cpu))
+			return r;
+	}
+	return NULL;
+}
+
+static uint64_t clock_of(const char *cpu, const struct ms_clock *clocks, int n)
+{
+	const struct hs_core *core = hs_core_find(cpu);
+	uint64_t hz = core ? core->clock_hz : 0;
+
+	for (int i = 0; i < n; i++)
+		if (!clocks[i].core[0] || !strcmp(clocks[i].core, cpu))
+			hz = clocks[i].hz;
+	return hz;
+}
+
+int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nclocks,
+	       const unsigned *hz, int nhz, struct ms_projection *out, int max)
+{
+	int n = 0;
+
+	if (!c->want_warm)
+		return 0;
+	for (int i = 0; i < c->npairs; i++) {
+		const struct ms_pair *p = &c->pairs[i];
+		uint64_t f = clock_of(p->cpu, clocks, nclocks);
+
+		if (strcmp(p->name, "sched-pipe") || !f)
+			continue;
+		for (int k = -1; k < nhz && n < max; k++) {
+			struct ms_projection *x = &out[n];
+			int ok = 0;
+
+			memset(x, 0, sizeof(*x));
+			x->cpu = p->cpu;
+			x->clock_hz = f;
+			x->hz = k < 0 ? 0 : hz[k];
+			x->both = c->patched != NULL;
+			for (int side = 0; side <= x->both; side++) {
+				const struct ms_row *op = warm_row(c, "sched-pipe", p->cpu, side);
+				const struct ms_row *irq = warm_row(c, "irq-el1", p->cpu, side);
+				double cyc;
+
+				if (!op || (x->hz && !irq))
+					break;
+				cyc = (double)op->warm.cycles;
+				/* ticks per op = HZ x op time; each costs a tick */
+				x->tick_cycles[side] = x->hz ? (double)irq->warm.cycles * x->hz * cyc / (double)f : 0;
+				cyc += x->tick_cycles[side];
+				x->us[side] = cyc / (double)f * 1e6;
+				x->ops[side] = 1e6 / x->us[side];
+				ok++;
+			}
+			if (ok != x->both + 1)
+				continue;
+			if (x->both) {
+				x->delta_us = x->us[1] - x->us[0];
+				x->delta_pct = 100.0 * x->delta_us / x->us[0];
+			}
+			n++;
+		}
+	}
+	return n;
+}
