@@ -179,3 +179,125 @@ Test(booted, no_qemu_falls_back_with_install_hint, .timeout = 120)
 	cr_assert(strstr(out, "syscall.getpid     a53  warm"), "%s", out);
 	free(out);
 }
+
+/* --- the paths the seeds' benchmarks are made of (sched-pipe, syscalls) --- */
+
+/* cycles of "PATH  CPU  warm  N" lines of a `run --state warm` table */
+static long cycles_of(const char *out, const char *path, const char *cpu)
+{
+	char key[64];
+	const char *p;
+	long v = -1;
+
+	snprintf(key, sizeof(key), "\n%-18s %-4s warm ", path, cpu);
+	p = strstr(out, key);
+	if (p)
+		sscanf(p + strlen(key), "%ld", &v);
+	return v;
+}
+
+Test(booted, invalid_syscall_cheaper_than_getpid, .timeout = 600)
+{
+	static const char *const cpus[] = { "a53", "a55", "a73" };
+	char args[256], *out;
+
+	snprintf(args, sizeof(args), "run %s --path syscall.getpid,syscall.invalid --state warm "
+		 "--state-source booted", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	for (int i = 0; i < 3; i++) {
+		long g = cycles_of(out, "syscall.getpid", cpus[i]), v = cycles_of(out, "syscall.invalid", cpus[i]);
+
+		cr_assert(g > 0 && v > 0, "%s: no rows in\n%s", cpus[i], out);
+		cr_assert_lt(v, g, "%s: syscall.invalid %ld >= getpid %ld", cpus[i], v, g);
+	}
+	free(out);
+}
+
+/* A round trip: the two switches both change mm (two processes), every
+ * instruction is in one sub-row, and the sub-rows add up to the whole. */
+Test(booted, sched_pipe_round_trip, .timeout = 600)
+{
+	char args[256], *out;
+	static const char *const parts[] = { "user", "write", "wakeup", "read", "switch", "read-return" };
+
+	snprintf(args, sizeof(args), "paths %s --cpu a53 --path sched-pipe --state-source booted",
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	cr_assert(strstr(out, "one round trip: 2 switches"), "%s", out);
+	cr_assert(strstr(out, "cpu_do_switch_mm 32") || strstr(out, "cpu_do_switch_mm"), "%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path sched-pipe,cswitch --state warm --state-source booted",
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	{
+		long whole = cycles_of(out, "sched-pipe", "a53"), sum = 0, sw;
+		char name[40];
+
+		for (int i = 0; i < 6; i++) {
+			long v;
+
+			snprintf(name, sizeof(name), "sched-pipe.%s", parts[i]);
+			v = cycles_of(out, name, "a53");
+			if (v < 0) {	/* names longer than the column */
+				char key[64];
+				const char *p;
+
+				snprintf(key, sizeof(key), "\n%s a53  warm ", name);
+				p = strstr(out, key);
+				cr_assert(p, "no %s row:\n%s", name, out);
+				sscanf(p + strlen(key), "%ld", &v);
+			}
+			sum += v;
+		}
+		cr_assert_eq(sum, whole, "sub-rows %ld != sched-pipe %ld", sum, whole);
+		/* the switch inside the round trip is the cswitch path */
+		sw = cycles_of(out, "cswitch", "a53");
+		cr_assert(sw > 0 && sw < whole);
+	}
+	free(out);
+	/* two processes: two switches, each through switch_mm */
+	snprintf(args, sizeof(args), "trace %s sched-pipe --cpu a53 --limit 20000 --state-source booted",
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0);
+	cr_assert_eq(count(out, "cpu_do_switch_mm+0x0 "), 2, "switch_mm entries");
+	cr_assert_eq(count(out, "__schedule+0x0 "), 2, "__schedule entries");
+	cr_assert_geq(count(out, "try_to_wake_up+0x0 "), 1, "wakeups");
+	free(out);
+}
+
+/* Identical images: every row and the projection are exactly zero. */
+Test(booted, null_pair_zero_everywhere, .timeout = 900)
+{
+	char args[256], *out;
+
+	snprintf(args, sizeof(args), "compare %s %s --json --state-source booted --noise 2", hs_kernel("7.2-base"),
+		 hs_kernel("7.2-null"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	cr_assert(strstr(out, "\"moved\": 0"), "%.2000s", out);
+	cr_assert(strstr(out, "\"delta_us_per_op\": 0"), "projection: %.4000s", strstr(out, "projection"));
+	cr_assert_null(strstr(out, "\"delta_pct\": -"), "a negative delta");
+	cr_assert_eq(count(out, "\"delta\": 0,"), count(out, "\"delta\": "), "a nonzero delta");
+	free(out);
+}
+
+/* The this_cpu series: syscall.getpid no more expensive on any core. */
+Test(booted, percpu_nopreempt_getpid_not_dearer, .timeout = 900)
+{
+	static const char *const cpus[] = { "a53", "a55", "a73" };
+	char a[256], b[256], *oa, *ob;
+
+	snprintf(a, sizeof(a), "run %s --path syscall.getpid --state warm --state-source booted",
+		 hs_kernel("7.2-base"));
+	snprintf(b, sizeof(b), "run %s --path syscall.getpid --state warm --state-source booted",
+		 hs_kernel("7.2-percpu-nopreempt"));
+	cr_assert_eq(run(NULL, a, &oa), 0, "%s", oa);
+	cr_assert_eq(run(NULL, b, &ob), 0, "%s", ob);
+	for (int i = 0; i < 3; i++) {
+		long x = cycles_of(oa, "syscall.getpid", cpus[i]), y = cycles_of(ob, "syscall.getpid", cpus[i]);
+
+		cr_assert(x > 0 && y > 0);
+		cr_assert_leq(y, x, "%s: getpid %ld -> %ld", cpus[i], x, y);
+	}
+	free(oa);
+	free(ob);
+}
