@@ -27,14 +27,14 @@ static void image_line(FILE *f, const char *role, const struct hs_image *img)
  * why it fell back to synthesized state; rows that have no booted form
  * are named once.
  */
-static void state_lines(FILE *f, const char *role, const struct ms_image *m)
+static void state_lines(FILE *f, const char *role, const struct ms_image *m, const struct ms_image *other)
 {
 	const char *done[16];
 	int ndone = 0, synth_only = 0;
 
 	for (int i = 0; i < m->nrows; i++) {
 		const struct ms_row *r = &m->rows[i];
-		int seen = 0;
+		int seen = 0, same = 0;
 
 		if (!r->booted && strstr(r->state, "no booted form")) {
 			synth_only = 1;
@@ -45,9 +45,13 @@ static void state_lines(FILE *f, const char *role, const struct ms_image *m)
 		if (seen || ndone == 16 || !r->state[0])
 			continue;
 		done[ndone++] = r->cpu;
-		fprintf(f, "  %-8s %s: %s%s\n", role, r->cpu, r->booted ? "" : "", r->state);
+		/* the patched image's state, when it is the base's, is said once */
+		for (int k = 0; other && k < other->nrows && !same; k++)
+			same = !strcmp(other->rows[k].cpu, r->cpu) && !strcmp(other->rows[k].state, r->state);
+		if (!same)
+			fprintf(f, "  %-8s %s: %s\n", role, r->cpu, r->state);
 	}
-	if (synth_only)
+	if (synth_only && !other)
 		fprintf(f, "  %-8s percpu rows: synthesized state (no booted form)\n", role);
 }
 
@@ -57,7 +61,7 @@ static void run_line(FILE *f, const struct ms_pair *p, int warm)
 	char unc[16];
 
 	snprintf(unc, sizeof(unc), "%.1f", uncal_pct(r));
-	fprintf(f, "%-18s %-4s %-5s %10llu %8llu %10llu %6s\n", p->name, p->cpu, warm ? "warm" : "cold",
+	fprintf(f, "%-22s %-4s %-5s %10llu %8llu %10llu %6s\n", p->name, p->cpu, warm ? "warm" : "cold",
 		(unsigned long long)r->cycles, (unsigned long long)p->base->insns,
 		(unsigned long long)p->base->code_bytes, unc);
 }
@@ -72,7 +76,7 @@ static void compare_line(FILE *f, const struct ms_pair *p, int warm)
 	snprintf(code, sizeof(code), "%llu/%llu", (unsigned long long)p->base->code_bytes,
 		 (unsigned long long)p->patched->code_bytes);
 	snprintf(unc, sizeof(unc), "%.1f/%.1f", uncal_pct(rb), uncal_pct(rp));
-	fprintf(f, "%-18s %-4s %-5s %9llu %9llu %+8lld %+8.2f%% %13s %13s %11s\n", p->name, p->cpu,
+	fprintf(f, "%-22s %-4s %-5s %9llu %9llu %+8lld %+8.2f%% %13s %13s %11s\n", p->name, p->cpu,
 		warm ? "warm" : "cold", (unsigned long long)rb->cycles, (unsigned long long)rp->cycles,
 		ms_pair_delta(p, warm), ms_delta_pct(rb->cycles, rp->cycles), ins, code, unc);
 }
@@ -82,7 +86,7 @@ static void not_run_line(FILE *f, const struct ms_compare *c, const struct ms_pa
 	const char *why = !c->patched ? "cannot run" : !p->base ? "absent in base" :
 			  !p->patched ? "absent in patched" : "cannot run";
 
-	fprintf(f, "%-18s %-4s %-5s %9s  (%s, see below)\n", p->name, p->cpu, "", "n/a", why);
+	fprintf(f, "%-22s %-4s %-5s %9s  (%s, see below)\n", p->name, p->cpu, "", "n/a", why);
 }
 
 static void summary_line(FILE *f, const struct ms_compare *c)
@@ -146,7 +150,7 @@ static void totals(FILE *f, const struct ms_compare *c)
 		if (!(warm ? c->want_warm : c->want_cold))
 			continue;
 		ms_compare_total(c, warm, &b, &p);
-		fprintf(f, "%-18s %-4s %-5s %9llu %9llu %+8lld %+8.2f%%\n", "total", "all",
+		fprintf(f, "%-22s %-4s %-5s %9llu %9llu %+8lld %+8.2f%%\n", "total", "all",
 			warm ? "warm" : "cold", (unsigned long long)b, (unsigned long long)p,
 			(long long)p - (long long)b, ms_delta_pct(b, p));
 	}
@@ -163,19 +167,19 @@ void rp_table(FILE *f, const struct ms_compare *c, int all)
 	} else {
 		image_line(f, "image", c->base->img);
 	}
-	state_lines(f, "state", c->base);
+	state_lines(f, "state", c->base, NULL);
 	if (c->patched)
-		state_lines(f, "state", c->patched);
+		state_lines(f, "state", c->patched, c->base);
 	fprintf(f, "  deterministic: the same inputs give byte-identical output (no run-to-run variance)\n");
 	for (int i = 0; i < c->nwarnings; i++)
 		fprintf(f, "  warning: %s\n", c->warnings[i]);
 	fprintf(f, "\n");
 	if (c->patched) {
 		summary_line(f, c);
-		fprintf(f, "%-18s %-4s %-5s %9s %9s %8s %9s %13s %13s %11s\n", "path", "cpu", "state",
+		fprintf(f, "%-22s %-4s %-5s %9s %9s %8s %9s %13s %13s %11s\n", "path", "cpu", "state",
 			"base", "patched", "delta", "delta%", "insns b/p", "code b/p", "uncal% b/p");
 	} else {
-		fprintf(f, "%-18s %-4s %-5s %10s %8s %10s %6s\n", "path", "cpu", "state", "cycles",
+		fprintf(f, "%-22s %-4s %-5s %10s %8s %10s %6s\n", "path", "cpu", "state", "cycles",
 			"insns", "code bytes", "uncal%");
 	}
 	for (int i = 0; i < c->npairs; i++) {
