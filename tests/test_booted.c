@@ -293,3 +293,129 @@ Test(booted, percpu_nopreempt_getpid_not_dearer, .timeout = 900)
 	free(oa);
 	free(ob);
 }
+
+/* --- the snapshot cache under concurrent, killed and failing runs ------ */
+
+static char *slurp_str(const char *path)
+{
+	size_t n;
+	char *s = (char *)hs_test_slurp(path, &n);
+
+	return s ? s : strdup("");
+}
+
+/* Four runs at once on an empty cache: one boot, the same output. */
+Test(cache, concurrent_runs_boot_once, .timeout = 600)
+{
+	char d[] = "/tmp/hotsim-conc-XXXXXX", cmd[2048], f[300];
+	char *first = NULL;
+	unsigned boots = 0;
+
+	cr_assert(mkdtemp(d));
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && for i in 1 2 3 4; do HOTSIM_CACHE=%s/cache %s/%s run %s/%s --cpu a53 --path syscall.getpid "
+		 "--state warm --state-source booted > out$i 2> err$i & done; wait", d, d, getcwd(NULL, 0),
+		 getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim", getcwd(NULL, 0), hs_kernel("7.2-base"));
+	cr_assert_eq(system(cmd), 0);
+	for (int i = 1; i <= 4; i++) {
+		char *o, *e;
+
+		snprintf(f, sizeof(f), "%s/out%d", d, i);
+		o = slurp_str(f);
+		snprintf(f, sizeof(f), "%s/err%d", d, i);
+		e = slurp_str(f);
+		boots += count(e, "booting");
+		cr_assert(strstr(o, "syscall.getpid"), "run %d: %s %s", i, o, e);
+		if (!first)
+			first = o;
+		else {
+			cr_assert_str_eq(o, first, "run %d differs", i);
+			free(o);
+		}
+		free(e);
+	}
+	cr_assert_eq(boots, 1, "%u boots", boots);
+	free(first);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* A run killed (SIGKILL) while it boots leaves no QEMU behind, and the
+ * next run on the same cache succeeds. */
+Test(cache, killed_during_boot, .timeout = 600)
+{
+	char d[] = "/tmp/hotsim-kill-XXXXXX", cmd[2048], args[512], env[400], *out;
+	unsigned ms = 500 + (unsigned)(getpid() % 3500);	/* a moment during the boot */
+
+	cr_assert(mkdtemp(d));
+	snprintf(cmd, sizeof(cmd), "HOTSIM_CACHE=%s %s run %s --cpu a53 --path syscall.getpid "
+		 "--state-source booted > /dev/null 2>&1 & pid=$!; sleep %u.%03u; kill -9 $pid; wait $pid; sleep 1; "
+		 "! pgrep -f 'qemu-system-aarc[h]64.*%s' > /dev/null", d,
+		 getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim", hs_kernel("7.2-base"), ms / 1000,
+		 ms % 1000, d);
+	cr_assert_eq(system(cmd), 0, "a QEMU outlived hotsim killed after %u ms", ms);
+	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s", d);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid --state warm --state-source booted",
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(env, args, &out), 0, "after a kill at %u ms: %s", ms, out);
+	cr_assert(strstr(out, "a53: booted"), "after a kill at %u ms: %s", ms, out);
+	free(out);
+	/* nothing the killed run left behind remains */
+	snprintf(cmd, sizeof(cmd), "! ls %s/snapshots | grep -q 'tmp\\|boot-'", d);
+	cr_assert_eq(system(cmd), 0, "leftovers in %s/snapshots", d);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* A truncated and a bit-flipped snapshot are each found and rebuilt. */
+Test(cache, damaged_snapshot_rebuilt, .timeout = 600)
+{
+	char d[] = "/tmp/hotsim-dmg-XXXXXX", cmd[1024], env[300], args[300], *good, *out;
+
+	cr_assert(mkdtemp(d));
+	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s", d);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid --state warm --state-source booted",
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(env, args, &good), 0, "%s", good);
+	snprintf(cmd, sizeof(cmd), "f=$(ls %s/snapshots/*.snap); truncate -s $(( $(stat -c %%s $f) / 2 )) $f", d);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(run(env, args, &out), 0, "%s", out);
+	cr_assert(strstr(out, "truncated snapshot") && strstr(out, "booting the image again"), "%s", out);
+	cr_assert_str_eq(strstr(out, "hotsim run"), strstr(good, "hotsim run"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "f=$(ls %s/snapshots/*.snap); printf '\\377' | dd of=$f bs=1 "
+		 "seek=$(( $(stat -c %%s $f) / 2 )) conv=notrunc status=none", d);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(run(env, args, &out), 0, "%s", out);
+	cr_assert(strstr(out, "damaged snapshot (checksum mismatch); booting the image again"), "%s", out);
+	cr_assert_str_eq(strstr(out, "hotsim run"), strstr(good, "hotsim run"));
+	free(out);
+	free(good);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* A cache on a full filesystem: one line on stderr, nothing half-written
+ * kept, and the run goes on with synthesized state. */
+Test(cache, full_disk, .timeout = 300)
+{
+	char d[] = "/tmp/hotsim-full-XXXXXX", cmd[1024], env[300], args[300], *out;
+
+	cr_assert(mkdtemp(d));
+	snprintf(cmd, sizeof(cmd), "mount -t tmpfs -o size=3m tmpfs %s 2>/dev/null", d);
+	if (system(cmd) != 0) {
+		rmdir(d);
+		cr_skip_test("cannot mount a tmpfs (not root?)");
+	}
+	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s", d);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid --state warm", hs_kernel("7.2-base"));
+	cr_assert_eq(run(env, args, &out), 0, "%s", out);
+	cr_assert(strstr(out, "No space left on device"), "%s", out);
+	cr_assert_eq(count(out, "No space left on device"), 2, "one stderr line and the state line: %s", out);
+	cr_assert(strstr(out, "syscall.getpid         a53  warm"), "%s", out);
+	snprintf(cmd, sizeof(cmd), "! ls %s/snapshots | grep -q '\\.snap$\\|tmp\\|boot-'", d);
+	cr_assert_eq(system(cmd), 0, "a snapshot was kept on a full disk");
+	free(out);
+	snprintf(cmd, sizeof(cmd), "umount %s && rmdir %s", d, d);
+	cr_assert_eq(system(cmd), 0);
+}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hotsim/err.h"
 #include "emu/booted.h"
@@ -237,8 +238,8 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 	if (hs_boot_state_init(&b, pt)) {
 		snprintf(why, sizeof(why), "no booted state: %s", hs_errmsg());
 	} else {
-		hs_cache_dir(dir, sizeof(dir) - 40);
-		strcat(dir, "/validate-XXXXXX");
+		hs_cache_dir(dir, sizeof(dir) - 60);
+		snprintf(dir + strlen(dir), 60, "/snapshots/validate-%d-XXXXXX", (int)getpid());
 		if (!mkdtemp(dir))
 			snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
 		else if (hs_vm_boot_keep(pt->img, pt->core->boot_cpu, dir, &fresh))

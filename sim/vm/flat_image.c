@@ -5,6 +5,7 @@
  * Image header (branch, text offset, image size, flags, "ARM\x64") is the
  * start of .head.text, so it comes along.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +41,9 @@ int hs_vm_write_flat_image(const struct hs_image *img, const char *path)
 	if (memcmp(buf + 0x38, "ARM\x64", 4))
 		rc = hs_fail("%s: no arm64 Image header (\"ARM\\x64\" at +0x38)", img->path);
 	else if (!(f = fopen(path, "wb")))
-		rc = hs_fail("%s: cannot create", path);
-	else if (fwrite(buf, 1, hi - lo, f) != hi - lo || fclose(f))
-		rc = hs_fail("%s: cannot write", path);
+		rc = hs_fail("%s: cannot create: %s", path, strerror(errno));
+	else if ((fwrite(buf, 1, hi - lo, f) != hi - lo) | fclose(f))
+		rc = hs_fail("%s: cannot write: %s", path, strerror(errno));
 	free(buf);
 	return rc;
 }

@@ -5,6 +5,7 @@
  * cpio tool and no mknod (root) is needed, and byte-identical every time
  * (mtime 0, fixed inode numbers).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,13 +37,13 @@ int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size)
 	int rc;
 
 	if (!f)
-		return hs_fail("%s: cannot create the initramfs", path);
+		return hs_fail("%s: cannot create: %s", path, strerror(errno));
 	rc = entry(f, 1, 040755, 0, 0, "dev", NULL, 0) ||
 	     entry(f, 2, 020600, 5, 1, "dev/console", NULL, 0) ||	/* char 5:1 */
 	     entry(f, 3, 020666, 1, 5, "dev/zero", NULL, 0) ||		/* char 1:5 */
 	     entry(f, 4, 0100755, 0, 0, "init", init, init_size) ||
 	     entry(f, 5, 0, 0, 0, "TRAILER!!!", NULL, 0);
-	if (fclose(f) || rc)
-		return hs_fail("%s: cannot write the initramfs", path);
+	if (fclose(f) | rc)
+		return hs_fail("%s: cannot write: %s", path, strerror(errno));
 	return 0;
 }

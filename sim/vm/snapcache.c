@@ -9,7 +9,9 @@
  * killed run leaves no stale lock, and the runs that waited then find the
  * entry (or boot it themselves).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -107,6 +109,34 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 	return remove(path);
 }
 
+/*
+ * What killed runs leave in the cache directory: scratch directories
+ * (boot-PID-*, validate-PID-*) and half-written entries (*.tmp.PID).
+ * Nothing reads them; the ones whose process is gone are removed.
+ */
+static void sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		const char *dash = strchr(e->d_name, '-'), *tmp = strstr(e->d_name, ".tmp.");
+		int pid = 0;
+		char path[1024];
+
+		if ((!strncmp(e->d_name, "boot-", 5) || !strncmp(e->d_name, "validate-", 9)) && dash)
+			pid = atoi(dash + 1);
+		else if (tmp)
+			pid = atoi(tmp + 5);
+		if (pid <= 0 || pid == (int)getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* The boot every snapshot of this recipe gets. */
 static int boot_params(const char *cpu, struct hs_vm_boot *b, char *append, size_t len)
 {
@@ -201,12 +231,15 @@ int hs_vm_snapshot(const struct hs_image *img, const char *cpu, struct hs_snap *
 		return 0;
 	}
 	unlink(path);
+	sweep(dir);
 	/* minutes for a distro kernel: say what is happening */
 	fprintf(stderr, "hotsim: booting %s under QEMU (%s) for its snapshot; cached afterwards\n",
 		img->path, cpu);
 	rc = boot_into(img, cpu, qemu, dir, path);
 	if (!rc)
 		rc = hs_snap_load(path, s);
+	else if (strstr(hs_errmsg(), "cannot write") || strstr(hs_errmsg(), "cannot create"))
+		fprintf(stderr, "hotsim: %s\n", hs_errmsg());	/* the cache, not the image */
 	close(fd);
 	*booted = rc == 0;
 	return rc;
