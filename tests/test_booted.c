@@ -12,6 +12,14 @@
 
 #define MAX_OUT (4 << 20)
 
+/* The sanitizer pass runs the replay, not QEMU again: validation and the
+ * cache's failure cases (minutes of boots) run in the normal build. */
+static void not_under_sanitizers(void)
+{
+	if (getenv("HOTSIM_SAN"))
+		cr_skip_test("QEMU-heavy: run by the normal build");
+}
+
 /* Run "ENV hotsim ARGS", capture stdout (bounded), return the exit status. */
 static int run(const char *env, const char *args, char **out)
 {
@@ -81,6 +89,7 @@ static void validate(const char *name)
 {
 	char args[256], *out;
 
+	not_under_sanitizers();
 	snprintf(args, sizeof(args), "validate %s --json --path " BOOTED_PATHS, hs_kernel(name));
 	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
 	cr_assert_eq(count(out, "\"result\": \"identical\""), 15, "%s: %s", name, out);
@@ -310,6 +319,7 @@ Test(cache, concurrent_runs_boot_once, .timeout = 600)
 	char d[] = "/tmp/hotsim-conc-XXXXXX", cmd[2048], f[300];
 	char *first = NULL;
 	unsigned boots = 0;
+	not_under_sanitizers();
 
 	cr_assert(mkdtemp(d));
 	snprintf(cmd, sizeof(cmd),
@@ -346,10 +356,11 @@ Test(cache, killed_during_boot, .timeout = 600)
 {
 	char d[] = "/tmp/hotsim-kill-XXXXXX", cmd[2048], args[512], env[400], *out;
 	unsigned ms = 500 + (unsigned)(getpid() % 3500);	/* a moment during the boot */
+	not_under_sanitizers();
 
 	cr_assert(mkdtemp(d));
 	snprintf(cmd, sizeof(cmd), "HOTSIM_CACHE=%s %s run %s --cpu a53 --path syscall.getpid "
-		 "--state-source booted > /dev/null 2>&1 & pid=$!; sleep %u.%03u; kill -9 $pid; wait $pid; sleep 1; "
+		 "--state-source booted > /dev/null 2>&1 & pid=$!; sleep %u.%03u; kill -9 $pid; wait $pid 2>/dev/null; sleep 1; "
 		 "! pgrep -f 'qemu-system-aarc[h]64.*%s' > /dev/null", d,
 		 getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim", hs_kernel("7.2-base"), ms / 1000,
 		 ms % 1000, d);
@@ -371,6 +382,7 @@ Test(cache, killed_during_boot, .timeout = 600)
 Test(cache, damaged_snapshot_rebuilt, .timeout = 600)
 {
 	char d[] = "/tmp/hotsim-dmg-XXXXXX", cmd[1024], env[300], args[300], *good, *out;
+	not_under_sanitizers();
 
 	cr_assert(mkdtemp(d));
 	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s", d);
@@ -400,6 +412,7 @@ Test(cache, damaged_snapshot_rebuilt, .timeout = 600)
 Test(cache, full_disk, .timeout = 300)
 {
 	char d[] = "/tmp/hotsim-full-XXXXXX", cmd[1024], env[300], args[300], *out;
+	not_under_sanitizers();
 
 	cr_assert(mkdtemp(d));
 	snprintf(cmd, sizeof(cmd), "mount -t tmpfs -o size=3m tmpfs %s 2>/dev/null", d);
