@@ -47,9 +47,10 @@ static void defaults(void *p)
 	o->hz.n = 2;
 }
 
-static void ms_opts(const struct cmp_opts *o, struct ms_options *m)
+static void ms_opts(struct cmp_opts *o, struct ms_options *m)
 {
 	memset(m, 0, sizeof(*m));
+	opt_paths_for_source(&o->paths, o->src);
 	for (int i = 0; i < o->cpus.n && i < (int)HS_ARRAY_SIZE(m->cores); i++)
 		m->cores[m->ncores++] = o->cpus.v[i];
 	for (int i = 0; i < o->paths.n && i < (int)HS_ARRAY_SIZE(m->paths); i++)
@@ -133,7 +134,7 @@ static int svgs(const struct cmp_opts *o, const struct ms_compare *c, const stru
 	return rc ? hs_fail("cannot write the timeline SVG") : 0;
 }
 
-static int compare_or_run(const struct cmp_opts *o, const char *base_file, const char *patched_file)
+static int compare_or_run(struct cmp_opts *o, const char *base_file, const char *patched_file)
 {
 	/* large: kept off the stack */
 	static struct ms_image base, patched;

@@ -247,13 +247,14 @@ static void defaults(void *p)
 
 static int run(void *p, char **args)
 {
-	const struct paths_opts *o = p;
+	struct paths_opts *o = p;
 	int as_json = o->format == FORMAT_JSON, rc = HS_EXIT_OK;
 	struct hs_image *img = hs_image_open(args[0]);
 	struct json j;
 
 	if (!img)
 		return cli_error();
+	opt_paths_for_source(&o->paths, o->src);
 	if (as_json) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);

@@ -143,6 +143,7 @@ static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *v
 	case OPT_CPUS:
 		return parse_cpus(val, dst) ? bad(c, "%s%s", hs_errmsg(), "") : 0;
 	case OPT_PATHS:
+		((struct opt_paths *)dst)->given = 1;
 		return parse_paths(val, dst) ? bad(c, "%s%s", hs_errmsg(), "") : 0;
 	case OPT_STATE: {
 		struct opt_state *s = dst;
@@ -324,4 +325,16 @@ enum hs_state_source opt_default_source(void)
 	if (e && !strcmp(e, "synthesized"))
 		return HS_SRC_SYNTH;
 	return HS_SRC_AUTO;
+}
+
+void opt_paths_for_source(struct opt_paths *p, enum hs_state_source src)
+{
+	int k = 0;
+
+	if (p->given || src != HS_SRC_SYNTH)
+		return;
+	for (int i = 0; i < p->n; i++)
+		if (p->v[i]->kind != HS_PATH_BOOTED)
+			p->v[k++] = p->v[i];
+	p->n = k;
 }

@@ -37,7 +37,7 @@ enum opt_format { FORMAT_TEXT, FORMAT_JSON };
 
 struct opt_pct { int set; double v; };
 struct opt_cpus { const struct hs_core *v[16]; int n; };
-struct opt_paths { const struct hs_path_def *v[16]; int n; };
+struct opt_paths { const struct hs_path_def *v[16]; int n; int given; };
 struct opt_state { int warm, cold; };
 struct opt_params { struct ms_param v[MS_MAX_PARAMS]; int n; };
 struct opt_u64s { uint64_t v[8]; int n; };
@@ -81,6 +81,9 @@ void cli_help(FILE *f, const struct cli_cmd *c);
 
 /* --state-source when not given: $HOTSIM_STATE_SOURCE, else auto. */
 enum hs_state_source opt_default_source(void);
+/* Paths nobody named (the default "all") that cannot run on synthesized
+ * state are dropped when only synthesized state was asked for. */
+void opt_paths_for_source(struct opt_paths *p, enum hs_state_source src);
 
 /* The default core and path sets when an option was not given: all. */
 void opt_all_cpus(struct opt_cpus *c);

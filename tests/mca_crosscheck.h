@@ -325,7 +325,9 @@ static inline int mca_core_run(struct mca_core *c, const struct hs_image *img, i
 		max_blocks = MCA_MAX_BLOCKS;
 	for (int i = 0; hs_paths[i] && c->nruns < 8; i++) {
 		const struct hs_path_def *d = hs_paths[i];
-		struct ms_options o = { .want_warm = 1 };
+		/* the synthesized paths: the crosscheck's blocks and tolerances
+		 * were chosen on them (docs/llvm-mca-crosscheck.md) */
+		struct ms_options o = { .want_warm = 1, .src = HS_SRC_SYNTH };
 		int want = !paths;
 
 		for (int k = 0; paths && paths[k]; k++)

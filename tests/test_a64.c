@@ -744,6 +744,9 @@ static int expect_class(const struct oline *o)
 		return A64_C_CALL;
 	if (is_lse(m))
 		return A64_C_ATOMIC;
+	/* FEAT_MOPS memory copy/set (cpyfp, setpn, setgm...), not setf8/16 */
+	if (!strncmp(m, "cpy", 3) || (!strncmp(m, "set", 3) && strchr("pmeg", m[3])))
+		return A64_C_STORE;
 	/* memory forms first: "ldr q0" is a load, not FP data processing */
 	for (i = 0; i < sizeof(mtabs) / sizeof(mtabs[0]); i++)
 		if (mtabs[i].cls >= A64_C_LOAD && mtabs[i].cls <= A64_C_PRFM &&

@@ -228,6 +228,8 @@ static void null_pair_identical_streams(const char *base_name, const char *null_
 		for (int k = 0; hs_paths[k]; k++) {
 			struct hs_path_run ra, rb;
 
+			if (hs_paths[k]->kind == HS_PATH_BOOTED)
+				continue;	/* test_booted.c */
 			run(hs_paths[k]->name, pa, &ra);
 			run(hs_paths[k]->name, pb, &rb);
 			cr_assert_eq(ra.tr.n, rb.tr.n, "%s on %s", hs_paths[k]->name, hs_cores[c]->name);
@@ -316,7 +318,7 @@ Test(paths, session_runs_are_independent)
 {
 	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *p = patch(img, "a55");
-	struct hs_session *s = hs_session_new(p);
+	struct hs_session *s = hs_session_new_src(p, HS_SRC_SYNTH);
 	struct hs_path_run alone, after, tmp;
 
 	cr_assert_not_null(s);
@@ -334,6 +336,40 @@ Test(paths, session_runs_are_independent)
 	hs_path_run_free(&after);
 	hs_path_run_free(&alone);
 	hs_session_free(s);
+	hs_patched_free(p);
+	hs_image_close(img);
+}
+
+/* The booted state's undo log: a path's stream from the booted state does
+ * not depend on which paths ran before it in the session either. */
+Test(paths, booted_session_runs_are_independent, .timeout = 600)
+{
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
+	struct hs_patched *p = patch(img, "a53");
+	struct hs_session *first = hs_session_new_src(p, HS_SRC_BOOTED);
+	struct hs_session *s = hs_session_new_src(p, HS_SRC_BOOTED);
+	static const char *const others[] = { "irq-el1", "syscall.getpid", "irq-el0", "syscall.invalid" };
+	struct hs_path_run alone, after, tmp;
+
+	cr_assert(first && s);
+	cr_assert_eq(hs_path_run_in(first, hs_path_find("sched-pipe"), LIMIT, &alone), 0);
+	cr_assert(alone.ok && alone.booted, "%s", alone.why);
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(hs_path_run_in(s, hs_path_find(others[i]), LIMIT, &tmp), 0);
+		cr_assert(tmp.ok && tmp.booted, "%s: %s", others[i], tmp.why);
+		hs_path_run_free(&tmp);
+	}
+	cr_assert_eq(hs_path_run_in(s, hs_path_find("sched-pipe"), LIMIT, &after), 0);
+	cr_assert(after.ok, "%s", after.why);
+	cr_assert_eq(alone.tr.n, after.tr.n);
+	for (size_t i = 0; i < alone.tr.n; i++) {
+		cr_assert_eq(alone.tr.v[i].pc, after.tr.v[i].pc, "record %zu", i);
+		cr_assert_eq(alone.tr.v[i].addr, after.tr.v[i].addr, "record %zu", i);
+	}
+	hs_path_run_free(&after);
+	hs_path_run_free(&alone);
+	hs_session_free(s);
+	hs_session_free(first);
 	hs_patched_free(p);
 	hs_image_close(img);
 }

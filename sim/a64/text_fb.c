@@ -4,7 +4,8 @@
  * (writeback into the transfer register, ldp with Rt == Rt2) that objdump
  * still prints, the LORegion ldlar/stllr, Advanced SIMD copies with
  * don't-care index bits set, half-precision scalar FP, and the ARMv8.2
- * SHA-3/SHA-512/SM3/SM4 and dot-product forms.  Spelled as objdump does.
+ * SHA-3/SHA-512/SM3/SM4 and dot-product forms, and FEAT_MOPS memory
+ * copy/set.  Spelled as objdump does.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -367,8 +368,37 @@ static int txt_simd_newer(struct a64_out *o, uint32_t w)
 	return 0;
 }
 
+/* FEAT_MOPS: cpy{f}{p,m,e}<options> [xd]!, [xs]!, xn! and
+ * set{g}{p,m,e}<options> [xd]!, xn!, xs (objdump's spelling) */
+static int txt_mops(struct a64_out *o, uint32_t w)
+{
+	static const char *const cpy_opt[16] = {
+		"", "wt", "rt", "t", "wn", "wtwn", "rtwn", "twn",
+		"rn", "wtrn", "rtrn", "trn", "n", "wtn", "rtn", "tn",
+	};
+	static const char *const set_opt[4] = { "", "t", "n", "tn" };
+	static const char pme[4] = { 'p', 'm', 'e', '?' };
+	unsigned op1 = a64_field(w, 22, 2), op2 = a64_field(w, 12, 4), g = a64_field(w, 26, 1);
+	unsigned rd = A64_RD(w), rn = A64_RN(w), rs = a64_field(w, 16, 5);
+
+	if ((w & 0x3b200c00) != 0x19000400)
+		return 0;
+	if (op1 == 3) {
+		if (op2 >> 2 == 3)
+			return 0;
+		a64_put(o, "set%s%c%s [%s]!, %s!, %s", g ? "g" : "", pme[op2 >> 2], set_opt[op2 & 3],
+			gpr(rd, 1, 0), gpr(rn, 1, 0), gpr(rs, 1, 0));
+		return 1;
+	}
+	a64_put(o, "cpy%s%c%s [%s]!, [%s]!, %s!", g ? "" : "f", pme[op1], cpy_opt[op2], gpr(rd, 1, 0),
+		gpr(rs, 1, 0), gpr(rn, 1, 0));
+	return 1;
+}
+
 int a64_text_fallback(struct a64_out *o, uint32_t w, const struct a64_insn *in)
 {
+	if ((w & 0x3b200c00) == 0x19000400)
+		return txt_mops(o, w);
 	if (in->cls == A64_C_FPSIMD)
 		return txt_copy(o, w) || txt_fp_scalar(o, w) || txt_crypto(o, w) ||
 		       txt_simd_newer(o, w);
