@@ -6,3 +6,25 @@ echo "  CC      $B/bench"
 cc -std=c11 -D_GNU_SOURCE -O2 -g -Iinclude -Isim $(pkg-config --cflags capstone) -o $B/bench tests/bench/bench.c \
 	$B/libhotsim.a $(pkg-config --libs unicorn capstone libelf) -lm
 $B/bench build/kernels/7.2-base.vmlinux build/kernels/7.2-cswitch-inline.vmlinux ./hotsim build/kernels/debian-7.2.vmlinux
+
+# Booted state: a compare whose snapshots are not cached yet (two small
+# images x three boot CPUs), the same compare again, and the first boot of
+# a distro image (one CPU), each in a cache of its own.
+K=build/kernels
+secs() { python3 -c 'import sys,time; print("%.1f" % (time.time() - float(sys.argv[1])))' "$1"; }
+tmp=$(mktemp -d)
+t0=$(python3 -c 'import time; print(time.time())')
+HOTSIM_CACHE=$tmp/a ./hotsim compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux >/dev/null 2>&1
+first=$(secs "$t0")
+t0=$(python3 -c 'import time; print(time.time())')
+HOTSIM_CACHE=$tmp/a ./hotsim compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux >/dev/null 2>&1
+again=$(secs "$t0")
+t0=$(python3 -c 'import time; print(time.time())')
+HOTSIM_CACHE=$tmp/b ./hotsim paths $K/debian-7.2.vmlinux --cpu a53 --path syscall.getpid >/dev/null 2>&1
+distro=$(secs "$t0")
+rm -rf "$tmp"
+echo
+echo "booted state:"
+echo "  first compare of 7.2-base and 7.2-cswitch-inline, no snapshot cached (6 boots): $first s"
+echo "  the same compare again, snapshots cached:                                  $again s"
+echo "  first boot of debian-7.2 (one boot CPU) and one path:                     $distro s"
