@@ -234,6 +234,11 @@ static int bootable(const struct hs_image *img)
 
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
 {
+	return hs_boot_state_init_keep(b, pt, NULL);
+}
+
+int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt, const char *keep_dir)
+{
 	int booted = 0;
 
 	memset(b, 0, sizeof(*b));
@@ -241,9 +246,10 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
 		return hs_fail("no QEMU CPU is chosen for %s", pt->core->name);
 	if (bootable(pt->img))
 		return -1;
-	if (hs_vm_snapshot(pt->img, pt->core->boot_cpu, &b->snap, &booted))
+	if (hs_vm_snapshot_keep(pt->img, pt->core->boot_cpu, keep_dir, &b->snap, &booted))
 		return -1;
 	b->loaded = 1;
+	b->booted_now = booted;
 	boot_core(b);
 	if (!(b->r = hs_runner_booted(pt->img, &b->snap, pt->core)) || overlay(b, pt) || vectors(b, pt) ||
 	    hs_bt_seal(b->r))

@@ -43,6 +43,7 @@ uint64_t hs_path_vectors(const struct hs_image *img, const struct hs_core *core,
 /* The booted state of a session (booted.c). */
 struct hs_boot_state {
 	int ok, loaded;
+	int booted_now;			/* the snapshot was booted by this init */
 	struct hs_snap snap;
 	struct hs_runner *r;
 	struct hs_core bootc;		/* the boot CPU, for the patcher */
@@ -67,6 +68,8 @@ struct hs_boot_state {
 /* Load (or boot) the snapshot for pt's core and overlay its patching;
  * -1 with hs_errmsg() saying why there is no booted state. */
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt);
+/* The same, keeping the machines in keep_dir if it boots (b->booted_now). */
+int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt, const char *keep_dir);
 void hs_boot_state_free(struct hs_boot_state *b);
 /* Run d's booted form into out (its trace is initialised); full: the
  * whole run from the point, without the definition's window. */

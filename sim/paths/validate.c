@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hotsim/err.h"
@@ -233,19 +234,27 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 	int booted = 0;
 
 	memset(out, 0, (size_t)ndefs * sizeof(*out));
+	memset(&b, 0, sizeof(b));
 	for (int i = 0; i < ndefs; i++)
 		out[i].def = defs[i];
-	if (hs_boot_state_init(&b, pt)) {
+	/* beside the snapshots, where a later run sweeps it if this one dies */
+	hs_cache_dir(dir, sizeof(dir) - 60);
+	mkdir(dir, 0755);
+	strcat(dir, "/snapshots");
+	mkdir(dir, 0755);
+	snprintf(dir + strlen(dir), 40, "/validate-%d-XXXXXX", (int)getpid());
+	if (!mkdtemp(dir)) {
+		snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
+		dir[0] = 0;
+	} else if (hs_boot_state_init_keep(&b, pt, dir)) {
 		snprintf(why, sizeof(why), "no booted state: %s", hs_errmsg());
+	} else if (b.booted_now) {
+		/* booted just now, machines kept: it is its own fresh boot */
+		booted = 1;
+	} else if (hs_vm_boot_keep(pt->img, pt->core->boot_cpu, dir, &fresh)) {
+		snprintf(why, sizeof(why), "QEMU: %s", hs_errmsg());
 	} else {
-		hs_cache_dir(dir, sizeof(dir) - 60);
-		snprintf(dir + strlen(dir), 60, "/snapshots/validate-%d-XXXXXX", (int)getpid());
-		if (!mkdtemp(dir))
-			snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
-		else if (hs_vm_boot_keep(pt->img, pt->core->boot_cpu, dir, &fresh))
-			snprintf(why, sizeof(why), "QEMU: %s", hs_errmsg());
-		else
-			booted = 1;
+		booted = 1;
 	}
 	struct qpatches qp = { 0 };
 
@@ -260,7 +269,7 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 			snprintf(out[i].why, sizeof(out[i].why), "this path has no booted form");
 		else if (!booted)
 			snprintf(out[i].why, sizeof(out[i].why), "%s", why);
-		else if (!same_snapshot(&fresh, &b.snap, k, out[i].why, sizeof(out[i].why)))
+		else if (!b.booted_now && !same_snapshot(&fresh, &b.snap, k, out[i].why, sizeof(out[i].why)))
 			continue;
 		else if (k != HS_SP_IRQ_EL0 && k != HS_SP_IRQ_EL1)
 			stepped(&b, dir, &qp, defs[i], &out[i]);
@@ -268,7 +277,7 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 	if (booted)
 		windowed(&b, dir, &qp, defs, ndefs, out);
 	free(qp.v);
-	if (booted || fresh.pages)
+	if (fresh.pages)
 		hs_snap_free(&fresh);
 	if (dir[0] && strstr(dir, "validate-"))
 		nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);

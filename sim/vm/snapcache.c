@@ -172,7 +172,7 @@ int hs_vm_boot_keep(const struct hs_image *img, const char *cpu, const char *dir
 }
 
 static int boot_into(const struct hs_image *img, const char *cpu, const char *qemu, const char *dir,
-		     const char *path)
+		     const char *path, const char *keep_dir)
 {
 	struct hs_vm_boot b;
 	char scratch[600], append[512];
@@ -184,7 +184,8 @@ static int boot_into(const struct hs_image *img, const char *cpu, const char *qe
 	snprintf(scratch, sizeof(scratch), "%s/boot-%d-XXXXXX", dir, (int)getpid());
 	if (!mkdtemp(scratch))
 		return hs_fail("%s: cannot create: %s", scratch, strerror(errno));
-	b.dir = scratch;
+	b.dir = keep_dir ? keep_dir : scratch;
+	b.keep_dir = keep_dir;
 	rc = hs_vm_boot_image(img, &b, &s);
 	if (!rc) {
 		snprintf(s.h.qemu, sizeof(s.h.qemu), "%s", qemu);
@@ -199,6 +200,12 @@ static int boot_into(const struct hs_image *img, const char *cpu, const char *qe
 }
 
 int hs_vm_snapshot(const struct hs_image *img, const char *cpu, struct hs_snap *s, int *booted)
+{
+	return hs_vm_snapshot_keep(img, cpu, NULL, s, booted);
+}
+
+int hs_vm_snapshot_keep(const struct hs_image *img, const char *cpu, const char *keep_dir,
+			struct hs_snap *s, int *booted)
 {
 	char dir[512], qemu[80], id[96], path[700], lock[720];
 	const char *extra = getenv("HOTSIM_BOOT_APPEND");
@@ -235,7 +242,7 @@ int hs_vm_snapshot(const struct hs_image *img, const char *cpu, struct hs_snap *
 	/* minutes for a distro kernel: say what is happening */
 	fprintf(stderr, "hotsim: booting %s under QEMU (%s) for its snapshot; cached afterwards\n",
 		img->path, cpu);
-	rc = boot_into(img, cpu, qemu, dir, path);
+	rc = boot_into(img, cpu, qemu, dir, path, keep_dir);
 	if (!rc)
 		rc = hs_snap_load(path, s);
 	else if (strstr(hs_errmsg(), "cannot write") || strstr(hs_errmsg(), "cannot create"))

@@ -150,6 +150,10 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
  * missing (with the install line), a boot that fails (console tail).
  */
 int hs_vm_snapshot(const struct hs_image *img, const char *qemu_cpu, struct hs_snap *s, int *booted);
+/* The same; when it boots (*booted), the machine at every point is kept
+ * in keep_dir as hs_vm_boot_keep keeps it (validation needs no second boot). */
+int hs_vm_snapshot_keep(const struct hs_image *img, const char *qemu_cpu, const char *keep_dir,
+			struct hs_snap *s, int *booted);
 
 /* Boot img again as hs_vm_snapshot would, keeping the machine at every
  * point in dir (<point>.mig, with Image and initramfs.cpio) for
