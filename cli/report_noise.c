@@ -3,8 +3,8 @@
  * result costed again with part of the path's code and data moved against
  * the rest (measure.c, noise()), as an unrelated change elsewhere in the
  * kernel moves them. A move is beyond noise when the two images' ranges
- * do not overlap: every layout of one is faster than every layout of the
- * other.
+ * do not overlap (every layout of one is faster than every layout of the
+ * other) and it is at least 0.5% (not a cycle or two of flat ranges).
  */
 #include <stdio.h>
 
@@ -15,7 +15,7 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 	unsigned beyond = 0, within = 0;
 
 	fprintf(f, "\nlayout noise: %d layouts (the recorded one, and %d with part of the path's code and "
-		"data moved against the rest by up to 512 bytes); beyond noise: the ranges do not overlap\n",
+		"data moved against the rest by up to 512 bytes); beyond noise: the ranges do not overlap and the move is >= 0.5%%\n",
 		layouts + 1, layouts);
 	if (c->patched)
 		fprintf(f, "%-22s %-4s %-5s %15s %15s %8s  %s\n", "path", "cpu", "state", "base range",
@@ -41,8 +41,10 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 				continue;
 			}
 			long long d = ms_pair_delta(p, warm);
-			int apart = p->patched->noise_hi[s] < p->base->noise_lo[s] ||
-				    p->patched->noise_lo[s] > p->base->noise_hi[s];
+			/* disjoint, and not a cycle or two of a flat range */
+			int apart = (p->patched->noise_hi[s] < p->base->noise_lo[s] ||
+				     p->patched->noise_lo[s] > p->base->noise_hi[s]) &&
+				    (unsigned long long)(d < 0 ? -d : d) * 200 >= p->base->noise_lo[s];
 
 			if (!d)
 				continue;
