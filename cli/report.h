@@ -24,12 +24,27 @@ struct rp_details {
 	long limit;			/* lines of explain */
 };
 
+/* The text table fits 72 columns (an email reply): long lines are wrapped. */
+#define RP_TEXT_WIDTH 72
+
 void rp_table(FILE *f, const struct ms_compare *c, int all);
 void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d);
+/* For a pull request: summary, a table of what moved, the rest folded, the
+ * totals, and the explain of the largest move (d) folded. */
+void rp_markdown(FILE *f, const struct ms_compare *c, const struct rp_details *d, int all);
 int rp_svg(const char *path, const struct ms_compare *c);
 
 /* --explain / --timeline as text */
 void rp_details_text(FILE *f, const struct ms_compare *c, const struct rp_details *d);
 int rp_timeline_svg(const char *path, const struct ms_detail *d, size_t from, size_t to);
+
+/* Shared sentences (report_words.c) */
+double rp_uncal_pct(const struct hs_model_result *r);
+const char *rp_identity(char *buf, size_t len, const struct hs_image *img);
+const char *rp_summary(char *buf, size_t len, const struct ms_compare *c);
+/* uncal: what the uncalibrated column is called ("uncal", "uncal% b/p") */
+const char *rp_footnote(char *buf, size_t len, const struct ms_compare *c, const char *uncal);
+/* text after lead, word-wrapped to width; continuation lines after indent */
+void rp_wrap(FILE *f, const char *lead, const char *indent, const char *text, int width);
 
 #endif

@@ -157,6 +157,10 @@ long long ms_pair_delta(const struct ms_pair *p, int warm);
 int ms_pair_moved(const struct ms_compare *c, const struct ms_pair *p);
 /* Sum of the cycles of every result that ran, per state. */
 void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint64_t *patched);
+/* The largest move (by |delta|, *warm says in which state) that a path run
+ * can explain: a path or a segment of one, not the census (a sum over every
+ * site); NULL when none of those moved. */
+const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, int *warm);
 /* Some result regressed by more than pct percent. */
 int ms_compare_regressed(const struct ms_compare *c, double pct);
 
