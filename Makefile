@@ -15,8 +15,15 @@ OPT     ?= -O2 -g
 PKGS    := unicorn capstone libelf
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -Isim $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -Isim $(PKG_CFLAGS) $(VERSION_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm
+
+# The version `hotsim --version` names: this, plus `git describe --always
+# --dirty` when built in hotsim's own git checkout.
+HOTSIM_VERSION := 0.1
+GIT_DESCRIBE := $(shell [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && \
+		    git describe --always --dirty 2>/dev/null)
+HOTSIM_FULL_VERSION := $(HOTSIM_VERSION)$(if $(GIT_DESCRIBE), (git $(GIT_DESCRIBE)))
 
 # Build flavours share the sources and differ in output dir and flags.
 BUILD   ?= build
@@ -39,7 +46,8 @@ LIB       := $(BUILD)/libhotsim.a
 
 .SECONDARY: $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.o) $(BUILD)/obj/tests/fuzz/fuzz_image.o
 
-.PHONY: all test lint check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean
+.PHONY: all test lint check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean \
+	FORCE
 .DELETE_ON_ERROR:
 # keep test objects (pattern-rule intermediates) between runs; only those:
 # a bare .SECONDARY would also let make skip building a missing binary
@@ -73,6 +81,15 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+# Rewritten only when the version changes (a commit, a dirty tree), so an
+# unchanged checkout does not relink.
+$(BUILD)/gen/hotsim_version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define HOTSIM_VERSION "$(HOTSIM_FULL_VERSION)"' > $@.$$$$; \
+	 if cmp -s $@.$$$$ $@; then rm -f $@.$$$$; else mv $@.$$$$ $@; fi
+$(BUILD)/obj/cli/version.o: $(BUILD)/gen/hotsim_version.h
+$(BUILD)/obj/cli/version.o: VERSION_CFLAGS = -I$(BUILD)/gen
 
 # The fuzz regression test links the fuzz target's entry point.
 $(BUILD)/tests/test_fuzz_regress: $(BUILD)/obj/tests/fuzz/fuzz_image.o

@@ -14,6 +14,10 @@
 extern const struct cli_cmd cmd_image, cmd_paths, cmd_trace, cmd_run, cmd_compare, cmd_models,
 	cmd_snippet;
 
+/* version.c: "0.1 (git adffafe-dirty)"; the --version text */
+const char *cli_version(void);
+void cli_print_version(FILE *f);
+
 /* "hotsim: <hs_errmsg()>" on stderr; returns HS_EXIT_ERROR */
 int cli_error(void);
 

@@ -12,10 +12,6 @@
 #include "hotsim/err.h"
 #include "hotsim/model.h"
 
-#ifndef HOTSIM_VERSION
-#define HOTSIM_VERSION "unknown"
-#endif
-
 static const struct cli_cmd *const commands[] = {
 	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_models, &cmd_snippet, NULL
 };
@@ -95,7 +91,7 @@ int main(int argc, char **argv)
 		return HS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("hotsim %s\n", HOTSIM_VERSION);
+		cli_print_version(stdout);
 		return HS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help")) {

@@ -1,8 +1,8 @@
 /*
- * test_formats.c - what run and compare print, for its two readers: text
+ * test_formats.c - what run and compare print, for the three readers: text
  * for an email reply (every line fits 72 columns, no colour codes), markdown
  * for a pull request (well-formed tables, unchanged rows folded, the largest
- * move explained).
+ * move explained), and `hotsim --version` naming the build.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -99,6 +99,28 @@ Test(formats, markdown_only_where_offered)
 	cr_assert_eq(hotsim("compare " MINI " " MINI " --cpu a53 --path irq-el1 --json", &err), 0);
 	cr_assert(strstr(err, "\"schema\": \"hotsim-compare/1\""), "%s", err);
 	free(err);
+}
+
+Test(formats, version_names_the_build)
+{
+	char *out, *mk, want[64] = "", *p;
+	size_t n;
+
+	mk = (char *)hs_test_slurp("Makefile", &n);
+	cr_assert(mk);
+	p = strstr(mk, "\nHOTSIM_VERSION := ");
+	cr_assert(p, "the Makefile sets HOTSIM_VERSION");
+	sscanf(p + 19, "%40s", want);
+	free(mk);
+	cr_assert_eq(hotsim("--version", &out), 0);
+	cr_assert(!strncmp(out, "hotsim ", 7) && !strncmp(out + 7, want, strlen(want)), "%s", out);
+	/* built in hotsim's own git checkout: git describe names the commit */
+	if (hs_sh("test \"$(git rev-parse --show-toplevel 2>/dev/null)\" = \"$(pwd)\"", NULL, 0) == 0)
+		cr_assert(strstr(out, " (git "), "%s", out);
+	cr_assert(strstr(out, "\n  compiler  gcc ") || strstr(out, "\n  compiler  clang "), "%s", out);
+	cr_assert(strstr(out, "\n  unicorn   2."), "%s", out);
+	cr_assert(strstr(out, "\n  capstone  "), "%s", out);
+	free(out);
 }
 
 /* Real kernels: the default compare of a real pair fits an email reply; the

@@ -86,6 +86,9 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 	      const struct hs_path_def *d, int warm, struct ms_detail *out);
 void ms_detail_free(struct ms_detail *d);
 
+/* "2.0.1 (library 2.0)": the Unicorn built against, and the one loaded */
+const char *ms_unicorn_version(char *buf, size_t len);
+
 /* --- explain (explain.c) --------------------------------------------------- */
 
 /* A function's share of a path: [0] base (or the one image), [1] patched. */
