@@ -10,9 +10,10 @@
 #define HS_EXIT_REGRESSION 1	/* compare --fail-above tripped */
 #define HS_EXIT_ERROR 2
 
-/* The commands, in help order (main.c lists them). */
+/* The commands, in help order (main.c lists them in cli_commands). */
 extern const struct cli_cmd cmd_image, cmd_paths, cmd_trace, cmd_run, cmd_compare, cmd_models,
-	cmd_snippet;
+	cmd_snippet, cmd_pair;
+extern const struct cli_cmd *const cli_commands[];
 
 /* version.c: "0.1 (git adffafe-dirty)"; the --version text */
 const char *cli_version(void);

@@ -12,8 +12,8 @@
 #include "hotsim/err.h"
 #include "hotsim/model.h"
 
-static const struct cli_cmd *const commands[] = {
-	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_models, &cmd_snippet, NULL
+const struct cli_cmd *const cli_commands[] = {
+	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_models, &cmd_snippet, &cmd_pair, NULL
 };
 
 int cli_error(void)
@@ -44,18 +44,18 @@ int cli_check_params(const struct opt_params *p)
 static void overview(FILE *f)
 {
 	fprintf(f, "usage: hotsim <command> [arguments] [options]\n\ncommands:\n");
-	for (int i = 0; commands[i]; i++)
-		fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+	for (int i = 0; cli_commands[i]; i++)
+		fprintf(f, "  %-8s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
 	fprintf(f, "\nhotsim <command> --help shows its options; hotsim help lists them all\n");
 }
 
 /* Every command's help: the README's "Commands" block. */
 static void help_all(FILE *f)
 {
-	for (int i = 0; commands[i]; i++) {
+	for (int i = 0; cli_commands[i]; i++) {
 		if (i)
 			fputc('\n', f);
-		cli_help(f, commands[i]);
+		cli_help(f, cli_commands[i]);
 	}
 }
 
@@ -99,17 +99,17 @@ int main(int argc, char **argv)
 			help_all(stdout);
 			return HS_EXIT_OK;
 		}
-		for (int i = 0; commands[i]; i++)
-			if (!strcmp(argv[2], commands[i]->name)) {
-				cli_help(stdout, commands[i]);
+		for (int i = 0; cli_commands[i]; i++)
+			if (!strcmp(argv[2], cli_commands[i]->name)) {
+				cli_help(stdout, cli_commands[i]);
 				return HS_EXIT_OK;
 			}
 		fprintf(stderr, "hotsim: no command '%.40s' (hotsim --help lists them)\n", argv[2]);
 		return HS_EXIT_ERROR;
 	}
-	for (int i = 0; commands[i]; i++)
-		if (!strcmp(argv[1], commands[i]->name)) {
-			rc = dispatch(commands[i], argc - 1, argv + 1);
+	for (int i = 0; cli_commands[i]; i++)
+		if (!strcmp(argv[1], cli_commands[i]->name)) {
+			rc = dispatch(cli_commands[i], argc - 1, argv + 1);
 			a64_disasm_release();
 			return rc;
 		}
