@@ -7,6 +7,7 @@
 #   make demo     install, build, build the real 7.2 kernel pairs, run hotsim on them
 #   make bench    throughput / latency benchmark (not a test)
 #   make fuzz     libFuzzer run over the image parsers (FUZZ_SECONDS=N)
+#   make install  hotsim, hotsim-pair, hotsim(1), bash completion (PREFIX, DESTDIR)
 
 CC      ?= gcc
 CSTD    := -std=c11 -D_GNU_SOURCE
@@ -24,6 +25,10 @@ HOTSIM_VERSION := 0.1
 GIT_DESCRIBE := $(shell [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && \
 		    git describe --always --dirty 2>/dev/null)
 HOTSIM_FULL_VERSION := $(HOTSIM_VERSION)$(if $(GIT_DESCRIBE), (git $(GIT_DESCRIBE)))
+
+# make install
+PREFIX  ?= /usr/local
+DESTDIR ?=
 
 # Build flavours share the sources and differ in output dir and flags.
 BUILD   ?= build
@@ -47,7 +52,7 @@ LIB       := $(BUILD)/libhotsim.a
 .SECONDARY: $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.o) $(BUILD)/obj/tests/fuzz/fuzz_image.o
 
 .PHONY: all test lint check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean \
-	FORCE
+	install uninstall FORCE
 .DELETE_ON_ERROR:
 # keep test objects (pattern-rule intermediates) between runs; only those:
 # a bare .SECONDARY would also let make skip building a missing binary
@@ -100,6 +105,35 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 	@$(CC) $(EXTRA_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS_ALL) -lcriterion
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.d)
+
+# --- install -----------------------------------------------------------------
+
+# The manual page and the completion are written by hotsim from its option
+# tables; hotsim-pair reads the kernel recipe and hotsim's fragments from
+# share/hotsim.
+# (written aside and renamed: tests install from parallel processes)
+$(BUILD)/hotsim.1: $(BUILD)/hotsim
+	@$< help --man > $@.$$$$ && mv $@.$$$$ $@
+$(BUILD)/hotsim.bash: $(BUILD)/hotsim
+	@$< help --bash-completion > $@.$$$$ && mv $@.$$$$ $@
+
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR  = $(DESTDIR)$(PREFIX)/share/man/man1
+COMPDIR  = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+SHAREDIR = $(DESTDIR)$(PREFIX)/share/hotsim
+
+install: $(BUILD)/hotsim $(BUILD)/hotsim.1 $(BUILD)/hotsim.bash
+	@install -d $(BINDIR) $(MAN1DIR) $(COMPDIR) $(SHAREDIR)
+	@install -m 755 $(BUILD)/hotsim $(BINDIR)/hotsim
+	@install -m 755 scripts/hotsim-pair $(BINDIR)/hotsim-pair
+	@install -m 644 $(BUILD)/hotsim.1 $(MAN1DIR)/hotsim.1
+	@install -m 644 $(BUILD)/hotsim.bash $(COMPDIR)/hotsim
+	@install -m 644 kernels/linux/recipe.sh kernels/linux/*.config $(SHAREDIR)/
+	@echo "installed hotsim, hotsim-pair, hotsim(1) and the bash completion under $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -f $(BINDIR)/hotsim $(BINDIR)/hotsim-pair $(MAN1DIR)/hotsim.1 $(COMPDIR)/hotsim
+	rm -rf $(SHAREDIR)
 
 # --- dependencies and inputs -------------------------------------------------
 

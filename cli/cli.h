@@ -19,6 +19,10 @@ extern const struct cli_cmd *const cli_commands[];
 const char *cli_version(void);
 void cli_print_version(FILE *f);
 
+/* The option tables as documents (`hotsim help --man`, `--bash-completion`) */
+void cli_man(FILE *f);
+void cli_bash_completion(FILE *f);
+
 /* "hotsim: <hs_errmsg()>" on stderr; returns HS_EXIT_ERROR */
 int cli_error(void);
 

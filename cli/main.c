@@ -47,6 +47,7 @@ static void overview(FILE *f)
 	for (int i = 0; cli_commands[i]; i++)
 		fprintf(f, "  %-8s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
 	fprintf(f, "\nhotsim <command> --help shows its options; hotsim help lists them all\n");
+	fprintf(f, "(hotsim help --man: the manual page; hotsim help --bash-completion: the completion)\n");
 }
 
 /* Every command's help: the README's "Commands" block. */
@@ -97,6 +98,13 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "help")) {
 		if (argc == 2) {
 			help_all(stdout);
+			return HS_EXIT_OK;
+		}
+		if (!strcmp(argv[2], "--man") || !strcmp(argv[2], "--bash-completion")) {
+			if (argv[2][2] == 'm')
+				cli_man(stdout);
+			else
+				cli_bash_completion(stdout);
 			return HS_EXIT_OK;
 		}
 		for (int i = 0; cli_commands[i]; i++)
