@@ -162,7 +162,7 @@ Test(formats, real_pair_markdown)
 	/* the largest move with a run to explain: cswitch (the census is a sum) */
 	ex = strstr(out, "<details><summary>where the cycles go: cswitch on ");
 	cr_assert(ex, "%s", out);
-	cr_assert(strstr(ex, "```text\n\nexplain cswitch on "), "%s", ex);
+	cr_assert(strstr(ex, "```text\nexplain cswitch on "), "%s", ex);
 	cr_assert(strstr(ex, "```\n\n</details>"), "%s", ex);
 	free(out);
 	/* --explain given: that one, on every core asked for */
