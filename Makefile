@@ -128,11 +128,12 @@ install: $(BUILD)/hotsim $(BUILD)/hotsim.1 $(BUILD)/hotsim.bash
 	@install -m 755 scripts/hotsim-pair $(BINDIR)/hotsim-pair
 	@install -m 644 $(BUILD)/hotsim.1 $(MAN1DIR)/hotsim.1
 	@install -m 644 $(BUILD)/hotsim.bash $(COMPDIR)/hotsim
+	@ln -sf hotsim $(COMPDIR)/hotsim-pair
 	@install -m 644 kernels/linux/recipe.sh kernels/linux/*.config $(SHAREDIR)/
 	@echo "installed hotsim, hotsim-pair, hotsim(1) and the bash completion under $(DESTDIR)$(PREFIX)"
 
 uninstall:
-	rm -f $(BINDIR)/hotsim $(BINDIR)/hotsim-pair $(MAN1DIR)/hotsim.1 $(COMPDIR)/hotsim
+	rm -f $(BINDIR)/hotsim $(BINDIR)/hotsim-pair $(MAN1DIR)/hotsim.1 $(COMPDIR)/hotsim $(COMPDIR)/hotsim-pair
 	rm -rf $(SHAREDIR)
 
 # --- dependencies and inputs -------------------------------------------------

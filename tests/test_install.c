@@ -122,6 +122,7 @@ Test(install, bash_completion)
 		{ "hotsim pair t --co", "--commits --config" },
 		{ "hotsim help --m", "--man" },
 	};
+	char cmd[512], *out;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *got = complete(cases[i].line);
@@ -130,4 +131,11 @@ Test(install, bash_completion)
 				 got, cases[i].want);
 		free(got);
 	}
+	/* bash-completion loads a command's file by its name: hotsim-pair too */
+	snprintf(cmd, sizeof(cmd), "bash --norc --noprofile -c 'source %s/usr/share/bash-completion/completions/"
+		 "hotsim-pair && COMP_WORDS=(hotsim-pair t --pa) COMP_CWORD=2 && _hotsim_pair && "
+		 "echo \"${COMPREPLY[*]}\"'", dest);
+	cr_assert_eq(hs_sh(cmd, &out, 4096), 0);
+	cr_assert_str_eq(out, "--patch\n", "hotsim-pair t --pa<TAB>: %s", out);
+	free(out);
 }
