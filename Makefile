@@ -7,6 +7,7 @@
 #   make demo     install, build, build the real 7.2 kernel pairs, run hotsim on them
 #   make bench    throughput / latency benchmark (not a test)
 #   make fuzz     libFuzzer run over the image parsers (FUZZ_SECONDS=N)
+#   make install  hotsim, hotsim-pair, hotsim(1), bash completion (PREFIX, DESTDIR)
 
 CC      ?= gcc
 CSTD    := -std=c11 -D_GNU_SOURCE
@@ -15,8 +16,19 @@ OPT     ?= -O2 -g
 PKGS    := unicorn capstone libelf
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -Isim $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -Isim $(PKG_CFLAGS) $(VERSION_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm
+
+# The version `hotsim --version` names: this, plus `git describe --always
+# --dirty` when built in hotsim's own git checkout.
+HOTSIM_VERSION := 0.1
+GIT_DESCRIBE := $(shell [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && \
+		    git describe --always --dirty 2>/dev/null)
+HOTSIM_FULL_VERSION := $(HOTSIM_VERSION)$(if $(GIT_DESCRIBE), (git $(GIT_DESCRIBE)))
+
+# make install
+PREFIX  ?= /usr/local
+DESTDIR ?=
 
 # Build flavours share the sources and differ in output dir and flags.
 BUILD   ?= build
@@ -40,7 +52,8 @@ LIB       := $(BUILD)/libhotsim.a
 
 .SECONDARY: $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.o) $(BUILD)/obj/tests/fuzz/fuzz_image.o
 
-.PHONY: all test lint check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean
+.PHONY: all test lint check check-tests check-san demo bench fuzz deps kernels fixtures clean distclean \
+	install uninstall FORCE
 .DELETE_ON_ERROR:
 # keep test objects (pattern-rule intermediates) between runs; only those:
 # a bare .SECONDARY would also let make skip building a missing binary
@@ -107,6 +120,15 @@ $(BUILD)/obj/sim/vm/workload_blob.o: sim/vm/workload_blob.S $(BUILD)/workload/in
 	@echo "  AS      $<"
 	@$(CC) -c -DHS_WORKLOAD='"$(BUILD)/workload/init"' -o $@ $<
 
+# Rewritten only when the version changes (a commit, a dirty tree), so an
+# unchanged checkout does not relink.
+$(BUILD)/gen/hotsim_version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define HOTSIM_VERSION "$(HOTSIM_FULL_VERSION)"' > $@.$$$$; \
+	 if cmp -s $@.$$$$ $@; then rm -f $@.$$$$; else mv $@.$$$$ $@; fi
+$(BUILD)/obj/cli/version.o: $(BUILD)/gen/hotsim_version.h
+$(BUILD)/obj/cli/version.o: VERSION_CFLAGS = -I$(BUILD)/gen
+
 # The fuzz regression test links the fuzz target's entry point.
 $(BUILD)/tests/test_fuzz_regress: $(BUILD)/obj/tests/fuzz/fuzz_image.o
 
@@ -117,6 +139,36 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_SRCS:tests/%.c=$(BUILD)/obj/tests/%.d) \
 	$(BUILD)/obj/tests/extra_registry.d
+
+# --- install -----------------------------------------------------------------
+
+# The manual page and the completion are written by hotsim from its option
+# tables; hotsim-pair reads the kernel recipe and hotsim's fragments from
+# share/hotsim.
+# (written aside and renamed: tests install from parallel processes)
+$(BUILD)/hotsim.1: $(BUILD)/hotsim
+	@$< help --man > $@.$$$$ && mv $@.$$$$ $@
+$(BUILD)/hotsim.bash: $(BUILD)/hotsim
+	@$< help --bash-completion > $@.$$$$ && mv $@.$$$$ $@
+
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR  = $(DESTDIR)$(PREFIX)/share/man/man1
+COMPDIR  = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+SHAREDIR = $(DESTDIR)$(PREFIX)/share/hotsim
+
+install: $(BUILD)/hotsim $(BUILD)/hotsim.1 $(BUILD)/hotsim.bash
+	@install -d $(BINDIR) $(MAN1DIR) $(COMPDIR) $(SHAREDIR)
+	@install -m 755 $(BUILD)/hotsim $(BINDIR)/hotsim
+	@install -m 755 scripts/hotsim-pair $(BINDIR)/hotsim-pair
+	@install -m 644 $(BUILD)/hotsim.1 $(MAN1DIR)/hotsim.1
+	@install -m 644 $(BUILD)/hotsim.bash $(COMPDIR)/hotsim
+	@ln -sf hotsim $(COMPDIR)/hotsim-pair
+	@install -m 644 kernels/linux/recipe.sh kernels/linux/*.config $(SHAREDIR)/
+	@echo "installed hotsim, hotsim-pair, hotsim(1) and the bash completion under $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -f $(BINDIR)/hotsim $(BINDIR)/hotsim-pair $(MAN1DIR)/hotsim.1 $(COMPDIR)/hotsim $(COMPDIR)/hotsim-pair
+	rm -rf $(SHAREDIR)
 
 # --- dependencies and inputs -------------------------------------------------
 

@@ -10,9 +10,18 @@
 #define HS_EXIT_REGRESSION 1	/* compare --fail-above tripped */
 #define HS_EXIT_ERROR 2
 
-/* The commands, in help order (main.c lists them). */
+/* The commands, in help order (main.c lists them in cli_commands). */
 extern const struct cli_cmd cmd_image, cmd_paths, cmd_trace, cmd_run, cmd_compare, cmd_validate,
-	cmd_models, cmd_snippet;
+	cmd_models, cmd_snippet, cmd_pair;
+extern const struct cli_cmd *const cli_commands[];
+
+/* version.c: "0.1 (git adffafe-dirty)"; the --version text */
+const char *cli_version(void);
+void cli_print_version(FILE *f);
+
+/* The option tables as documents (`hotsim help --man`, `--bash-completion`) */
+void cli_man(FILE *f);
+void cli_bash_completion(FILE *f);
 
 /* "hotsim: <hs_errmsg()>" on stderr; returns HS_EXIT_ERROR */
 int cli_error(void);

@@ -19,7 +19,8 @@ struct cmp_opts {
 	struct opt_paths paths;
 	struct opt_state state;
 	enum hs_state_source src;
-	const char *explain, *timeline, *svg;
+	const struct hs_path_def *explain, *timeline;
+	const char *svg;
 	struct opt_window window;
 	enum opt_format format;
 	struct opt_pct fail_above;
@@ -77,15 +78,6 @@ static char *timeline_svg_name(const char *svg)
 	return s;
 }
 
-static const struct hs_path_def *view_path(const char *name, const char *opt)
-{
-	const struct hs_path_def *d = name ? hs_path_find(name) : NULL;
-
-	if (name && !d)
-		hs_fail("--%s: unknown path '%.40s'", opt, name);
-	return d;
-}
-
 /* The --explain and --timeline runs (warm if warm results were asked for). */
 static int details(const struct cmp_opts *o, const struct ms_options *m, const struct ms_image *base,
 		   const struct ms_image *patched, struct rp_details *d)
@@ -95,9 +87,8 @@ static int details(const struct cmp_opts *o, const struct ms_options *m, const s
 	d->warm = o->state.warm;
 	d->win = o->window;
 	d->limit = o->limit;
-	if ((o->explain && !(d->explain = view_path(o->explain, "explain"))) ||
-	    (o->timeline && !(d->timeline = view_path(o->timeline, "timeline"))))
-		return -1;
+	d->explain = o->explain;
+	d->timeline = o->timeline;
 	for (int i = 0; d->explain && i < m->ncores; i++) {
 		d->ncores = i + 1;
 		for (int k = 0; k < (patched ? 2 : 1); k++)
@@ -107,6 +98,26 @@ static int details(const struct cmp_opts *o, const struct ms_options *m, const s
 	for (int k = 0; d->timeline && k < (patched ? 2 : 1); k++)
 		if (ms_detail(imgs[k]->img, m, m->cores[0], d->timeline, d->warm, &d->tl[k]))
 			return -1;
+	return 0;
+}
+
+/* markdown without --explain: explain the largest move there is a run of
+ * (on its core, in its state), for the reviewer who opens the details */
+static int largest_explained(const struct ms_options *m, const struct ms_compare *c, struct rp_details *d)
+{
+	int warm;
+	const struct ms_pair *p = ms_compare_explainable(c, &warm);
+	const struct hs_core *core = p ? hs_core_find(p->cpu) : NULL;
+	const struct hs_path_def *def = p ? hs_path_find(p->base->path) : NULL;
+
+	if (!core || !def)
+		return 0;
+	d->explain = def;
+	d->warm = warm;
+	d->ncores = 1;
+	if (ms_detail(c->base->img, m, core, def, warm, &d->ex[0][0]) ||
+	    ms_detail(c->patched->img, m, core, def, warm, &d->ex[0][1]))
+		return -1;
 	return 0;
 }
 
@@ -146,15 +157,21 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 	ms_opts(o, &m);
 	memset(&d, 0, sizeof(d));
 	if (cli_check_params(&o->params) || ms_measure(base_file, &m, &base) ||
-	    (patched_file && ms_measure_pinned(patched_file, &m, &base, &patched)) ||
-	    details(o, &m, &base, patched_file ? &patched : NULL, &d)) {
+	    (patched_file && ms_measure_pinned(patched_file, &m, &base, &patched))) {
 		rc = cli_error();
 		goto out;
 	}
 	ms_compare_build(&c, &base, patched_file ? &patched : NULL, o->state.warm, o->state.cold);
 	d.nproj = ms_project(&c, o->freq.v, o->freq.n, o->hz.v, o->hz.n, d.proj, (int)HS_ARRAY_SIZE(d.proj));
+	if (details(o, &m, &base, patched_file ? &patched : NULL, &d) ||
+	    (o->format == FORMAT_MARKDOWN && patched_file && !o->explain && largest_explained(&m, &c, &d))) {
+		rc = cli_error();
+		goto out;
+	}
 	if (o->format == FORMAT_JSON) {
 		rp_json(stdout, &c, &d);
+	} else if (o->format == FORMAT_MARKDOWN) {
+		rp_markdown(stdout, &c, &d, o->all);
 	} else {
 		rp_table(stdout, &c, o->all);
 		if (o->noise)
@@ -192,8 +209,8 @@ static int run_run(void *p, char **args)
 	OPT("state", "S", OPT_STATE, t, state, "warm, cold or both (default both)"), \
 	OPT("state-source", "SRC", OPT_SOURCE, t, src, \
 	    "booted (QEMU boot snapshot), synthesized, or auto (booted where the image boots)"), \
-	OPT("explain", "PATH", OPT_STRING, t, explain, "where a path's cycles go: per function, per instruction"), \
-	OPT("timeline", "PATH", OPT_STRING, t, timeline, "a path's pipeline timeline (first core)"), \
+	OPT("explain", "PATH", OPT_PATH, t, explain, "where a path's cycles go: per function, per instruction"), \
+	OPT("timeline", "PATH", OPT_PATH, t, timeline, "a path's pipeline timeline (first core)"), \
 	OPT("window", "A:B", OPT_WINDOW, t, window, "timeline records A..B-1 (default 0:40)"), \
 	OPT("svg", "FILE", OPT_STRING, t, svg, "bars to FILE (and FILE-timeline.svg with --timeline)"), \
 	OPT("param", "[CORE.]NAME=V", OPT_PARAM, t, params, "override a model parameter (repeatable)"), \
@@ -202,7 +219,8 @@ static int run_run(void *p, char **args)
 	OPT_N("noise", "N", t, noise, 0, 16, \
 	      "layout noise band: cost again in N layouts with part of each path moved"), \
 	OPT_N("limit", "N", t, limit, 0, 100000, "lines of --explain (default 200)"), \
-	OPT("format", "FMT", OPT_FORMAT, t, format, "text or json (--json); json carries --explain/--timeline")
+	OPT_CHOICE("format", "FMT", OPT_FORMAT, t, format, "text markdown json", \
+		   "text, markdown (pull requests) or json (--json, with --explain/--timeline)")
 
 static const struct cli_opt compare_opts[] = {
 	COMMON(struct cmp_opts),

@@ -12,13 +12,9 @@
 #include "hotsim/err.h"
 #include "hotsim/model.h"
 
-#ifndef HOTSIM_VERSION
-#define HOTSIM_VERSION "unknown"
-#endif
-
-static const struct cli_cmd *const commands[] = {
+const struct cli_cmd *const cli_commands[] = {
 	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_validate, &cmd_models,
-	&cmd_snippet, NULL
+	&cmd_snippet, &cmd_pair, NULL
 };
 
 int cli_error(void)
@@ -49,18 +45,19 @@ int cli_check_params(const struct opt_params *p)
 static void overview(FILE *f)
 {
 	fprintf(f, "usage: hotsim <command> [arguments] [options]\n\ncommands:\n");
-	for (int i = 0; commands[i]; i++)
-		fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+	for (int i = 0; cli_commands[i]; i++)
+		fprintf(f, "  %-8s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
 	fprintf(f, "\nhotsim <command> --help shows its options; hotsim help lists them all\n");
+	fprintf(f, "(hotsim help --man: the manual page; hotsim help --bash-completion: the completion)\n");
 }
 
 /* Every command's help: the README's "Commands" block. */
 static void help_all(FILE *f)
 {
-	for (int i = 0; commands[i]; i++) {
+	for (int i = 0; cli_commands[i]; i++) {
 		if (i)
 			fputc('\n', f);
-		cli_help(f, commands[i]);
+		cli_help(f, cli_commands[i]);
 	}
 }
 
@@ -96,7 +93,7 @@ int main(int argc, char **argv)
 		return HS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("hotsim %s\n", HOTSIM_VERSION);
+		cli_print_version(stdout);
 		return HS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help")) {
@@ -104,17 +101,24 @@ int main(int argc, char **argv)
 			help_all(stdout);
 			return HS_EXIT_OK;
 		}
-		for (int i = 0; commands[i]; i++)
-			if (!strcmp(argv[2], commands[i]->name)) {
-				cli_help(stdout, commands[i]);
+		if (!strcmp(argv[2], "--man") || !strcmp(argv[2], "--bash-completion")) {
+			if (argv[2][2] == 'm')
+				cli_man(stdout);
+			else
+				cli_bash_completion(stdout);
+			return HS_EXIT_OK;
+		}
+		for (int i = 0; cli_commands[i]; i++)
+			if (!strcmp(argv[2], cli_commands[i]->name)) {
+				cli_help(stdout, cli_commands[i]);
 				return HS_EXIT_OK;
 			}
 		fprintf(stderr, "hotsim: no command '%.40s' (hotsim --help lists them)\n", argv[2]);
 		return HS_EXIT_ERROR;
 	}
-	for (int i = 0; commands[i]; i++)
-		if (!strcmp(argv[1], commands[i]->name)) {
-			rc = dispatch(commands[i], argc - 1, argv + 1);
+	for (int i = 0; cli_commands[i]; i++)
+		if (!strcmp(argv[1], cli_commands[i]->name)) {
+			rc = dispatch(cli_commands[i], argc - 1, argv + 1);
 			a64_disasm_release();
 			return rc;
 		}

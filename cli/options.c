@@ -99,6 +99,37 @@ static int parse_paths(const char *arg, struct opt_paths *out)
 	return out->n ? 0 : hs_fail("empty --path list");
 }
 
+/* word is one of the space-separated words of list */
+static int one_of(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; *p; p += strcspn(p, " "), p += *p == ' ')
+		if (n && !strncmp(p, word, n) && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/* "a, b or c" from "a b c" */
+static const char *or_list(const char *list, char *buf, size_t len)
+{
+	size_t used = 0, words = 0, k = 0;
+	const char *p;
+
+	for (p = list; *p; p += strcspn(p, " "), p += *p == ' ')
+		words++;
+	buf[0] = 0;
+	for (p = list; *p && used < len; p += strcspn(p, " "), p += *p == ' ', k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s", !k ? "" : k + 1 == words ? " or " : ", ",
+					 (int)strcspn(p, " "), p);
+	return buf;
+}
+
+static const char *format_choices(const struct cli_opt *o)
+{
+	return o->choices ? o->choices : "text json";
+}
+
 static int parse_number(const char *s, long *v)
 {
 	char *end;
@@ -120,8 +151,22 @@ static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *v
 		*(int *)dst = 1;
 		return 0;
 	case OPT_STRING:
+		if (o->choices && !one_of(o->choices, val)) {
+			char list[128], msg[192];
+
+			snprintf(msg, sizeof(msg), "%s, not '%.20s'", or_list(o->choices, list, sizeof(list)), val);
+			return bad(c, "--%s is %s", o->name, msg);
+		}
 		*(const char **)dst = val;
 		return 0;
+	case OPT_PATH: {
+		const struct hs_path_def *d = hs_path_find(val);
+
+		if (!d)
+			return bad(c, "unknown path '%.32s' (known: %s)", val, path_names());
+		*(const struct hs_path_def **)dst = d;
+		return 0;
+	}
 	case OPT_COUNT:
 		if (parse_number(val, &n) || n < o->min || n > o->max) {
 			char range[64];
@@ -186,14 +231,18 @@ static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *v
 		w->to = (size_t)b;
 		return 0;
 	}
-	case OPT_FORMAT:
-		if (!strcmp(val, "text"))
-			*(enum opt_format *)dst = FORMAT_TEXT;
-		else if (!strcmp(val, "json"))
-			*(enum opt_format *)dst = FORMAT_JSON;
-		else
-			return bad(c, "--%s is text or json, not '%.20s'", o->name, val);
+	case OPT_FORMAT: {
+		char list[64], msg[128];
+
+		if (!one_of(format_choices(o), val)) {
+			snprintf(msg, sizeof(msg), "%s, not '%.20s'", or_list(format_choices(o), list, sizeof(list)),
+				 val);
+			return bad(c, "--%s is %s", o->name, msg);
+		}
+		*(enum opt_format *)dst = !strcmp(val, "json") ? FORMAT_JSON :
+					  !strcmp(val, "markdown") ? FORMAT_MARKDOWN : FORMAT_TEXT;
 		return 0;
+	}
 	case OPT_SOURCE:
 		if (!strcmp(val, "auto"))
 			*(enum hs_state_source *)dst = HS_SRC_AUTO;
@@ -296,6 +345,39 @@ int cli_parse(const struct cli_cmd *c, int argc, char **argv, void *opts, char *
 	if (nargs != c->nargs)
 		return bad(c, "expects %s", c->nargs ? c->args : "no arguments", "");
 	return 0;
+}
+
+const char *opt_words(const struct cli_opt *o, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	switch (o->kind) {
+	case OPT_CPUS:
+		for (int i = 0; hs_cores[i] && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used, "%s ", hs_cores[i]->name);
+		snprintf(buf + (used < len ? used : len - 1), len - (used < len ? used : len - 1), "all");
+		break;
+	case OPT_PATHS:
+	case OPT_PATH:
+		for (int i = 0; hs_paths[i] && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", hs_paths[i]->name);
+		if (o->kind == OPT_PATHS && used < len)
+			snprintf(buf + used, len - used, " all");
+		break;
+	case OPT_STATE:
+		snprintf(buf, len, "warm cold both");
+		break;
+	case OPT_FORMAT:
+		snprintf(buf, len, "%s", format_choices(o));
+		break;
+	case OPT_STRING:
+		snprintf(buf, len, "%s", o->choices ? o->choices : "");
+		break;
+	default:
+		break;
+	}
+	return buf;
 }
 
 void cli_help(FILE *f, const struct cli_cmd *c)

@@ -27,13 +27,15 @@ enum opt_kind {
 	OPT_PARAM,	/* struct opt_params: [core.]name=value, repeatable */
 	OPT_U64,	/* struct opt_u64s: a number, repeatable */
 	OPT_WINDOW,	/* struct opt_window: A:B */
-	OPT_FORMAT,	/* enum opt_format: text, json (also --json) */
+	OPT_FORMAT,	/* enum opt_format: text, json (also --json); markdown when
+			 * the option's choices list it */
+	OPT_PATH,	/* const struct hs_path_def *: one path of the registry */
 	OPT_SOURCE,	/* enum hs_state_source: auto, booted, synthesized */
 	OPT_CLOCK,	/* struct opt_clocks: [core=]1.8GHz, repeatable */
 	OPT_HZ,		/* struct opt_hz: 100,250 */
 };
 
-enum opt_format { FORMAT_TEXT, FORMAT_JSON };
+enum opt_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN };
 
 struct opt_pct { int set; double v; };
 struct opt_cpus { const struct hs_core *v[16]; int n; };
@@ -52,13 +54,17 @@ struct cli_opt {
 	size_t off;		/* where the value goes in the command's option struct */
 	const char *help;
 	long min, max;		/* OPT_COUNT bounds */
+	const char *choices;	/* OPT_STRING, OPT_FORMAT: the values allowed,
+				 * space-separated (NULL: any string; text json) */
 };
 
 #define OPT(name, arg, kind, type, field, help) \
-	{ name, arg, kind, offsetof(type, field), help, 0, 0 }
+	{ name, arg, kind, offsetof(type, field), help, 0, 0, NULL }
 #define OPT_N(name, arg, type, field, lo, hi, help) \
-	{ name, arg, OPT_COUNT, offsetof(type, field), help, lo, hi }
-#define OPT_TABLE_END { NULL, NULL, OPT_END, 0, NULL, 0, 0 }
+	{ name, arg, OPT_COUNT, offsetof(type, field), help, lo, hi, NULL }
+#define OPT_CHOICE(name, arg, kind, type, field, choices, help) \
+	{ name, arg, kind, offsetof(type, field), help, 0, 0, choices }
+#define OPT_TABLE_END { NULL, NULL, OPT_END, 0, NULL, 0, 0, NULL }
 
 struct cli_cmd {
 	const char *name;
@@ -84,6 +90,11 @@ enum hs_state_source opt_default_source(void);
 /* Paths nobody named (the default "all") that cannot run on synthesized
  * state are dropped when only synthesized state was asked for. */
 void opt_paths_for_source(struct opt_paths *p, enum hs_state_source src);
+
+/* The values an option takes, space-separated, for completion and the man
+ * page: the registries' cores and paths (and "all"), states, formats, an
+ * option's choices; "" when any value goes (a number, a file). */
+const char *opt_words(const struct cli_opt *o, char *buf, size_t len);
 
 /* The default core and path sets when an option was not given: all. */
 void opt_all_cpus(struct opt_cpus *c);

@@ -27,13 +27,22 @@ struct rp_details {
 	int nproj;
 };
 
+/* The text table fits 72 columns (an email reply): long lines are wrapped. */
+#define RP_TEXT_WIDTH 72
+
 void rp_table(FILE *f, const struct ms_compare *c, int all);
 void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d);
+/* For a pull request: summary, a table of what moved, the rest folded, the
+ * totals, and the explain of the largest move (d) folded. */
+void rp_markdown(FILE *f, const struct ms_compare *c, const struct rp_details *d, int all);
 int rp_svg(const char *path, const struct ms_compare *c);
 
 /* The layout noise band (--noise) as text: every row's range, and
  * whether each move is larger than what layout alone does */
 void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts);
+
+/* The row-name column of the last text table (17, or the longest name). */
+int rp_name_width(void);
 
 /* The sched-pipe projection: text block, JSON array */
 void rp_projection_text(FILE *f, const struct ms_compare *c, const struct rp_details *d);
@@ -43,5 +52,14 @@ void rp_projection_json(struct json *j, const struct rp_details *d);
 /* --explain / --timeline as text */
 void rp_details_text(FILE *f, const struct ms_compare *c, const struct rp_details *d);
 int rp_timeline_svg(const char *path, const struct ms_detail *d, size_t from, size_t to);
+
+/* Shared sentences (report_words.c) */
+double rp_uncal_pct(const struct hs_model_result *r);
+const char *rp_identity(char *buf, size_t len, const struct hs_image *img);
+const char *rp_summary(char *buf, size_t len, const struct ms_compare *c);
+/* uncal: what the uncalibrated column is called ("uncal", "uncal% b/p") */
+const char *rp_footnote(char *buf, size_t len, const struct ms_compare *c, const char *uncal);
+/* text after lead, word-wrapped to width; continuation lines after indent */
+void rp_wrap(FILE *f, const char *lead, const char *indent, const char *text, int width);
 
 #endif

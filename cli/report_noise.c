@@ -10,18 +10,29 @@
 
 #include "report.h"
 
+static void head(FILE *f, const struct ms_compare *c, int layouts)
+{
+	char text[400];
+	int w = rp_name_width();
+
+	snprintf(text, sizeof(text), "%d layouts: as recorded, and %d with part of the path's code and data "
+		 "moved against the rest by up to 512 bytes.%s", layouts + 1, layouts,
+		 c->patched ? " beyond: the two ranges do not overlap and the move is 0.5% or more." : "");
+	fprintf(f, "\n");
+	rp_wrap(f, "layout noise: ", "  ", text, RP_TEXT_WIDTH);
+	if (c->patched)
+		fprintf(f, "%-*s %-3s %-5s %12s %12s %6s %s\n", w, "path", "cpu", "state", "base", "patched",
+			"delta", "noise");
+	else
+		fprintf(f, "%-*s %-3s %-5s %12s %6s\n", w, "path", "cpu", "state", "range", "spread");
+}
+
 void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 {
 	unsigned beyond = 0, within = 0;
+	int w = rp_name_width();
 
-	fprintf(f, "\nlayout noise: %d layouts (the recorded one, and %d with part of the path's code and "
-		"data moved against the rest by up to 512 bytes); beyond noise: the ranges do not overlap and the move is >= 0.5%%\n",
-		layouts + 1, layouts);
-	if (c->patched)
-		fprintf(f, "%-22s %-4s %-5s %15s %15s %8s  %s\n", "path", "cpu", "state", "base range",
-			"patched range", "delta", "verdict");
-	else
-		fprintf(f, "%-22s %-4s %-5s %15s %8s\n", "path", "cpu", "state", "range", "spread");
+	head(f, c, layouts);
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[c->order[i]];
 
@@ -36,7 +47,7 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 			snprintf(rb, sizeof(rb), "%llu..%llu", (unsigned long long)p->base->noise_lo[s],
 				 (unsigned long long)p->base->noise_hi[s]);
 			if (!c->patched) {
-				fprintf(f, "%-22s %-4s %-5s %15s %8llu\n", p->name, p->cpu, warm ? "warm" : "cold", rb,
+				fprintf(f, "%-*s %-3s %-5s %12s %6llu\n", w, p->name, p->cpu, warm ? "warm" : "cold", rb,
 					(unsigned long long)(p->base->noise_hi[s] - p->base->noise_lo[s]));
 				continue;
 			}
@@ -52,8 +63,8 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 				 (unsigned long long)p->patched->noise_hi[s]);
 			beyond += apart;
 			within += !apart;
-			fprintf(f, "%-22s %-4s %-5s %15s %15s %+8lld  %s\n", p->name, p->cpu, warm ? "warm" : "cold",
-				rb, rp, d, apart ? "beyond noise" : "within noise");
+			fprintf(f, "%-*s %-3s %-5s %12s %12s %+6lld %s\n", w, p->name, p->cpu, warm ? "warm" : "cold",
+				rb, rp, d, apart ? "beyond" : "within");
 		}
 	}
 	if (c->patched)

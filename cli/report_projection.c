@@ -11,40 +11,41 @@
 
 void rp_projection_text(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 {
-	const char *last = "";
+	char note[1200];
+	size_t n = 0;
 
 	if (!d->nproj)
 		return;
-	fprintf(f, "\nsched-pipe as `perf bench sched pipe` (one round trip = one op, warm; HZ: the tick "
-		"added, irq-el1 x HZ x op time):\n");
+	fprintf(f, "\n");
+	rp_wrap(f, "sched-pipe as `perf bench sched pipe`: ", "  ",
+		"one round trip is one op (warm); us/op and ops/s at the core's clock; a HZ row adds "
+		"the tick (irq-el1 x HZ x op time)", RP_TEXT_WIDTH);
 	if (c->patched)
-		fprintf(f, "%-4s %8s %5s %11s %11s %10s %8s %10s %10s\n", "cpu", "clock", "HZ", "base us/op",
-			"patched", "delta us", "delta%", "base ops/s", "patched");
+		fprintf(f, "%-3s %7s %4s %7s %7s %7s %7s %8s %8s\n", "cpu", "clock", "HZ", "us/op", "patched",
+			"delta", "delta%", "ops/s", "patched");
 	else
-		fprintf(f, "%-4s %8s %5s %11s %10s\n", "cpu", "clock", "HZ", "us/op", "ops/s");
+		fprintf(f, "%-3s %7s %4s %7s %8s\n", "cpu", "clock", "HZ", "us/op", "ops/s");
 	for (int i = 0; i < d->nproj; i++) {
 		const struct ms_projection *p = &d->proj[i];
-		char hz[16];
+		char hz[16], clk[16], pct[16];
 
 		snprintf(hz, sizeof(hz), p->hz ? "%u" : "-", p->hz);
+		snprintf(clk, sizeof(clk), "%.2fGHz", p->clock_hz / 1e9);
+		snprintf(pct, sizeof(pct), "%+.2f%%", p->delta_pct);
 		if (c->patched)
-			fprintf(f, "%-4s %5.2f GHz %5s %11.3f %11.3f %+10.3f %+7.2f%% %10.0f %10.0f\n", p->cpu,
-				p->clock_hz / 1e9, hz, p->us[0], p->us[1], p->delta_us, p->delta_pct, p->ops[0],
-				p->ops[1]);
+			fprintf(f, "%-3s %7s %4s %7.3f %7.3f %+7.3f %7s %8.0f %8.0f\n", p->cpu, clk, hz, p->us[0],
+				p->us[1], p->delta_us, pct, p->ops[0], p->ops[1]);
 		else
-			fprintf(f, "%-4s %5.2f GHz %5s %11.3f %10.0f\n", p->cpu, p->clock_hz / 1e9, hz, p->us[0],
-				p->ops[0]);
-		last = p->cpu;
+			fprintf(f, "%-3s %7s %4s %7.3f %8.0f\n", p->cpu, clk, hz, p->us[0], p->ops[0]);
 	}
-	(void)last;
-	fprintf(f, "clocks: --freq, else each core's typical one:");
-	for (int i = 0; i < d->nproj; i++) {
+	n = (size_t)snprintf(note, sizeof(note), "clocks: --freq, else each core's typical one:");
+	for (int i = 0; i < d->nproj && n < sizeof(note); i++) {
 		const struct hs_core *core = hs_core_find(d->proj[i].cpu);
 
 		if (d->proj[i].hz == 0 && core && core->clock_hz == d->proj[i].clock_hz)
-			fprintf(f, " %s %s;", core->name, core->clock_source);
+			n += (size_t)snprintf(note + n, sizeof(note) - n, " %s %s;", core->name, core->clock_source);
 	}
-	fprintf(f, "\n");
+	rp_wrap(f, "", "  ", note, RP_TEXT_WIDTH);
 }
 
 void rp_projection_json(struct json *j, const struct rp_details *d)

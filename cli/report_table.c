@@ -1,8 +1,11 @@
 /*
  * report_table.c - the text table. compare: identity, warnings, a summary
  * line, the results that moved (largest change first), how many did not,
- * and per-state totals - what a reviewer pastes. run: every result of the
- * one image, in registry order.
+ * and per-state totals - what a reviewer pastes into an email reply, so
+ * every line fits RP_TEXT_WIDTH (72) columns: prose is wrapped, and the
+ * compare row keeps cycles, delta, instructions and the patched image's
+ * uncalibrated share (code bytes and both uncal% are in markdown and JSON).
+ * run: every result of the one image, in registry order.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,27 +13,36 @@
 #include "hotsim/model.h"
 #include "report.h"
 
-static double uncal_pct(const struct hs_model_result *r)
+/* 17+3+5+6+7+5+7+9+5 columns and 8 spaces: 72 (a longer row name, like
+ * sched-pipe.read-return, widens its column for the whole table) */
+#define CMP_HEAD "%-*s %-3s %-5s %6s %7s %5s %7s %9s %5s\n"
+
+static int name_w = 17;
+
+int rp_name_width(void)
 {
-	return r->cycles ? 100.0 * (double)r->uncalibrated_cycles / (double)r->cycles : 0.0;
+	return name_w;
 }
 
-static void image_line(FILE *f, const char *role, const struct hs_image *img)
+/* The name column: 17 (compare) or 18 (run), or the longest name. */
+static void set_name_width(const struct ms_compare *c)
 {
-	fprintf(f, "  %-8s %s: Linux %s, %s, build id %.12s\n", role, img->path,
-		img->version[0] ? img->version : "?", img->compiler[0] ? img->compiler : "?",
-		img->build_id[0] ? img->build_id : "none");
+	name_w = c->patched ? 17 : 18;
+	for (int i = 0; i < c->npairs; i++)
+		if ((int)strlen(c->pairs[i].name) > name_w)
+			name_w = (int)strlen(c->pairs[i].name);
 }
 
 /*
  * Where each core's state came from: the first booted row's account, or
  * why it fell back to synthesized state; rows that have no booted form
- * are named once.
+ * are named once. The patched image's is said only when it differs.
  */
 static void state_lines(FILE *f, const char *role, const struct ms_image *m, const struct ms_image *other)
 {
 	const char *done[16];
 	int ndone = 0, synth_only = 0;
+	char line[1000];
 
 	for (int i = 0; i < m->nrows; i++) {
 		const struct ms_row *r = &m->rows[i];
@@ -45,14 +57,23 @@ static void state_lines(FILE *f, const char *role, const struct ms_image *m, con
 		if (seen || ndone == 16 || !r->state[0])
 			continue;
 		done[ndone++] = r->cpu;
-		/* the patched image's state, when it is the base's, is said once */
 		for (int k = 0; other && k < other->nrows && !same; k++)
 			same = !strcmp(other->rows[k].cpu, r->cpu) && !strcmp(other->rows[k].state, r->state);
-		if (!same)
-			fprintf(f, "  %-8s %s: %s\n", role, r->cpu, r->state);
+		if (same)
+			continue;
+		snprintf(line, sizeof(line), "%s: %s", r->cpu, r->state);
+		rp_wrap(f, role, "           ", line, RP_TEXT_WIDTH);
 	}
 	if (synth_only && !other)
-		fprintf(f, "  %-8s percpu rows: synthesized state (no booted form)\n", role);
+		rp_wrap(f, role, "           ", "percpu rows: synthesized state (no booted form)", RP_TEXT_WIDTH);
+}
+
+static void image_lines(FILE *f, const char *role, const struct hs_image *img)
+{
+	char id[256];
+
+	fprintf(f, "  %-8s %s\n", role, img->path);
+	rp_wrap(f, "           ", "           ", rp_identity(id, sizeof(id), img), RP_TEXT_WIDTH);
 }
 
 static void run_line(FILE *f, const struct ms_pair *p, int warm)
@@ -60,8 +81,8 @@ static void run_line(FILE *f, const struct ms_pair *p, int warm)
 	const struct hs_model_result *r = ms_pair_result(p, 0, warm);
 	char unc[16];
 
-	snprintf(unc, sizeof(unc), "%.1f", uncal_pct(r));
-	fprintf(f, "%-22s %-4s %-5s %10llu %8llu %10llu %6s\n", p->name, p->cpu, warm ? "warm" : "cold",
+	snprintf(unc, sizeof(unc), "%.1f", rp_uncal_pct(r));
+	fprintf(f, "%-*s %-4s %-5s %10llu %8llu %10llu %6s\n", name_w, p->name, p->cpu, warm ? "warm" : "cold",
 		(unsigned long long)r->cycles, (unsigned long long)p->base->insns,
 		(unsigned long long)p->base->code_bytes, unc);
 }
@@ -69,16 +90,15 @@ static void run_line(FILE *f, const struct ms_pair *p, int warm)
 static void compare_line(FILE *f, const struct ms_pair *p, int warm)
 {
 	const struct hs_model_result *rb = ms_pair_result(p, 0, warm), *rp = ms_pair_result(p, 1, warm);
-	char ins[32], code[32], unc[32];
+	char ins[32], unc[16], pct[16];
 
 	snprintf(ins, sizeof(ins), "%llu/%llu", (unsigned long long)p->base->insns,
 		 (unsigned long long)p->patched->insns);
-	snprintf(code, sizeof(code), "%llu/%llu", (unsigned long long)p->base->code_bytes,
-		 (unsigned long long)p->patched->code_bytes);
-	snprintf(unc, sizeof(unc), "%.1f/%.1f", uncal_pct(rb), uncal_pct(rp));
-	fprintf(f, "%-22s %-4s %-5s %9llu %9llu %+8lld %+8.2f%% %13s %13s %11s\n", p->name, p->cpu,
+	snprintf(unc, sizeof(unc), "%.1f", rp_uncal_pct(rp));
+	snprintf(pct, sizeof(pct), "%+.2f%%", ms_delta_pct(rb->cycles, rp->cycles));
+	fprintf(f, "%-*s %-3s %-5s %6llu %7llu %+5lld %7s %9s %5s\n", name_w, p->name, p->cpu,
 		warm ? "warm" : "cold", (unsigned long long)rb->cycles, (unsigned long long)rp->cycles,
-		ms_pair_delta(p, warm), ms_delta_pct(rb->cycles, rp->cycles), ins, code, unc);
+		ms_pair_delta(p, warm), pct, ins, unc);
 }
 
 static void not_run_line(FILE *f, const struct ms_compare *c, const struct ms_pair *p)
@@ -86,35 +106,19 @@ static void not_run_line(FILE *f, const struct ms_compare *c, const struct ms_pa
 	const char *why = !c->patched ? "cannot run" : !p->base ? "absent in base" :
 			  !p->patched ? "absent in patched" : "cannot run";
 
-	fprintf(f, "%-22s %-4s %-5s %9s  (%s, see below)\n", p->name, p->cpu, "", "n/a", why);
+	if (c->patched)
+		fprintf(f, "%-*s %-3s %-5s %6s  (%s, see below)\n", name_w, p->name, p->cpu, "", "n/a", why);
+	else
+		fprintf(f, "%-*s %-4s %-5s %10s  (%s, see below)\n", name_w, p->name, p->cpu, "", "n/a", why);
 }
 
-static void summary_line(FILE *f, const struct ms_compare *c)
+static void why_line(FILE *f, const struct ms_pair *p, const char *fmt, const char *a, const char *b)
 {
-	const struct ms_summary *s = &c->summary;
-	int ncores = 0, nrows = 0;
+	char line[1200];
+	int n = snprintf(line, sizeof(line), "%s on %s: ", p->name, p->cpu);
 
-	for (int i = 0; i < c->npairs; i++) {
-		int first_cpu = 1, first_row = 1;
-
-		for (int k = 0; k < i; k++) {
-			first_cpu &= strcmp(c->pairs[k].cpu, c->pairs[i].cpu) != 0;
-			first_row &= strcmp(c->pairs[k].name, c->pairs[i].name) != 0;
-		}
-		ncores += first_cpu;
-		nrows += first_row;
-	}
-	fprintf(f, "summary: %u results (%d rows x %d cores x %s), %u moved: %u faster, %u slower",
-		s->results, nrows, ncores, c->want_warm && c->want_cold ? "warm+cold" :
-		c->want_warm ? "warm" : "cold", s->moved, s->faster, s->slower);
-	if (s->largest)
-		fprintf(f, "; largest %s %s %s %+lld cycles (%+.2f%%)", s->largest->name, s->largest->cpu,
-			s->largest_warm ? "warm" : "cold", s->largest_delta,
-			ms_delta_pct(ms_pair_result(s->largest, 0, s->largest_warm)->cycles,
-				     ms_pair_result(s->largest, 1, s->largest_warm)->cycles));
-	if (s->not_run)
-		fprintf(f, "; %u not run (see below)", s->not_run);
-	fprintf(f, "\n\n");
+	snprintf(line + n, sizeof(line) - (size_t)n, fmt, a, b);
+	rp_wrap(f, "  ", "    ", line, RP_TEXT_WIDTH);
 }
 
 static void why_lines(FILE *f, const struct ms_compare *c)
@@ -129,16 +133,13 @@ static void why_lines(FILE *f, const struct ms_compare *c)
 		if (!any++)
 			fprintf(f, "\n");
 		if (p->base && !p->base->ok)
-			fprintf(f, "  %s on %s: cannot run on %s: %s\n", p->name, p->cpu,
-				c->patched ? "base" : "this image", p->base->why);
+			why_line(f, p, "cannot run on %s: %s", c->patched ? "base" : "this image", p->base->why);
 		if (p->patched && !p->patched->ok)
-			fprintf(f, "  %s on %s: cannot run on patched: %s\n", p->name, p->cpu, p->patched->why);
+			why_line(f, p, "cannot run on patched: %s%s", p->patched->why, "");
 		if (c->patched && !p->base)
-			fprintf(f, "  %s on %s: only in patched (the base image has no such site/path)\n",
-				p->name, p->cpu);
+			why_line(f, p, "only in patched (the base image has no such site/path)%s%s", "", "");
 		if (c->patched && !p->patched)
-			fprintf(f, "  %s on %s: only in base (the patched image has no such site/path)\n",
-				p->name, p->cpu);
+			why_line(f, p, "only in base (the patched image has no such site/path)%s%s", "", "");
 	}
 }
 
@@ -146,42 +147,52 @@ static void totals(FILE *f, const struct ms_compare *c)
 {
 	for (int warm = 1; warm >= 0; warm--) {
 		uint64_t b, p;
+		char pct[16];
 
 		if (!(warm ? c->want_warm : c->want_cold))
 			continue;
 		ms_compare_total(c, warm, &b, &p);
-		fprintf(f, "%-22s %-4s %-5s %9llu %9llu %+8lld %+8.2f%%\n", "total", "all",
-			warm ? "warm" : "cold", (unsigned long long)b, (unsigned long long)p,
-			(long long)p - (long long)b, ms_delta_pct(b, p));
+		snprintf(pct, sizeof(pct), "%+.2f%%", ms_delta_pct(b, p));
+		fprintf(f, "%-*s %-3s %-5s %6llu %7llu %+5lld %7s\n", name_w, "total", "all", warm ? "warm" : "cold",
+			(unsigned long long)b, (unsigned long long)p, (long long)p - (long long)b, pct);
+	}
+}
+
+static void header(FILE *f, const struct ms_compare *c)
+{
+	char sum[512];
+
+	set_name_width(c);
+	fprintf(f, "hotsim %s\n", c->patched ? "compare" : "run");
+	if (c->patched) {
+		image_lines(f, "base", c->base->img);
+		image_lines(f, "patched", c->patched->img);
+	} else {
+		image_lines(f, "image", c->base->img);
+	}
+	state_lines(f, "  state    ", c->base, NULL);
+	if (c->patched)
+		state_lines(f, "  state    ", c->patched, c->base);
+	fprintf(f, "  deterministic: the same inputs give byte-identical output\n");
+	for (int i = 0; i < c->nwarnings; i++)
+		rp_wrap(f, "  warning: ", "           ", c->warnings[i], RP_TEXT_WIDTH);
+	fprintf(f, "\n");
+	if (c->patched) {
+		rp_wrap(f, "summary: ", "         ", rp_summary(sum, sizeof(sum), c), RP_TEXT_WIDTH);
+		fprintf(f, "\n" CMP_HEAD, name_w, "path", "cpu", "state", "base", "patched", "delta", "delta%",
+			"insns b/p", "uncal");
+	} else {
+		fprintf(f, "%-*s %-4s %-5s %10s %8s %10s %6s\n", name_w, "path", "cpu", "state", "cycles",
+			"insns", "code bytes", "uncal%");
 	}
 }
 
 void rp_table(FILE *f, const struct ms_compare *c, int all)
 {
 	int folded = 0;
+	char note[512];
 
-	fprintf(f, "hotsim %s\n", c->patched ? "compare" : "run");
-	if (c->patched) {
-		image_line(f, "base", c->base->img);
-		image_line(f, "patched", c->patched->img);
-	} else {
-		image_line(f, "image", c->base->img);
-	}
-	state_lines(f, "state", c->base, NULL);
-	if (c->patched)
-		state_lines(f, "state", c->patched, c->base);
-	fprintf(f, "  deterministic: the same inputs give byte-identical output (no run-to-run variance)\n");
-	for (int i = 0; i < c->nwarnings; i++)
-		fprintf(f, "  warning: %s\n", c->warnings[i]);
-	fprintf(f, "\n");
-	if (c->patched) {
-		summary_line(f, c);
-		fprintf(f, "%-22s %-4s %-5s %9s %9s %8s %9s %13s %13s %11s\n", "path", "cpu", "state",
-			"base", "patched", "delta", "delta%", "insns b/p", "code b/p", "uncal% b/p");
-	} else {
-		fprintf(f, "%-22s %-4s %-5s %10s %8s %10s %6s\n", "path", "cpu", "state", "cycles",
-			"insns", "code bytes", "uncal%");
-	}
+	header(f, c);
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[c->order[i]];
 
@@ -207,9 +218,6 @@ void rp_table(FILE *f, const struct ms_compare *c, int all)
 	if (c->patched)
 		totals(f, c);
 	why_lines(f, c);
-	fprintf(f, "\ncycles: %s%s%s; uncal%%: share of cycles charged by uncalibrated parameters (hotsim models)%s\n",
-		c->want_warm ? "warm = repeated until the cost converges" : "",
-		c->want_warm && c->want_cold ? ", " : "",
-		c->want_cold ? "cold = caches, TLBs and predictors flushed" : "",
-		c->patched ? "; total: sum of the results above and folded" : "");
+	fprintf(f, "\n");
+	rp_wrap(f, "", "", rp_footnote(note, sizeof(note), c, c->patched ? "uncal" : "uncal%"), RP_TEXT_WIDTH);
 }

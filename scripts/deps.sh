@@ -12,7 +12,8 @@ gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 clang lld llvm
 linux-source-6.1 linux-source-6.12 flex bison bc libssl-dev dwarves xz-utils patch
 debian-archive-keyring ca-certificates
-valgrind libclang-rt-14-dev"
+valgrind libclang-rt-14-dev
+man-db groff-base python3-yaml"
 
 missing=""
 for p in $PKGS; do

@@ -24,6 +24,8 @@ vg 0 image $K/7.2-base.vmlinux --list --limit 50
 vg 0 paths $K/debian-6.1.vmlinux --cpu a73
 vg 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a55 --path cswitch,percpu \
 	--explain cswitch --timeline cswitch --svg /tmp/hotsim-valgrind.svg
+vg 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a53 --path cswitch,irq-el1 \
+	--format markdown
 vg 0 run $K/7.2-base.vmlinux --cpu a53 --path syscall.getpid,cswitch --explain cswitch --format json
 vg 0 snippet kernels/fixtures/build/user_sum.elf --entry sum --cpu a55 --iterations 4
 vg 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \

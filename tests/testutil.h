@@ -17,6 +17,7 @@
  * missing - always naming the command that makes it.
  */
 #include <criterion/criterion.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The path as a literal, for commands built by concatenation; such a test
@@ -71,6 +72,44 @@ static inline uint8_t *hs_test_slurp(const char *path, size_t *len)
 	}
 	fclose(f);
 	return b;
+}
+
+/* The hotsim the tests run (the build flavour's own, scripts/run-tests.sh). */
+static inline const char *hs_bin(void)
+{
+	return getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim";
+}
+
+/* Run a shell command, its stdout into *out (NUL-terminated, at most max
+ * bytes kept; out NULL: dropped); the exit status, or -1 if it did not exit
+ * (*out is then "" or NULL). */
+static inline int hs_sh(const char *cmd, char **out, size_t max)
+{
+	FILE *p = popen(cmd, "r");
+	char *buf = malloc(max + 1), sink[4096];
+	size_t n = 0, r;
+	int st;
+
+	if (out)
+		*out = NULL;
+	if (!p || !buf) {
+		if (p)
+			pclose(p);
+		if (out && buf)
+			*out = (buf[0] = 0, buf);
+		else
+			free(buf);
+		return -1;
+	}
+	while ((r = fread(n < max ? buf + n : sink, 1, n < max ? max - n : sizeof(sink), p)) > 0)
+		n += n < max ? r : 0;
+	buf[n] = 0;
+	st = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 #endif

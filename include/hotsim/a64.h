@@ -148,4 +148,7 @@ void a64_disasm(uint32_t word, uint64_t pc, char *buf, size_t len);
  * a later a64_disasm() reopens it). Not thread-safe, like a64_disasm(). */
 void a64_disasm_release(void);
 
+/* "4.0.2 (library 4.0)": the Capstone built against, and the one loaded */
+const char *a64_capstone_version(char *buf, size_t len);
+
 #endif

@@ -95,6 +95,9 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 	      const struct hs_path_def *d, int warm, struct ms_detail *out);
 void ms_detail_free(struct ms_detail *d);
 
+/* "2.0.1 (library 2.0)": the Unicorn built against, and the one loaded */
+const char *ms_unicorn_version(char *buf, size_t len);
+
 /* --- explain (explain.c) --------------------------------------------------- */
 
 /* A function's share of a path: [0] base (or the one image), [1] patched. */
@@ -166,6 +169,10 @@ long long ms_pair_delta(const struct ms_pair *p, int warm);
 int ms_pair_moved(const struct ms_compare *c, const struct ms_pair *p);
 /* Sum of the cycles of every result that ran, per state. */
 void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint64_t *patched);
+/* The largest move (by |delta|, *warm says in which state) that a path run
+ * can explain: a path or a segment of one, not the census (a sum over every
+ * site); NULL when none of those moved. */
+const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, int *warm);
 /* Some result regressed by more than pct percent. */
 int ms_compare_regressed(const struct ms_compare *c, double pct);
 

@@ -33,10 +33,11 @@ flock 9
 # otherwise); editing messages or progress output need not bump it.
 RECIPE=2
 
-# Reproducible banner and build id: the null pair must be bit-identical code.
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
-export KBUILD_BUILD_USER=hotsim KBUILD_BUILD_HOST=hotsim KBUILD_BUILD_VERSION=1
-export LC_ALL=C
+# The recipe (identity, make arguments, config merge, make with progress),
+# shared with scripts/hotsim-pair.
+recipe_prefix=kernels recipe_steps=$cache
+# shellcheck source=kernels/linux/recipe.sh
+. "$here/recipe.sh"
 
 # variant fields: name line toolchain fragments patches parent sets
 field() { awk -v n="$1" -v f="$2" '$1 == n && $1 !~ /^#/ { print $f; exit }' "$here/variants"; }
@@ -67,21 +68,6 @@ need_sources() {
 srcver() { echo "${srcinfo[$1]}" | cut -d' ' -f1; }
 pristine() { echo "${srcinfo[$1]}" | cut -d' ' -f2; }
 
-toolchain_id() {
-	case "$1" in
-	gcc)	aarch64-linux-gnu-gcc --version | head -1; aarch64-linux-gnu-ld --version | head -1 ;;
-	clang)	clang --version | head -1; ld.lld --version | head -1 ;;
-	*)	die "unknown toolchain $1" ;;
-	esac
-}
-
-make_args() {
-	case "$1" in
-	gcc)	echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" ;;
-	clang)	echo "ARCH=arm64 LLVM=1" ;;
-	esac
-}
-
 # Cache key of a variant: everything its bytes depend on.
 key() {
 	local v=$1 line tc frags patches parent
@@ -95,73 +81,6 @@ key() {
 		[ "$patches" = - ] || for p in ${patches//,/ }; do cat "$here/patches/$line/$p.diff"; done
 		[ "$parent" = - ] || key "$parent"
 	} | sha256sum | cut -c1-16
-}
-
-# Print a progress line every 30 s while make runs (counts Kbuild steps).
-progress() {
-	local name=$1 log=$2 pid=$3 start=$SECONDS expect=${4:-0} n
-	while kill -0 "$pid" 2>/dev/null; do
-		sleep 30
-		kill -0 "$pid" 2>/dev/null || break
-		n=$(grep -c '^  [A-Z]' "$log" 2>/dev/null || true)
-		if [ "$expect" -gt 0 ]; then
-			echo "kernels: [$name] $n/~$expect steps, $((SECONDS - start))s"
-		else
-			echo "kernels: [$name] $n steps, $((SECONDS - start))s"
-		fi
-	done
-}
-
-run_make() {
-	local name=$1 tree=$2 log=$3 tc=$4; shift 4
-	local expect=0
-	[ -f "$cache/steps-$name" ] && expect=$(cat "$cache/steps-$name")
-	# shellcheck disable=SC2046
-	make -C "$tree" -j"$jobs" $(make_args "$tc") "$@" >>"$log" 2>&1 &
-	local pid=$!
-	progress "$name" "$log" "$pid" "$expect" &
-	local ppid=$!
-	if ! wait "$pid"; then
-		kill "$ppid" 2>/dev/null || true
-		tail -25 "$log" >&2
-		die "[$name] build failed; full log: $log"
-	fi
-	kill "$ppid" 2>/dev/null || true
-	wait "$ppid" 2>/dev/null || true
-	grep -c '^  [A-Z]' "$log" > "$cache/steps-$name" || true
-}
-
-# Every option a fragment sets must survive olddefconfig, or the image would
-# silently not be what its name says.
-verify_config() {
-	local v=$1 cfg=$2 frags=$3 line k val got bad=0 f
-	# later fragments override earlier ones: check each key's last value
-	for f in ${frags//,/ }; do cat "$here/$f.config"; done |
-		awk -F= '/^CONFIG_/ { last[$1] = $0; order[$1] = NR } END { for (k in last) print order[k] " " last[k] }' |
-		sort -n | cut -d' ' -f2- > "$cfg.expected"
-	while IFS= read -r line; do
-		k=${line%%=*}; val=${line#*=}
-		got=$(grep -E "^$k=|^# $k is not set" "$cfg" || true)
-		if [ "$val" = n ]; then
-			case "$got" in ''|*"not set") ;; *) echo "kernels: [$v] $line did not stick: $got" >&2; bad=1 ;; esac
-		elif [ "$got" != "$line" ]; then
-			echo "kernels: [$v] $line did not stick: ${got:-unset}" >&2; bad=1
-		fi
-	done < "$cfg.expected"
-	rm -f "$cfg.expected"
-	[ $bad = 0 ] || die "[$v] config fragment not honoured (see above)"
-}
-
-# Copy a finished tree cheaply: source files are hard links to the pristine
-# unpack (GNU patch replaces files rather than writing through links), build
-# products are real copies with their timestamps, so make rebuilds only what
-# a patch touches.
-clone_tree() {
-	local from=$1 to=$2 pristine=$3
-	rm -rf "$to"
-	cp -al "$pristine" "$to"
-	(cd "$from" && find . \( -type f -links 1 -o -type l \) -print0 |
-		tar --null -T - -cf -) | tar -C "$to" -xf -
 }
 
 built_image() { echo "$cache/images/$1-$(key "$1").vmlinux"; }
@@ -200,10 +119,10 @@ build_one() {
 		for f in ${frags//,/ }; do cfgs="$cfgs $here/$f.config"; done
 		# shellcheck disable=SC2086
 		cat $cfgs > "$tree/.hotsim-fragment"
-		# shellcheck disable=SC2046
-		KCONFIG_ALLCONFIG="$tree/.hotsim-fragment" make -s -C "$tree" $(make_args "$tc") allnoconfig >>"$log" 2>&1 ||
+		merge_config "$tree" "$tc" "$log" "$tree/.hotsim-fragment" ||
 			{ tail -20 "$log" >&2; die "[$v] allnoconfig failed; log: $log"; }
-		verify_config "$v" "$tree/.config" "$frags"
+		# shellcheck disable=SC2086
+		config_misses "$v" "$tree/.config" $cfgs || die "[$v] config fragment not honoured (see above)"
 	fi
 	if [ "$patches" != - ]; then
 		for p in ${patches//,/ }; do

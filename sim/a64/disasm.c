@@ -29,6 +29,16 @@ void a64_disasm_release(void)
 	cs_state = 0;
 }
 
+const char *a64_capstone_version(char *buf, size_t len)
+{
+	int major = 0, minor = 0;
+
+	cs_version(&major, &minor);
+	snprintf(buf, len, "%d.%d.%d (library %d.%d)", CS_VERSION_MAJOR, CS_VERSION_MINOR, CS_VERSION_EXTRA,
+		 major, minor);
+	return buf;
+}
+
 static int cs_ready(void)
 {
 	if (cs_state == 0) {

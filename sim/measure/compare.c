@@ -194,6 +194,33 @@ void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint
 	}
 }
 
+const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, int *warm)
+{
+	const struct ms_pair *best = NULL;
+	long long best_d = 0;
+
+	for (int i = 0; c->patched && i < c->npairs; i++) {
+		const struct ms_pair *p = &c->pairs[i];
+
+		if (!ms_pair_ok(c, p) || p->base->sites || p->patched->sites)
+			continue;
+		for (int w = 1; w >= 0; w--) {
+			long long d;
+
+			if (!(w ? c->want_warm : c->want_cold))
+				continue;
+			d = ms_pair_delta(p, w);
+			d = d < 0 ? -d : d;
+			if (d > best_d) {
+				best = p;
+				best_d = d;
+				*warm = w;
+			}
+		}
+	}
+	return best;
+}
+
 int ms_compare_regressed(const struct ms_compare *c, double pct)
 {
 	for (int i = 0; c->patched && i < c->npairs; i++) {

@@ -1,0 +1,111 @@
+# shellcheck shell=bash disable=SC2154
+# The recipe every hotsim kernel build follows - the project's own images
+# (kernels/linux/build.sh) and a developer's pairs (scripts/hotsim-pair) -
+# sourced by both, so the two cannot drift apart: reproducible identity, the
+# compiler's make arguments, the config merge and its check, make with
+# progress lines, and the cheap copy of a source tree.
+#
+# The caller sets: recipe_prefix (progress and error lines start with it),
+# recipe_steps (a directory remembering each build's step count), jobs
+# (make -j), and defines die().
+
+# Reproducible banner and build id: the same source, config and compiler give
+# the same bytes (the null pair is bit-identical code). LOCALVERSION set (to
+# nothing) keeps setlocalversion from appending "+" for a git tree.
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=hotsim KBUILD_BUILD_HOST=hotsim KBUILD_BUILD_VERSION=1
+export LOCALVERSION=
+export LC_ALL=C
+
+toolchain_id() {
+	case "$1" in
+	gcc)	aarch64-linux-gnu-gcc --version | head -1; aarch64-linux-gnu-ld --version | head -1 ;;
+	clang)	clang --version | head -1; ld.lld --version | head -1 ;;
+	*)	die "unknown toolchain $1" ;;
+	esac
+}
+
+make_args() {
+	case "$1" in
+	gcc)	echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" ;;
+	clang)	echo "ARCH=arm64 LLVM=1" ;;
+	esac
+}
+
+# Print a progress line every 30 s while make runs (counts Kbuild steps).
+progress() {
+	local name=$1 log=$2 pid=$3 start=$SECONDS expect=${4:-0} n
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 30
+		kill -0 "$pid" 2>/dev/null || break
+		n=$(grep -c '^  [A-Z]' "$log" 2>/dev/null || true)
+		if [ "$expect" -gt 0 ]; then
+			echo "$recipe_prefix [$name] $n/~$expect steps, $((SECONDS - start))s" >&2
+		else
+			echo "$recipe_prefix [$name] $n steps, $((SECONDS - start))s" >&2
+		fi
+	done
+}
+
+# run_make NAME TREE LOG TOOLCHAIN [make arguments...]: make in TREE (with
+# O=DIR among the arguments for an out-of-tree build), output to LOG.
+run_make() {
+	local name=$1 tree=$2 log=$3 tc=$4; shift 4
+	local expect=0
+	[ -f "$recipe_steps/steps-$name" ] && expect=$(cat "$recipe_steps/steps-$name")
+	# shellcheck disable=SC2046
+	make -C "$tree" -j"$jobs" $(make_args "$tc") "$@" >>"$log" 2>&1 &
+	local pid=$!
+	progress "$name" "$log" "$pid" "$expect" &
+	local ppid=$!
+	if ! wait "$pid"; then
+		kill "$ppid" 2>/dev/null || true
+		tail -25 "$log" >&2
+		die "[$name] build failed; full log: $log"
+	fi
+	kill "$ppid" 2>/dev/null || true
+	wait "$ppid" 2>/dev/null || true
+	grep -c '^  [A-Z]' "$log" > "$recipe_steps/steps-$name" || true
+}
+
+# merge_config TREE TOOLCHAIN LOG FRAGMENT [make arguments...]: allnoconfig
+# with FRAGMENT's options forced (KCONFIG_ALLCONFIG), olddefconfig'd by Kconfig.
+merge_config() {
+	local tree=$1 tc=$2 log=$3 frag=$4; shift 4
+	# shellcheck disable=SC2046
+	KCONFIG_ALLCONFIG="$frag" make -s -C "$tree" $(make_args "$tc") "$@" allnoconfig >>"$log" 2>&1
+}
+
+# config_misses NAME CONFIG FRAGMENT...: every option the fragments set must
+# survive the merge, or the image would silently not be what its name says.
+# Prints each one that did not stick; returns 1 if any.
+config_misses() {
+	local v=$1 cfg=$2 line k val got bad=0; shift 2
+	# later fragments override earlier ones: check each key's last value
+	cat "$@" |
+		awk -F= '/^CONFIG_/ { last[$1] = $0; order[$1] = NR } END { for (k in last) print order[k] " " last[k] }' |
+		sort -n | cut -d' ' -f2- > "$cfg.expected"
+	while IFS= read -r line; do
+		k=${line%%=*}; val=${line#*=}
+		got=$(grep -E "^$k=|^# $k is not set" "$cfg" || true)
+		if [ "$val" = n ]; then
+			case "$got" in ''|*"not set") ;; *) echo "$recipe_prefix [$v] $line did not stick: $got" >&2; bad=1 ;; esac
+		elif [ "$got" != "$line" ]; then
+			echo "$recipe_prefix [$v] $line did not stick: ${got:-unset}" >&2; bad=1
+		fi
+	done < "$cfg.expected"
+	rm -f "$cfg.expected"
+	return $bad
+}
+
+# clone_tree FROM TO PRISTINE: copy a finished tree cheaply: source files are
+# hard links to the pristine unpack (GNU patch replaces files rather than
+# writing through links), build products are real copies with their
+# timestamps, so make rebuilds only what a patch touches.
+clone_tree() {
+	local from=$1 to=$2 pristine=$3
+	rm -rf "$to"
+	cp -al "$pristine" "$to"
+	(cd "$from" && find . \( -type f -links 1 -o -type l \) -print0 |
+		tar --null -T - -cf -) | tar -C "$to" -xf -
+}

@@ -1,0 +1,54 @@
+#!/bin/bash
+# ci-compare.sh - the one step a CI job runs (docs/ci.md): compare a pair of
+# kernel images and leave what a pull request needs in OUTDIR.
+#
+#   scripts/ci-compare.sh BASE_VMLINUX PATCHED_VMLINUX OUTDIR [compare options]
+#   scripts/ci-compare.sh --pair TREE BASE..HEAD OUTDIR [compare options]
+#
+# The second form builds the pair first (hotsim pair TREE --commits
+# BASE..HEAD). OUTDIR gets compare.json (schema hotsim-compare/1),
+# compare.svg (bars), compare.md (the comment to post) and compare.txt. The
+# compare options are passed to every run (e.g. --fail-above 1 --state warm;
+# not --format or --svg). Exit status: compare's - 0; 1 when --fail-above
+# trips (the files are written all the same); 2 on errors.
+set -euo pipefail
+
+die() { echo "ci-compare: $*" >&2; exit 2; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+hotsim=${HOTSIM_BIN:-}
+for h in "$here/../hotsim" "$here/../build/hotsim" "$(command -v hotsim || true)"; do
+	[ -n "$hotsim" ] && break
+	if [ -n "$h" ] && [ -x "$h" ]; then hotsim=$h; fi
+done
+[ -n "$hotsim" ] && [ -x "$hotsim" ] || die "no hotsim (build it: make; or install it: make install)"
+
+if [ "${1:-}" = --pair ]; then
+	[ $# -ge 4 ] || die "usage: ci-compare.sh --pair TREE BASE..HEAD OUTDIR [compare options]"
+	tree=$2 commits=$3 out=$4
+	shift 4
+	mkdir -p "$out/pair"
+	"$hotsim" pair "$tree" --commits "$commits" --out "$out/pair" > "$out/pair/pair.txt" ||
+		die "hotsim pair failed (its messages are above)"
+	base=$out/pair/base.vmlinux patched=$out/pair/patched.vmlinux
+else
+	[ $# -ge 3 ] || die "usage: ci-compare.sh BASE_VMLINUX PATCHED_VMLINUX OUTDIR [compare options]"
+	base=$1 patched=$2 out=$3
+	shift 3
+fi
+for a in "$@"; do
+	case "$a" in
+	--format*|--json|--svg*) die "$a: ci-compare.sh chooses the formats and the SVG itself" ;;
+	esac
+done
+mkdir -p "$out"
+
+# The same inputs give the same numbers every run, so the runs agree; the
+# JSON run's status is the job's.
+rc=0
+"$hotsim" compare "$base" "$patched" "$@" --format json --svg "$out/compare.svg" > "$out/compare.json" || rc=$?
+[ $rc -le 1 ] || exit $rc
+"$hotsim" compare "$base" "$patched" "$@" --format markdown > "$out/compare.md" 2>/dev/null || [ $? -le 1 ] || exit 2
+"$hotsim" compare "$base" "$patched" "$@" > "$out/compare.txt" 2>/dev/null || [ $? -le 1 ] || exit 2
+echo "ci-compare: wrote $out/compare.json, compare.svg, compare.md, compare.txt (exit $rc)" >&2
+exit $rc

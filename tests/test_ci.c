@@ -1,0 +1,150 @@
+/*
+ * test_ci.c - the CI step (scripts/ci-compare.sh, docs/ci.md): on the
+ * project's own cached pair it writes compare.json, .svg, .md and .txt and
+ * exits as compare does (0; 1 when --fail-above trips, files written all the
+ * same; 2 on errors); the markdown is well-formed tables; and the two CI
+ * files in docs/ci.md parse as YAML and call that one script.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mdtable.h"
+#include "testutil.h"
+
+#define MAX_OUT (4 << 20)
+#define PAIR HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline")
+
+static char out[64];
+
+static void scratch(void)
+{
+	snprintf(out, sizeof(out), "/tmp/hotsim-ci.XXXXXX");
+	cr_assert_not_null(mkdtemp(out));
+}
+
+static void cleanup(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", out);
+	hs_sh(cmd, NULL, 0);
+}
+
+TestSuite(ci, .init = scratch, .fini = cleanup);
+
+static int ci(const char *args)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "HOTSIM_BIN=%s scripts/ci-compare.sh %s 2>/dev/null", hs_bin(), args);
+	return hs_sh(cmd, NULL, 0);
+}
+
+static char *file(const char *name)
+{
+	char path[256];
+	size_t n;
+	char *s;
+
+	snprintf(path, sizeof(path), "%s/%s", out, name);
+	s = (char *)hs_test_slurp(path, &n);
+	cr_assert_not_null(s, "%s not written", path);
+	return s;
+}
+
+static void rm_outputs(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -f %s/compare.*", out);
+	hs_sh(cmd, NULL, 0);
+}
+
+/* no suite init: a skipped test would leave its scratch dir behind */
+Test(ci_kernel, the_projects_pair)
+{
+	char args[512], why[256], *s;
+	int tables, rows;
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	scratch();
+	/* no gate, and a gate no result reaches: 0 */
+	snprintf(args, sizeof(args), "%s %s --fail-above 50", PAIR, out);
+	cr_assert_eq(ci(args), 0);
+	s = file("compare.json");
+	cr_assert(strstr(s, "\"schema\": \"hotsim-compare/1\""), "%.400s", s);
+	free(s);
+	s = file("compare.svg");
+	cr_assert(strstr(s, "<svg") && strstr(s, "</svg>"), "%.400s", s);
+	free(s);
+	s = file("compare.txt");
+	cr_assert(!strncmp(s, "hotsim compare\n", 15), "%.400s", s);
+	free(s);
+	s = file("compare.md");
+	cr_assert_eq(md_tables(s, &tables, &rows, why, sizeof(why)), 0, "compare.md: %s", why);
+	cr_assert_geq(tables, 1);
+	cr_assert_gt(rows, 2, "moved rows and totals");
+	cr_assert(!strncmp(s, "**hotsim compare**: ", 20), "%.400s", s);
+	free(s);
+	/* the census grows by one site: --fail-above 0 trips, and the files
+	 * (the comment above all) are still written */
+	rm_outputs();
+	snprintf(args, sizeof(args), "%s %s --fail-above 0", PAIR, out);
+	cr_assert_eq(ci(args), 1);
+	free(file("compare.json"));
+	free(file("compare.svg"));
+	free(file("compare.md"));
+	/* errors: 2 */
+	snprintf(args, sizeof(args), "%s /nonexistent %s", HS_KPATH("7.2-base"), out);
+	cr_assert_eq(ci(args), 2);
+	snprintf(args, sizeof(args), "%s %s --format json", PAIR, out);
+	cr_assert_eq(ci(args), 2, "the script chooses the formats");
+	cleanup();
+}
+
+/* Fast tier: usage, and an image that is not one: 2, before anything runs. */
+Test(ci, errors_exit_2)
+{
+	char args[512];
+
+	cr_assert_eq(ci(""), 2);
+	snprintf(args, sizeof(args), "/nonexistent /nonexistent %s", out);
+	cr_assert_eq(ci(args), 2);
+	cr_assert_eq(ci("--pair /nonexistent"), 2);
+}
+
+/* The workflow and the job in docs/ci.md: YAML, and both run the script
+ * with a gate. */
+Test(ci, docs_ci_yaml)
+{
+	size_t n;
+	char *doc = (char *)hs_test_slurp("docs/ci.md", &n), path[256];
+	int blocks = 0;
+
+	cr_assert_not_null(doc);
+	for (char *b = doc; (b = strstr(b, "```yaml\n")); blocks++) {
+		char *e = strstr(b + 8, "\n```\n"), cmd[512], *err;
+		FILE *f;
+
+		cr_assert(e, "unterminated yaml block");
+		snprintf(path, sizeof(path), "%s/ci-%d.yml", out, blocks);
+		f = fopen(path, "w");
+		cr_assert(f);
+		fwrite(b + 8, 1, (size_t)(e - b - 8) + 1, f);
+		fclose(f);
+		*e = 0;
+		cr_assert(strstr(b, "scripts/ci-compare.sh --pair "), "block %d does not call the script", blocks);
+		cr_assert(strstr(b, "--fail-above "), "block %d has no gate", blocks);
+		cr_assert(strstr(b, "compare.md") && strstr(b, "compare.json") && strstr(b, "compare.svg"));
+		snprintf(cmd, sizeof(cmd), "python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' %s 2>&1",
+			 path);
+		cr_assert_eq(hs_sh(cmd, &err, 4096), 0, "docs/ci.md block %d is not YAML: %s", blocks, err);
+		free(err);
+		b = e + 1;
+	}
+	cr_assert_eq(blocks, 2, "a GitHub workflow and a GitLab job");
+	free(doc);
+}

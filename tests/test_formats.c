@@ -1,0 +1,185 @@
+/*
+ * test_formats.c - what run and compare print, for the three readers: text
+ * for an email reply (every line fits 72 columns, no colour codes), markdown
+ * for a pull request (well-formed tables, unchanged rows folded, the largest
+ * move explained), and `hotsim --version` naming the build.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mdtable.h"
+#include "hotsim/paths.h"
+#include "testutil.h"
+
+#define MAX_OUT (4 << 20)
+#define MINI HS_FIXTURE("minikernel.elf")
+
+static int hotsim(const char *args, char **out)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", hs_bin(), args);
+	return hs_sh(cmd, out, MAX_OUT);
+}
+
+/* Every line at most 72 columns (bytes: the text is ASCII), no escape code. */
+static void email_shaped(const char *what, const char *out)
+{
+	int lineno = 1;
+
+	cr_assert_null(strchr(out, '\033'), "%s: an escape (colour) code", what);
+	for (const char *l = out; *l; lineno++) {
+		size_t len = strcspn(l, "\n");
+
+		cr_assert_leq(len, 72, "%s: line %d is %zu columns:\n%.*s", what, lineno, len, (int)len, l);
+		for (size_t i = 0; i < len; i++)
+			cr_assert((unsigned char)l[i] < 0x80, "%s: line %d is not ASCII", what, lineno);
+		l += len + (l[len] == '\n');
+	}
+}
+
+static void markdown_tables(const char *what, const char *md, int *tables, int *rows)
+{
+	char why[256];
+
+	cr_assert_eq(md_tables(md, tables, rows, why, sizeof(why)), 0, "%s: %s", what, why);
+	cr_assert_null(strchr(md, '\033'), "%s: an escape code", what);
+}
+
+/* The checker itself: a table it must reject, and one it must accept. */
+Test(formats, markdown_checker_rejects_a_ragged_table)
+{
+	int t, r;
+	char why[256];
+
+	cr_assert_eq(md_tables("| a | b |\n|---|---:|\n| 1 | 2 |\n", &t, &r, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(t, 1);
+	cr_assert_eq(r, 1);
+	cr_assert_eq(md_tables("| a | b |\n|---|---|\n| 1 | 2 | 3 |\n", &t, &r, why, sizeof(why)), -1);
+	cr_assert_eq(md_tables("| a | b |\n| 1 | 2 |\n", &t, &r, why, sizeof(why)), -1, "no separator row");
+	cr_assert_eq(md_tables("| a \\| b |\n|---|\n", &t, &r, why, sizeof(why)), 0, "an escaped pipe is text");
+}
+
+/* Fast tier: a fixture pair where nothing can run still gives a text table
+ * of 72 columns and well-formed markdown. */
+static int npaths(void)
+{
+	int n = 0;
+
+	while (hs_paths[n])
+		n++;
+	return n;
+}
+
+Test(formats, fixture_pair_text_and_markdown)
+{
+	char *out;
+	int t, r;
+
+	cr_assert_eq(hotsim("compare " MINI " " MINI " --cpu a53", &out), 0);
+	email_shaped("compare (fixture)", out);
+	cr_assert(strstr(out, "cannot run on base:"), "%s", out);
+	free(out);
+	cr_assert_eq(hotsim("compare " MINI " " MINI " --cpu a53 --format markdown", &out), 0);
+	markdown_tables("compare --format markdown (fixture)", out, &t, &r);
+	cr_assert_eq(t, 1, "%s", out);
+	/* every path of the registry not run, 2 totals */
+	cr_assert_eq(r, npaths() + 2, "%s", out);
+	cr_assert(strstr(out, "**hotsim compare**: "), "%s", out);
+	cr_assert(strstr(out, "Not run:"), "%s", out);
+	free(out);
+	cr_assert_eq(hotsim("run " MINI " --cpu a53 --format markdown", &out), 0);
+	markdown_tables("run --format markdown (fixture)", out, &t, &r);
+	cr_assert_eq(t, 1, "%s", out);
+	free(out);
+}
+
+Test(formats, markdown_only_where_offered)
+{
+	char cmd[512], *err;
+
+	cr_assert_eq(hotsim("image " MINI " --format markdown", NULL), 2, "image has text and json only");
+	snprintf(cmd, sizeof(cmd), "%s compare " MINI " " MINI " --format xml 2>&1", hs_bin());
+	cr_assert_eq(hs_sh(cmd, &err, 4096), 2);
+	cr_assert(strstr(err, "--format is text, markdown or json, not 'xml'"), "%s", err);
+	free(err);
+	/* --json is still --format json */
+	cr_assert_eq(hotsim("compare " MINI " " MINI " --cpu a53 --path irq-el1 --json", &err), 0);
+	cr_assert(strstr(err, "\"schema\": \"hotsim-compare/1\""), "%s", err);
+	free(err);
+}
+
+Test(formats, version_names_the_build)
+{
+	char *out, *mk, want[64] = "", *p;
+	size_t n;
+
+	mk = (char *)hs_test_slurp("Makefile", &n);
+	cr_assert(mk);
+	p = strstr(mk, "\nHOTSIM_VERSION := ");
+	cr_assert(p, "the Makefile sets HOTSIM_VERSION");
+	sscanf(p + 19, "%40s", want);
+	free(mk);
+	cr_assert_eq(hotsim("--version", &out), 0);
+	cr_assert(!strncmp(out, "hotsim ", 7) && !strncmp(out + 7, want, strlen(want)), "%s", out);
+	/* built in hotsim's own git checkout: git describe names the commit */
+	if (hs_sh("test \"$(git rev-parse --show-toplevel 2>/dev/null)\" = \"$(pwd)\"", NULL, 0) == 0)
+		cr_assert(strstr(out, " (git "), "%s", out);
+	cr_assert(strstr(out, "\n  compiler  gcc ") || strstr(out, "\n  compiler  clang "), "%s", out);
+	cr_assert(strstr(out, "\n  unicorn   2."), "%s", out);
+	cr_assert(strstr(out, "\n  capstone  "), "%s", out);
+	free(out);
+}
+
+/* Real kernels: the default compare of a real pair fits an email reply; the
+ * markdown has the moved rows, the rest folded, totals and the explain of the
+ * largest move, folded too. */
+Test(formats, real_pair_text_fits_72_columns)
+{
+	char *out;
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline"), &out), 0);
+	email_shaped("compare 7.2-base 7.2-cswitch-inline", out);
+	cr_assert(strstr(out, "\ncswitch           a"), "%s", out);
+	cr_assert(strstr(out, "\ntotal             all warm"), "%s", out);
+	free(out);
+	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline") " --all", &out), 0);
+	email_shaped("compare --all", out);
+	free(out);
+	cr_assert_eq(hotsim("run " HS_KPATH("7.2-base"), &out), 0);
+	email_shaped("run 7.2-base", out);
+	free(out);
+}
+
+Test(formats, real_pair_markdown)
+{
+	char *out, *fold, *ex;
+	int t, r;
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline")
+			    " --format markdown", &out), 0);
+	markdown_tables("compare --format markdown", out, &t, &r);
+	cr_assert_eq(t, 2, "the moved rows and the folded unchanged ones: %s", out);
+	cr_assert(strstr(out, "| **total** | all | warm |"), "%s", out);
+	fold = strstr(out, "<details><summary>");
+	cr_assert(fold && strstr(fold, " unchanged results</summary>"), "%s", out);
+	/* the largest move with a run to explain: cswitch (the census is a sum) */
+	ex = strstr(out, "<details><summary>where the cycles go: cswitch on ");
+	cr_assert(ex, "%s", out);
+	cr_assert(strstr(ex, "```text\nexplain cswitch on "), "%s", ex);
+	cr_assert(strstr(ex, "```\n\n</details>"), "%s", ex);
+	free(out);
+	/* --explain given: that one, on every core asked for */
+	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline")
+			    " --format markdown --cpu a53,a55 --path irq-el1 --explain irq-el1", &out), 0);
+	markdown_tables("compare --format markdown --explain", out, &t, &r);
+	cr_assert(strstr(out, "--explain irq-el1 (warm)"), "%s", out);
+	cr_assert(strstr(out, "explain irq-el1 on a53") && strstr(out, "explain irq-el1 on a55"), "%s", out);
+	free(out);
+}
