@@ -36,10 +36,11 @@ static void text(const struct hs_image *img, const char *cpu, const struct hs_va
 	if (!v->ran)
 		printf("%-16s %-4s cannot validate: %s\n", v->def->name, cpu, v->why);
 	else if (v->identical)
-		printf("%-16s %-4s identical, %zu instructions\n", v->def->name, cpu, v->n);
+		printf("%-16s %-4s identical, %zu instructions from the %s point (%s)\n", v->def->name, cpu,
+		       v->n, v->point, v->how);
 	else
-		printf("%-16s %-4s differs after %zu instructions: at %s, hotsim next %s, QEMU next %s\n",
-		       v->def->name, cpu, v->at, v->at ? hs_addr_fmt(img, v->pc, a, sizeof(a)) : "the start",
+		printf("%-16s %-4s differs after %zu instructions from the %s point (%s): at %s, hotsim next %s, QEMU next %s\n",
+		       v->def->name, cpu, v->at, v->point, v->how, v->at ? hs_addr_fmt(img, v->pc, a, sizeof(a)) : "the start",
 		       hs_addr_fmt(img, v->next_replay, b, sizeof(b)), hs_addr_fmt(img, v->next_qemu, c, sizeof(c)));
 }
 
@@ -51,8 +52,11 @@ static void json(struct json *j, const char *cpu, const struct hs_validation *v)
 	json_str(j, "result", !v->ran ? "not_validated" : v->identical ? "identical" : "differs");
 	if (!v->ran)
 		json_str(j, "why", v->why);
-	else
+	else {
+		json_str(j, "point", v->point);
+		json_str(j, "qemu_run", v->how);
 		json_uint(j, "instructions", v->identical ? v->n : v->at);
+	}
 	if (v->ran && !v->identical) {
 		json_hex(j, "pc", v->pc);
 		json_hex(j, "next_hotsim", v->next_replay);
@@ -78,7 +82,7 @@ static int run(void *p, char **args)
 		json_str(&j, "image", img->path);
 		json_begin_arr(&j, "results");
 	} else {
-		printf("hotsim validate %s: replay vs QEMU single-stepped from the same snapshot point\n\n",
+		printf("hotsim validate %s: hotsim's replay vs QEMU's run from the same snapshot point\n\n",
 		       img->path);
 	}
 	for (int i = 0; i < o->cpus.n && rc != HS_EXIT_ERROR; i++) {
@@ -117,7 +121,8 @@ static const struct cli_opt opts[] = {
 
 static const char *const notes[] = {
 	"boots the image again under QEMU (the snapshot must come out the same), restores each point",
-	"with hotsim's per-core overlay written into it and single-steps it (about 1 ms a step);",
+	"with hotsim's per-core overlay written into it and records what QEMU runs from there:",
+	"single-stepped from an svc point (about 1 ms a step), by a TCG plugin from an IRQ point;",
 	"exit 0: every stream identical, 1: one differs, 2: error",
 	NULL
 };

@@ -46,6 +46,25 @@ static void side(struct json *j, const char *prefix, const struct ms_row *row,
 	stalls(j, k, r);
 }
 
+/* --noise: the cycles' range over the layouts per side, and the verdict */
+static void noise(struct json *j, const struct ms_compare *c, const struct ms_pair *p, int warm)
+{
+	int s = !warm, v = ms_pair_beyond_noise(c, p, warm);
+
+	if (!p->base->noise_n || (c->patched && !p->patched->noise_n))
+		return;
+	json_begin_obj(j, "noise");
+	json_uint(j, "layouts", (uint64_t)p->base->noise_n);
+	json_uint(j, c->patched ? "base_lo" : "lo", p->base->noise_lo[s]);
+	json_uint(j, c->patched ? "base_hi" : "hi", p->base->noise_hi[s]);
+	if (c->patched) {
+		json_uint(j, "patched_lo", p->patched->noise_lo[s]);
+		json_uint(j, "patched_hi", p->patched->noise_hi[s]);
+		json_str(j, "verdict", !ms_pair_delta(p, warm) ? "unchanged" : v == 1 ? "beyond" : "within");
+	}
+	json_end_obj(j);
+}
+
 static void entry(struct json *j, const struct ms_compare *c, const struct ms_pair *p,
 		  const char *state, int warm)
 {
@@ -65,6 +84,7 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 			json_uint(j, "code_bytes", p->base->code_bytes);
 			json_uint(j, "uncalibrated_cycles", rb->uncalibrated_cycles);
 			stalls(j, "stalls", rb);
+			noise(j, c, p, warm);
 		} else {
 			json_str(j, "why", p->base->why);
 		}
@@ -89,6 +109,7 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 		json_int(j, "delta", (long long)rp->cycles - (long long)rb->cycles);
 		/* two decimals, as printed; -0.00 folded to 0.00 */
 		json_num(j, "delta_pct", fabs(pct) < 0.005 ? 0.0 : pct, 2);
+		noise(j, c, p, warm);
 	}
 	json_end_obj(j);
 }

@@ -2,9 +2,7 @@
  * report_noise.c - the layout noise band (compare/run --noise N): each
  * result costed again with part of the path's code and data moved against
  * the rest (measure.c, noise()), as an unrelated change elsewhere in the
- * kernel moves them. A move is beyond noise when the two images' ranges
- * do not overlap (every layout of one is faster than every layout of the
- * other) and it is at least 0.5% (not a cycle or two of flat ranges).
+ * kernel moves them. The verdict per move is ms_pair_beyond_noise()'s.
  */
 #include <stdio.h>
 
@@ -52,10 +50,7 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 				continue;
 			}
 			long long d = ms_pair_delta(p, warm);
-			/* disjoint, and not a cycle or two of a flat range */
-			int apart = (p->patched->noise_hi[s] < p->base->noise_lo[s] ||
-				     p->patched->noise_lo[s] > p->base->noise_hi[s]) &&
-				    (unsigned long long)(d < 0 ? -d : d) * 200 >= p->base->noise_lo[s];
+			int apart = ms_pair_beyond_noise(c, p, warm) == 1;
 
 			if (!d)
 				continue;

@@ -38,13 +38,19 @@ void rp_projection_text(FILE *f, const struct ms_compare *c, const struct rp_det
 		else
 			fprintf(f, "%-3s %7s %4s %7.3f %8.0f\n", p->cpu, clk, hz, p->us[0], p->ops[0]);
 	}
-	n = (size_t)snprintf(note, sizeof(note), "clocks: --freq, else each core's typical one:");
-	for (int i = 0; i < d->nproj && n < sizeof(note); i++) {
+	/* where each typical clock comes from; a --freq clock needs no source */
+	n = (size_t)snprintf(note, sizeof(note), "clocks: --freq, else each core's typical one");
+	for (int i = 0, k = 0; i < d->nproj && n < sizeof(note); i++) {
 		const struct hs_core *core = hs_core_find(d->proj[i].cpu);
 
 		if (d->proj[i].hz == 0 && core && core->clock_hz == d->proj[i].clock_hz)
-			n += (size_t)snprintf(note + n, sizeof(note) - n, " %s %s;", core->name, core->clock_source);
+			n += (size_t)snprintf(note + n, sizeof(note) - n, "%s%s: %s", k++ ? "; " : " (", core->name,
+					      core->clock_source);
+		if (i == d->nproj - 1 && k && n < sizeof(note))
+			n += (size_t)snprintf(note + n, sizeof(note) - n, ")");
 	}
+	if (n < sizeof(note))
+		snprintf(note + n, sizeof(note) - n, ".");
 	rp_wrap(f, "", "  ", note, RP_TEXT_WIDTH);
 }
 

@@ -13,8 +13,9 @@
 #include "hotsim/model.h"
 #include "report.h"
 
-/* 17+3+5+6+7+5+7+9+5 columns and 8 spaces: 72 (a longer row name, like
- * sched-pipe.read-return, widens its column for the whole table) */
+/* 17+3+5+6+7+5+7+9+5 columns and 8 spaces: 72. Row names are kept to 17
+ * characters (registry and sub-row names); a longer one, an extra path's,
+ * widens the column for the whole table. */
 #define CMP_HEAD "%-*s %-3s %-5s %6s %7s %5s %7s %9s %5s\n"
 
 static int name_w = 17;

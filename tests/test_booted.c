@@ -46,14 +46,7 @@ static int run(const char *env, const char *args, char **out)
 	return WEXITSTATUS(st);
 }
 
-static unsigned count(const char *hay, const char *needle)
-{
-	unsigned n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
-}
+#define count hs_count
 
 /* The paths with a booted form, and the three cores: 6 x 3 runs. */
 #define BOOTED_PATHS "irq-el1,irq-el0,syscall.getpid,syscall.invalid,sched-pipe,cswitch"
@@ -158,7 +151,7 @@ Test(booted, panicking_kernel_falls_back, .timeout = 300)
 	cr_assert_eq(run(env, args, &out), 0, "%s", out);
 	cr_assert(strstr(out, "synthesized; no booted state") || strstr(out, "a53: synthesized"), "%s", out);
 	cr_assert(strstr(out, "Kernel panic"), "the reason names the panic: %s", out);
-	cr_assert(strstr(out, "syscall.getpid         a53  warm"), "the path still runs: %s", out);
+	cr_assert(hs_row_value(out, "syscall.getpid", "a53", "warm") > 0, "the path still runs: %s", out);
 	free(out);
 	/* asking for booted state only: the row cannot run, and says why */
 	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid --state-source booted",
@@ -178,7 +171,7 @@ Test(booted, no_qemu_falls_back_with_install_hint, .timeout = 120)
 	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid --state warm", hs_kernel("7.2-base"));
 	cr_assert_eq(run("PATH=/nonexistent", args, &out), 0, "%s", out);
 	cr_assert(strstr(out, "apt-get install qemu-system-arm"), "%s", out);
-	cr_assert(strstr(out, "syscall.getpid         a53  warm"), "%s", out);
+	cr_assert(hs_row_value(out, "syscall.getpid", "a53", "warm") > 0, "%s", out);
 	free(out);
 }
 
@@ -187,15 +180,7 @@ Test(booted, no_qemu_falls_back_with_install_hint, .timeout = 120)
 /* cycles of "PATH  CPU  warm  N" lines of a `run --state warm` table */
 static long cycles_of(const char *out, const char *path, const char *cpu)
 {
-	char key[64];
-	const char *p;
-	long v = -1;
-
-	snprintf(key, sizeof(key), "\n%-22s %-4s warm ", path, cpu);
-	p = strstr(out, key);
-	if (p)
-		sscanf(p + strlen(key), "%ld", &v);
-	return v;
+	return hs_row_value(out, path, cpu, "warm");
 }
 
 Test(booted, invalid_syscall_cheaper_than_getpid, .timeout = 600)
@@ -220,7 +205,7 @@ Test(booted, invalid_syscall_cheaper_than_getpid, .timeout = 600)
 Test(booted, sched_pipe_round_trip, .timeout = 600)
 {
 	char args[256], *out;
-	static const char *const parts[] = { "user", "write", "wakeup", "read", "switch", "read-return" };
+	static const char *const parts[] = { "user", "write", "wakeup", "read", "switch", "return" };
 
 	snprintf(args, sizeof(args), "paths %s --cpu a53 --path sched-pipe --state-source booted",
 		 hs_kernel("7.2-base"));
@@ -271,6 +256,8 @@ Test(booted, null_pair_zero_everywhere, .timeout = 900)
 	cr_assert(strstr(out, "\"delta_us_per_op\": 0"), "projection: %.4000s", strstr(out, "projection"));
 	cr_assert_null(strstr(out, "\"delta_pct\": -"), "a negative delta");
 	cr_assert_eq(count(out, "\"delta\": 0,"), count(out, "\"delta\": "), "a nonzero delta");
+	cr_assert_gt(count(out, "\"verdict\": \"unchanged\""), 0, "no noise bands in the JSON");
+	cr_assert_eq(count(out, "\"verdict\": \"unchanged\""), count(out, "\"verdict\": "));
 	free(out);
 }
 
@@ -418,7 +405,7 @@ Test(cache, full_disk, .timeout = 300)
 	cr_assert_eq(run(env, args, &out), 0, "%s", out);
 	cr_assert(strstr(out, "No space left on device"), "%s", out);
 	cr_assert_eq(count(out, "No space left on device"), 2, "one stderr line and the state line: %s", out);
-	cr_assert(strstr(out, "syscall.getpid         a53  warm"), "%s", out);
+	cr_assert(hs_row_value(out, "syscall.getpid", "a53", "warm") > 0, "%s", out);
 	snprintf(cmd, sizeof(cmd), "! ls %s/snapshots | grep -q '\\.snap$\\|tmp\\|boot-'", d);
 	cr_assert_eq(system(cmd), 0, "a snapshot was kept on a full disk");
 	free(out);

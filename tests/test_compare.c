@@ -467,6 +467,11 @@ Test(compare, percpu_nopreempt_every_percpu_row_cheaper)
 	}
 	cr_assert_eq(percpu, 3 * (7 + 1), "6 ops and the census warm, the census cold, 3 cores");
 	free(out);
+	/* fewer instructions, not a layout: beyond layout noise, each op */
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-percpu-nopreempt") " --path percpu --cpu a53 "
+			 "--state warm --noise 4 --json", &out, NULL), 0);
+	cr_assert_eq(hs_count(out, "\"verdict\": \"beyond\""), 6, "%s", out);
+	free(out);
 }
 
 Test(compare, null_pair_is_exactly_zero_6_1)
@@ -518,9 +523,12 @@ Test(compare, unrelated_change_moves_only_within_layout_noise, .timeout = 600)
 		cr_assert_eq(run(cmd, &out, NULL), 0);
 		cr_assert(strstr(out, "0 moves beyond what layout alone causes"), "%s:\n%s", src[s], out);
 		free(out);
-		snprintf(cmd, sizeof(cmd), "compare " PAIR("7.2-base", "7.2-unrelated") " --json --state-source %s",
-			 src[s]);
+		snprintf(cmd, sizeof(cmd), "compare " PAIR("7.2-base", "7.2-unrelated") " --json --noise 8 "
+			 "--state-source %s", src[s]);
 		cr_assert_eq(run(cmd, &out, NULL), 0);
+		/* JSON gives the text's verdicts: some moves, none beyond */
+		cr_assert(strstr(out, "\"verdict\": \"within\""), "%s: %.3000s", src[s], out);
+		cr_assert_null(strstr(out, "\"verdict\": \"beyond\""), "%s", src[s]);
 		/* the streams are the same length everywhere */
 		for (const char *p = out; (p = strstr(p, "\"base_insns\": ")); p++) {
 			long long b = -1, q = -1;

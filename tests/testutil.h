@@ -112,4 +112,30 @@ static inline int hs_sh(const char *cmd, char **out, size_t max)
 	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Occurrences of needle in hay. */
+static inline unsigned hs_count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The first number after "PATH CPU STATE" on a line of a text table
+ * (columns split by blanks: the name column's width follows the longest
+ * name), or -1 when no line has that row. */
+static inline long hs_row_value(const char *out, const char *path, const char *cpu, const char *state)
+{
+	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char a[80], b[16], c[16];
+		long v;
+
+		if (sscanf(l, "%79s %15s %15s %ld", a, b, c, &v) == 4 && !strcmp(a, path) && !strcmp(b, cpu) &&
+		    !strcmp(c, state))
+			return v;
+	}
+	return -1;
+}
+
 #endif

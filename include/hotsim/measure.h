@@ -165,13 +165,17 @@ int ms_pair_ok(const struct ms_compare *c, const struct ms_pair *p);
 /* The result of a side (0 base, 1 patched) in a state (1 warm, 0 cold). */
 const struct hs_model_result *ms_pair_result(const struct ms_pair *p, int patched, int warm);
 long long ms_pair_delta(const struct ms_pair *p, int warm);
+/* Layout noise verdict of a move (--noise): 1 beyond noise (the two
+ * images' ranges do not overlap and the move is at least 0.5%, not a cycle
+ * or two of flat ranges), 0 within it, -1 no band (sub-rows, no --noise). */
+int ms_pair_beyond_noise(const struct ms_compare *c, const struct ms_pair *p, int warm);
 /* Worth a line in the reviewer's table: changed, or not run on a side. */
 int ms_pair_moved(const struct ms_compare *c, const struct ms_pair *p);
 /* Sum of the cycles of every result that ran, per state. */
 void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint64_t *patched);
 /* The largest move (by |delta|, *warm says in which state) that a path run
- * can explain: a path or a segment of one, not the census (a sum over every
- * site); NULL when none of those moved. */
+ * can explain: a whole path's row, not a sub-row or the census (a sum over
+ * every site); NULL when none of those moved. */
 const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, int *warm);
 /* Some result regressed by more than pct percent. */
 int ms_compare_regressed(const struct ms_compare *c, double pct);

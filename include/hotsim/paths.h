@@ -176,13 +176,17 @@ void hs_path_run_free(struct hs_path_run *out);
  * Validation (sim/paths/validate.c): each path's booted run against QEMU's
  * own instruction stream from the same point - the image booted again
  * (the snapshot must come out the same), the machine restored at the
- * point with hotsim's overlay written into it, single-stepped to the
- * path's last eret.
+ * point with hotsim's overlay written into it and run to the path's last
+ * eret (single-stepped from an svc point, recorded by a TCG plugin from an
+ * IRQ point). The whole run from the point is compared: for cswitch that
+ * is the round trip its window lies in.
  */
 struct hs_validation {
 	const struct hs_path_def *def;
 	int ran;			/* both streams were recorded */
 	int identical;
+	const char *point;		/* the snapshot point the run starts at */
+	const char *how;		/* "single-stepped" | "plugin-recorded" */
 	size_t n;			/* instructions compared */
 	size_t at;			/* first divergence */
 	uint64_t pc, next_replay, next_qemu;

@@ -34,8 +34,8 @@ update)
 		exit 0
 	fi
 	echo "apt: refreshing private package lists for $arch" >&2
-	apt-get "${opts[@]}" -qq update >&2 ;;
-get)	apt-get "${opts[@]}" -qq "$@" ;;
+	timeout "${HOTSIM_APT_TIMEOUT:-1800}" apt-get "${opts[@]}" -qq update >&2 ;;
+get)	timeout "${HOTSIM_APT_TIMEOUT:-1800}" apt-get "${opts[@]}" -qq "$@" ;;
 cache)	apt-cache "${opts[@]}" "$@" ;;
 *)	echo "apt.sh: unknown action $what" >&2; exit 2 ;;
 esac

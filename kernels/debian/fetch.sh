@@ -20,6 +20,9 @@ apt="$here/apt.sh"
 
 die() { echo "debian: $*" >&2; exit 1; }
 
+# shellcheck source=kernels/cache.sh
+. "$here/../cache.sh"
+
 mkdir -p "$store" "$out"
 exec 9>"$cache/.lock-debian"
 flock 9
@@ -67,6 +70,10 @@ fetch_one() {
 	ver=$(version_of "$pkg")
 	rel=${pkg#linux-image-}; rel=${rel%-dbg}
 	img="$store/$n-$rel-$ver.vmlinux"
+	if [ -f "$img" ] && ! verify_entry "$img"; then
+		echo "debian: [$n] $img: damaged (checksum mismatch); fetching it again" >&2
+		rm -f "$img" "$img.sha256"
+	fi
 	if [ ! -f "$img" ]; then
 		echo "debian: [$n] $pkg $ver: downloading (~1 GB) and extracting vmlinux" >&2
 		tmp="$store/tmp-$n"
@@ -79,7 +86,7 @@ fetch_one() {
 		deb=$(download "$cpkg" "$(version_of "$cpkg")" "$tmp/cfg")
 		extract "$deb" "$cpath" "$tmp/config"
 		mv "$tmp/config" "${img%.vmlinux}.config"
-		mv "$tmp/vmlinux" "$img"
+		store_entry "$tmp/vmlinux" "$img" || die "[$n] cannot store $img"
 		rm -rf "$tmp"
 		# older versions of this name are superseded
 		find "$store" -maxdepth 1 -name "$n-*" ! -name "$n-$rel-$ver.*" -delete

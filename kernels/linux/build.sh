@@ -19,15 +19,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${HOTSIM_CACHE:-$HOME/.cache/hotsim}
 jobs=${HOTSIM_JOBS:-$(nproc)}
-out="$repo/build/kernels"
+out=${HOTSIM_KERNEL_LINKS:-$repo/build/kernels}	# tests link elsewhere
 
 die() { echo "kernels: $*" >&2; exit 1; }
 
 mkdir -p "$cache/images" "$cache/trees" "$out"
 
-# One kernel build at a time on this machine, whoever asks.
+# One kernel build at a time on this machine, whoever asks. The kernel
+# drops the lock of a process that dies; a holder that hangs is given up
+# on after HOTSIM_LOCK_WAIT seconds (two hours: a full clang build is 20
+# minutes on two cores).
 exec 9>"$cache/.lock"
-flock 9
+flock -w "${HOTSIM_LOCK_WAIT:-7200}" 9 ||
+	{ echo "kernels: another build has held $cache/.lock for ${HOTSIM_LOCK_WAIT:-7200} s" >&2; exit 1; }
 
 # Bump when the way images are built changes (what the cache key cannot see
 # otherwise); editing messages or progress output need not bump it.
@@ -38,6 +42,8 @@ RECIPE=2
 recipe_prefix=kernels recipe_steps=$cache
 # shellcheck source=kernels/linux/recipe.sh
 . "$here/recipe.sh"
+# shellcheck source=kernels/cache.sh
+. "$here/../cache.sh"
 
 # variant fields: name line toolchain fragments patches parent sets
 field() { awk -v n="$1" -v f="$2" '$1 == n && $1 !~ /^#/ { print $f; exit }' "$here/variants"; }
@@ -88,6 +94,10 @@ built_image() { echo "$cache/images/$1-$(key "$1").vmlinux"; }
 build_one() {
 	local v=$1 k line tc frags patches parent tree img log cfgs start src
 	k=$(key "$v"); img="$cache/images/$v-$k.vmlinux"
+	if [ -f "$img" ] && ! verify_entry "$img"; then
+		echo "kernels: [$v] $img: damaged (checksum mismatch); building it again" >&2
+		rm -f "$img" "$img.sha256"
+	fi
 	if [ -f "$img" ]; then
 		ln -sfn "$img" "$out/$v.vmlinux"
 		ln -sfn "$cache/images/$v-$k.config" "$out/$v.config"
@@ -132,9 +142,12 @@ build_one() {
 		done
 	fi
 	run_make "$v" "$tree" "$log" "$tc" vmlinux
-	cp "$tree/vmlinux" "$img.tmp"
-	cp "$tree/.config" "$cache/images/$v-$k.config"
-	mv "$img.tmp" "$img"
+	# written whole, summed, renamed into place: a killed build leaves
+	# nothing a later run trusts; a full disk leaves nothing at all
+	cp "$tree/.config" "$cache/images/$v-$k.config.tmp" &&
+		mv "$cache/images/$v-$k.config.tmp" "$cache/images/$v-$k.config" &&
+		cp "$tree/vmlinux" "$img.tmp" && store_entry "$img.tmp" "$img" ||
+		{ rm -f "$img.tmp" "$img.sha256.tmp" "$cache/images/$v-$k.config.tmp"; die "[$v] cannot store the image in $cache/images"; }
 	# Keep only trees others derive from; the rest is 300+ MB of objects each.
 	if ! awk -v n="$v" '$1 !~ /^#/ && $6 == n { f = 1 } END { exit !f }' "$here/variants"; then
 		rm -rf "$tree"
@@ -153,6 +166,14 @@ case "${1:-check}" in
 --key)
 	need_sources "$2"
 	key "$2"
+	exit 0 ;;
+--verify)
+	# the cached image of a variant against its checksum
+	need_sources "$2"
+	img=$(built_image "$2")
+	[ -f "$img" ] || { echo "kernels: [$2] not cached" >&2; exit 1; }
+	verify_entry "$img" || { echo "kernels: [$2] $img: damaged (checksum mismatch)" >&2; exit 1; }
+	echo "kernels: [$2] $img: intact"
 	exit 0 ;;
 --list)
 	# shellcheck disable=SC2046

@@ -54,13 +54,17 @@ run_make() {
 	local expect=0
 	[ -f "$recipe_steps/steps-$name" ] && expect=$(cat "$recipe_steps/steps-$name")
 	# shellcheck disable=SC2046
-	make -C "$tree" -j"$jobs" $(make_args "$tc") "$@" >>"$log" 2>&1 &
+	# a build that hangs is stopped (HOTSIM_BUILD_TIMEOUT seconds, 90 minutes)
+	timeout "${HOTSIM_BUILD_TIMEOUT:-5400}" make -C "$tree" -j"$jobs" $(make_args "$tc") "$@" >>"$log" 2>&1 &
 	local pid=$!
 	progress "$name" "$log" "$pid" "$expect" &
 	local ppid=$!
-	if ! wait "$pid"; then
+	local rc=0
+	wait "$pid" || rc=$?
+	if [ "$rc" != 0 ]; then
 		kill "$ppid" 2>/dev/null || true
 		tail -25 "$log" >&2
+		[ "$rc" = 124 ] && die "[$name] build did not finish in ${HOTSIM_BUILD_TIMEOUT:-5400} s; full log: $log"
 		die "[$name] build failed; full log: $log"
 	fi
 	kill "$ppid" 2>/dev/null || true
@@ -109,3 +113,4 @@ clone_tree() {
 	(cd "$from" && find . \( -type f -links 1 -o -type l \) -print0 |
 		tar --null -T - -cf -) | tar -C "$to" -xf -
 }
+

@@ -6,7 +6,7 @@
  * (switch_mm: another process), B's read returns, B writes the byte back
  * and wakes A, B blocks in read, the switch back to A, and A's read
  * returns to user space. Sub-rows split every instruction into .user,
- * .write, .wakeup, .read-block, .switch and .read-return.
+ * .write, .wakeup, .read, .switch and .return.
  */
 #include "hotsim/paths.h"
 

@@ -19,7 +19,7 @@ nover=${ver#*:}				# the epoch is not in file names
 mkdir -p "$cache" "$out"
 dsc="$cache/qemu_$nover.dsc"
 if [ ! -s "$dsc" ]; then
-	curl -fsSL --retry 3 -o "$dsc.tmp" "$mirror/pool/main/q/qemu/qemu_$nover.dsc" ||
+	curl -fsSL --retry 3 --max-time 600 -o "$dsc.tmp" "$mirror/pool/main/q/qemu/qemu_$nover.dsc" ||
 		{ echo "plugin-header: cannot download qemu_$nover.dsc from $mirror" >&2; rm -f "$dsc.tmp"; exit 2; }
 	mv "$dsc.tmp" "$dsc"
 fi
@@ -29,7 +29,7 @@ sum=$(echo "$line" | awk '{print $1}')
 orig=$(echo "$line" | awk '{print $3}')
 [ -n "$sum" ] && [ -n "$orig" ] || { echo "plugin-header: $dsc names no upstream tarball" >&2; rm -f "$dsc"; exit 2; }
 if [ ! -s "$cache/$orig" ] || ! echo "$sum  $cache/$orig" | sha256sum -c --quiet - 2>/dev/null; then
-	curl -fsSL --retry 3 -o "$cache/$orig.tmp" "$mirror/pool/main/q/qemu/$orig" ||
+	curl -fsSL --retry 3 --max-time 600 -o "$cache/$orig.tmp" "$mirror/pool/main/q/qemu/$orig" ||
 		{ echo "plugin-header: cannot download $orig" >&2; rm -f "$cache/$orig.tmp"; exit 2; }
 	echo "$sum  $cache/$orig.tmp" | sha256sum -c --quiet - ||
 		{ echo "plugin-header: $orig does not match its SHA-256 in $(basename "$dsc")" >&2; rm -f "$cache/$orig.tmp"; exit 2; }

@@ -194,6 +194,18 @@ void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint
 	}
 }
 
+int ms_pair_beyond_noise(const struct ms_compare *c, const struct ms_pair *p, int warm)
+{
+	int s = !warm;
+	long long d;
+
+	if (!c->patched || !ms_pair_ok(c, p) || !p->base->noise_n || !p->patched->noise_n)
+		return -1;
+	d = ms_pair_delta(p, warm);
+	return (p->patched->noise_hi[s] < p->base->noise_lo[s] || p->patched->noise_lo[s] > p->base->noise_hi[s]) &&
+	       (unsigned long long)(d < 0 ? -d : d) * 200 >= p->base->noise_lo[s];
+}
+
 const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, int *warm)
 {
 	const struct ms_pair *best = NULL;
@@ -202,7 +214,9 @@ const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, int *wa
 	for (int i = 0; c->patched && i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[i];
 
-		if (!ms_pair_ok(c, p) || p->base->sites || p->patched->sites)
+		/* a whole path's row: sub-rows (sched-pipe.write) and the
+		 * census (a sum of sites) have no run of their own */
+		if (!ms_pair_ok(c, p) || p->base->sites || p->patched->sites || strcmp(p->name, p->base->path))
 			continue;
 		for (int w = 1; w >= 0; w--) {
 			long long d;

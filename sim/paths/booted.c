@@ -445,14 +445,14 @@ static int syscall_kind(const struct hs_trace *t, size_t i, uint64_t wr, uint64_
  *   .wakeup       try_to_wake_up() of a reader asleep in read()
  *   .read         read() from its svc until it returns or blocks
  *   .switch       __schedule, from its entry to the other task's return
- *   .read-return  read() after its task was woken, to the eret
+ *   .return       read() after its task was woken, to the eret
  * A switch resumes the other task in whatever phase it left (B starts
  * asleep in read()): with wakeup preemption A's write() is cut short by
  * the switch to B and finished after the switch back.
  */
 static void pipe_parts(struct hs_boot_state *b, struct hs_path_run *out)
 {
-	static const char *const names[] = { "user", "write", "wakeup", "read", "switch", "read-return" };
+	static const char *const names[] = { "user", "write", "wakeup", "read", "switch", "return" };
 	static const char *const wr_names[] = { "ksys_write", "__arm64_sys_write", NULL };
 	static const char *const rd_names[] = { "ksys_read", "__arm64_sys_read", NULL };
 	const struct hs_image *img = hs_rt_image(b->r);

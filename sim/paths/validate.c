@@ -265,6 +265,10 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 	for (int i = 0; i < ndefs; i++) {
 		int k = defs[i]->boot.point - 1;
 
+		if (defs[i]->boot.point != HS_BOOT_NONE) {
+			out[i].point = hs_snap_point_names[k];
+			out[i].how = k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1 ? "plugin-recorded" : "single-stepped";
+		}
 		if (defs[i]->boot.point == HS_BOOT_NONE)
 			snprintf(out[i].why, sizeof(out[i].why), "this path has no booted form");
 		else if (!booted)
