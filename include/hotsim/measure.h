@@ -55,8 +55,9 @@ struct ms_options {
 	int npaths;
 	int want_warm, want_cold;
 	enum hs_state_source src;	/* booted, synthesized, or booted where possible */
-	int noise;			/* layouts beyond the recorded one: code and data
-					 * shifted by 64, 128 ... noise x 64 bytes */
+	int noise;			/* layouts beyond the recorded one: in layout k
+					 * the code (data) above the path's k-th quantile
+					 * moves by 4 x ((37k mod 128) + 1) bytes */
 	struct ms_param params[MS_MAX_PARAMS];
 	int nparams;
 };

@@ -132,8 +132,12 @@ static void compare_cli(const char *hotsim, const char *a, const char *b)
 	struct stat st;
 
 	for (int i = 0; i < 3; i++) {
-		double t0 = now();
-		pid_t pid = fork();
+		double t0;
+		pid_t pid;
+
+		fflush(stdout);		/* else the child's freopen writes our buffer again */
+		t0 = now();
+		pid = fork();
 		struct rusage ru;
 		int status;
 
@@ -154,6 +158,58 @@ static void compare_cli(const char *hotsim, const char *a, const char *b)
 	}
 	printf("\nhotsim compare %s %s\n  (%.0f MB ELF; all paths x all cores x warm and cold): %.2f s, peak RSS %.0f MB\n",
 	       a, b, stat(a, &st) ? 0.0 : st.st_size / 1048576.0, median(tw, 3), rss / 1024.0);
+}
+
+/*
+ * Booted paths (the default state): the replay of a path from the cached
+ * snapshot, warm-costed, as a compare does it per path and core (ms_detail:
+ * boot state load, overlay, replay, model), and the model alone on the
+ * stream. The snapshot is made first, untimed, if not cached.
+ */
+static void booted(const struct hs_image *img)
+{
+	static const char *const paths[] = { "irq-el1", "syscall.getpid", "sched-pipe" };
+	const struct ms_options o = { .want_warm = 1, .src = HS_SRC_BOOTED };
+
+	printf("\nbooted state (snapshot cached):\n%-4s %-15s %6s %16s %12s\n", "cpu", "path", "insns",
+	       "replay+model ms", "model M/s");
+	for (int c = 0; hs_cores[c]; c++) {
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+
+		if (!m)
+			die(hs_cores[c]->name);
+		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
+			const struct hs_path_def *d = hs_path_find(paths[k]);
+			double td[REPS], tm[REPS];
+			struct ms_detail dt;
+			struct hs_model_result res;
+
+			if (ms_detail(img, &o, hs_cores[c], d, 1, &dt) || !dt.run.ok)	/* boots if needed */
+				die(d->name);
+			ms_detail_free(&dt);
+			for (int i = 0; i < REPS; i++) {
+				double t0 = now();
+
+				if (ms_detail(img, &o, hs_cores[c], d, 1, &dt) || !dt.run.ok)
+					die(d->name);
+				td[i] = now() - t0;
+				if (i < REPS - 1)
+					ms_detail_free(&dt);
+			}
+			hs_model_reset(m);
+			for (int i = 0; i < REPS; i++) {
+				double t0 = now();
+
+				for (int it = 0; it < 20; it++)
+					hs_model_run(m, &dt.run.tr, &res, NULL);
+				tm[i] = (now() - t0) / 20;
+			}
+			printf("%-4s %-15s %6zu %16.1f %12.1f\n", hs_cores[c]->name, d->name, dt.run.tr.n,
+			       1e3 * median(td, REPS), dt.run.tr.n / median(tm, REPS) / 1e6);
+			ms_detail_free(&dt);
+		}
+		hs_model_free(m);
+	}
 }
 
 int main(int argc, char **argv)
@@ -183,7 +239,7 @@ int main(int argc, char **argv)
 	img = hs_image_open(argv[1]);
 	if (!img)
 		die(argv[1]);
-	printf("%-4s %-8s %6s %12s %12s %8s %12s %14s\n", "cpu", "path", "insns", "hooked M/s",
+	printf("synthesized state (path runs from the session snapshot):\n%-4s %-8s %6s %12s %12s %8s %12s %14s\n", "cpu", "path", "insns", "hooked M/s",
 	       "unicorn M/s", "ratio", "model M/s", "end-to-end M/s");
 	for (int c = 0; hs_cores[c]; c++) {
 		struct hs_patched *pt = hs_patch(img, hs_cores[c]);
@@ -200,8 +256,9 @@ int main(int argc, char **argv)
 
 			th[0] = emulate(d, pt, 0, &n);
 			tb[0] = emulate(d, pt, 1, NULL);
-			if (ms_detail(img, &(struct ms_options){ .want_warm = 1 }, hs_cores[c], d, 1, &dt) ||
-			    !dt.run.ok)
+			/* the model on the same stream emulate() timed: synthesized */
+			if (ms_detail(img, &(struct ms_options){ .want_warm = 1, .src = HS_SRC_SYNTH }, hs_cores[c], d,
+				      1, &dt) || !dt.run.ok || dt.run.tr.n != n)
 				die(d->name);
 			hs_model_reset(m);
 			for (int i = 0; i < REPS; i++) {
@@ -222,6 +279,7 @@ int main(int argc, char **argv)
 		hs_model_free(m);
 		hs_patched_free(pt);
 	}
+	booted(img);
 	hs_image_close(img);
 
 	/* the CLI end to end, as users run it */
