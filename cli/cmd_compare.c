@@ -174,6 +174,7 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 		rp_markdown(stdout, &c, &d, o->all);
 	} else {
 		rp_table(stdout, &c, o->all);
+		rp_diverge_text(stdout, &c);
 		if (o->noise)
 			rp_noise_text(stdout, &c, (int)o->noise);
 		rp_projection_text(stdout, &c, &d);

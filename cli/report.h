@@ -41,6 +41,14 @@ int rp_svg(const char *path, const struct ms_compare *c);
  * whether each move is larger than what layout alone does */
 void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts);
 
+/* Different paths through unchanged code (report_diverge.c): a block after
+ * the text table (returns how many rows have them), markdown items, and a
+ * result's "diverged" object. */
+int rp_diverge_text(FILE *f, const struct ms_compare *c);
+void rp_diverge_markdown(FILE *f, const struct ms_compare *c);
+struct json;
+void rp_diverge_json(struct json *j, const struct ms_compare *c, const struct ms_pair *p);
+
 /* The row-name column of the last text table (17, or the longest name). */
 int rp_name_width(void);
 

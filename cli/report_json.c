@@ -110,6 +110,7 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 		/* two decimals, as printed; -0.00 folded to 0.00 */
 		json_num(j, "delta_pct", fabs(pct) < 0.005 ? 0.0 : pct, 2);
 		noise(j, c, p, warm);
+		rp_diverge_json(j, c, p);
 	}
 	json_end_obj(j);
 }

@@ -206,6 +206,7 @@ void rp_markdown(FILE *f, const struct ms_compare *c, const struct rp_details *d
 		fprintf(f, "\n</details>\n");
 	}
 	why_items(f, c);
+	rp_diverge_markdown(f, c);
 	details(f, c, d);
 	fprintf(f, "\n<sub>");
 	esc(f, rp_footnote(text, sizeof(text), c, c->patched ? "uncal% b/p" : "uncal%"));

@@ -27,7 +27,7 @@ static void head(FILE *f, const struct ms_compare *c, int layouts)
 
 void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 {
-	unsigned beyond = 0, within = 0;
+	unsigned beyond = 0, within = 0, marked = 0;
 	int w = rp_name_width();
 
 	head(f, c, layouts);
@@ -51,6 +51,9 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 			}
 			long long d = ms_pair_delta(p, warm);
 			int apart = ms_pair_beyond_noise(c, p, warm) == 1;
+			struct ms_diverged v[1];
+			uint64_t dn;
+			int diverged = ms_pair_diverged(c, p, v, 1, &dn) > 0;
 
 			if (!d)
 				continue;
@@ -58,10 +61,14 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 				 (unsigned long long)p->patched->noise_hi[s]);
 			beyond += apart;
 			within += !apart;
-			fprintf(f, "%-*s %-3s %-5s %12s %12s %+6lld %s\n", w, p->name, p->cpu, warm ? "warm" : "cold",
-				rb, rp, d, apart ? "beyond" : "within");
+			marked += diverged;
+			fprintf(f, "%-*s %-3s %-5s %12s %12s %+6lld %s%s\n", w, p->name, p->cpu, warm ? "warm" : "cold",
+				rb, rp, d, apart ? "beyond" : "within", diverged ? "*" : "");
 		}
 	}
 	if (c->patched)
 		fprintf(f, "%u moves beyond what layout alone causes, %u within it\n", beyond, within);
+	if (marked)
+		rp_wrap(f, "", "  ", "*: the runs also took different paths through unchanged code (above): "
+			"layout is not all that differs between them.", RP_TEXT_WIDTH);
 }

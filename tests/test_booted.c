@@ -256,6 +256,7 @@ Test(booted, null_pair_zero_everywhere, .timeout = 900)
 	cr_assert(strstr(out, "\"delta_us_per_op\": 0"), "projection: %.4000s", strstr(out, "projection"));
 	cr_assert_null(strstr(out, "\"delta_pct\": -"), "a negative delta");
 	cr_assert_eq(count(out, "\"delta\": 0,"), count(out, "\"delta\": "), "a nonzero delta");
+	cr_assert_null(strstr(out, "\"diverged\""), "the same bytes booted twice took another path");
 	cr_assert_gt(count(out, "\"verdict\": \"unchanged\""), 0, "no noise bands in the JSON");
 	cr_assert_eq(count(out, "\"verdict\": \"unchanged\""), count(out, "\"verdict\": "));
 	free(out);

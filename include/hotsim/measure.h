@@ -23,6 +23,12 @@
 #define MS_TRACE_CAP 4000000
 #define MS_WARM_MAX 16
 
+/* Instructions a run executed in one function (diverge.c). */
+struct ms_fn_count {
+	uint64_t addr, size;		/* the function's symbol; addr 0: no function */
+	uint64_t insns;
+};
+
 struct ms_row {
 	char name[40];			/* "cswitch", "percpu.add", "percpu.census" */
 	const char *path;		/* path definition name */
@@ -40,6 +46,9 @@ struct ms_row {
 	 * tried, warm [0] and cold [1]; lo == hi == cycles when not asked */
 	uint64_t noise_lo[2], noise_hi[2];
 	int noise_n;			/* layouts the band spans (0: no band) */
+	/* whole rows: instructions per function, by address (ms_profile) */
+	struct ms_fn_count *fns;
+	int nfns;
 };
 
 struct ms_param {
@@ -166,6 +175,21 @@ int ms_pair_ok(const struct ms_compare *c, const struct ms_pair *p);
 /* The result of a side (0 base, 1 patched) in a state (1 warm, 0 cold). */
 const struct hs_model_result *ms_pair_result(const struct ms_pair *p, int patched, int warm);
 long long ms_pair_delta(const struct ms_pair *p, int warm);
+/* Different paths through unchanged code (diverge.c): functions whose code
+ * is the same in both images (same size; same instructions but for the
+ * fields that only say where things are) and that ran a different number
+ * of instructions - the two runs' state differed there, not the code.
+ * Returns how many (the max largest changes in out), -1 on allocation
+ * failure; *insns: the sum of the differences. */
+struct ms_diverged {
+	char name[80];
+	uint64_t insns[2];		/* base, patched */
+};
+int ms_pair_diverged(const struct ms_compare *c, const struct ms_pair *p, struct ms_diverged *out, int max,
+		     uint64_t *insns);
+/* Fill a whole row's per-function counts from its run. */
+int ms_profile(const struct hs_image *img, const struct hs_trace *t, struct ms_row *row);
+
 /* Layout noise verdict of a move (--noise): 1 beyond noise (the two
  * images' ranges do not overlap and the move is at least 0.5%, not a cycle
  * or two of flat ranges), 0 within it, -1 no band (sub-rows, no --noise). */

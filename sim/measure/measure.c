@@ -382,9 +382,12 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 			row->booted = pr.booted;
 			snprintf(row->state, sizeof(row->state), "%s", pr.state);
 			rc = cost_parts(m, o, &pr, row, out);
+			if (!rc)
+				rc = ms_profile(pt->img, &pr.tr, row);	/* rows never move */
 		}
 	} else if (!pr.nsegs && !pr.census) {
-		if (!(row = new_row(out, d->name, d->name, cpu)) || cost(m, o, &pr.tr, row))
+		if (!(row = new_row(out, d->name, d->name, cpu)) || cost(m, o, &pr.tr, row) ||
+		    ms_profile(pt->img, &pr.tr, row))
 			rc = -1;
 		else {
 			row->booted = pr.booted;
@@ -465,6 +468,10 @@ int ms_measure_pinned(const char *path, const struct ms_options *o, const struct
 
 void ms_free(struct ms_image *m)
 {
+	for (int i = 0; i < m->nrows; i++) {
+		free(m->rows[i].fns);
+		m->rows[i].fns = NULL;
+	}
 	hs_image_close(m->img);
 	m->img = NULL;
 }
