@@ -63,7 +63,7 @@ static int read_regs(struct hs_qemu *q, struct hs_snap_regs *r)
 		R("fpcr", fpcr), R("sp", sp), R("pc", pc), R("cpsr", pstate),
 #undef R
 	};
-	char name[8];
+	char name[16];
 
 	memset(r, 0, sizeof(*r));
 	for (int i = 0; i < 31; i++) {

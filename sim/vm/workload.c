@@ -22,6 +22,9 @@ int hs_workload_sym(const char *name, uint64_t *addr)
 	size_t len = hs_workload_elf_size;
 	Elf64_Ehdr eh;
 
+	if (!len)	/* the Makefile found no cross compiler */
+		return hs_fail("this hotsim was built without its boot workload (apt-get install "
+			       "gcc-aarch64-linux-gnu, then make)");
 	if (len < sizeof(eh))
 		return hs_fail("workload: not an ELF file");
 	memcpy(&eh, b, sizeof(eh));
