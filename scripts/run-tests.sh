@@ -7,7 +7,8 @@ build=$1; shift
 export HOTSIM_BIN="$build/hotsim"
 [ -x "$HOTSIM_BIN" ] || { echo "run-tests: $HOTSIM_BIN missing" >&2; exit 2; }
 case "$build" in
-*san*) export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 HOTSIM_SAN=1 ;;
+*san*) export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 HOTSIM_SAN=1 \
+		LSAN_OPTIONS=suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp ;;
 esac
 fail=0
 for t in "$@"; do

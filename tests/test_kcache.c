@@ -5,7 +5,7 @@
  * Runs in a throwaway cache made of hard links to the real one (the
  * baseline's image, tree and source: read only), so the damaged entry is
  * never one other tests use; the rebuild is the cheap incremental one of
- * 7.2-null.
+ * 7.2-irq-runtime-const.
  */
 #include <sys/wait.h>
 
@@ -39,7 +39,7 @@ Test(kcache, damaged_image_found_and_rebuilt, .timeout = 1200)
 	if (getenv("HOTSIM_SAN"))	/* shell scripts only: nothing to sanitize */
 		cr_skip_test("kernel builds: run by the normal build");
 	hs_kernel("7.2-base");
-	hs_kernel("7.2-null");
+	hs_kernel("7.2-irq-runtime-const");
 	snprintf(real, sizeof(real), "%s", c && *c ? c : strcat(strcpy(cmd, getenv("HOME")), "/.cache/hotsim"));
 	cr_assert(mkdtemp(t));
 	/* the baseline's entry, tree, source and step counts, as hard links */
@@ -53,16 +53,16 @@ Test(kcache, damaged_image_found_and_rebuilt, .timeout = 1200)
 		 "tar --null -T - -cf -) | tar -C $b -xf -; "
 		 "cp -a $r/images/7.2-base-$k.* $t/images/; "
 		 "cp $r/steps-* $t/ 2>/dev/null || true; "
-		 "HOTSIM_CACHE=$t HOTSIM_KERNEL_LINKS=$t/links kernels/linux/build.sh 7.2-null > $t/log1 2>&1; "
-		 "cmp $t/links/7.2-null.vmlinux build/kernels/7.2-null.vmlinux", real, t);
+		 "HOTSIM_CACHE=$t HOTSIM_KERNEL_LINKS=$t/links kernels/linux/build.sh 7.2-irq-runtime-const > $t/log1 2>&1; "
+		 "cmp $t/links/7.2-irq-runtime-const.vmlinux build/kernels/7.2-irq-runtime-const.vmlinux", real, t);
 	if (sh(cmd) != 0)
-		fail_clean(t, "the throwaway cache does not build 7.2-null as the real one");
+		fail_clean(t, "the throwaway cache does not build 7.2-irq-runtime-const as the real one");
 	/* truncated: found, built again, the same bytes */
 	snprintf(cmd, sizeof(cmd),
-		 "set -e; t=%s; f=$(readlink $t/links/7.2-null.vmlinux); truncate -s 100000 $f; "
-		 "if HOTSIM_CACHE=$t kernels/linux/build.sh --verify 7.2-null 2>/dev/null; then exit 1; fi; "
-		 "HOTSIM_CACHE=$t HOTSIM_KERNEL_LINKS=$t/links kernels/linux/build.sh 7.2-null > $t/log2 2>&1; "
-		 "cmp $t/links/7.2-null.vmlinux build/kernels/7.2-null.vmlinux", t);
+		 "set -e; t=%s; f=$(readlink $t/links/7.2-irq-runtime-const.vmlinux); truncate -s 100000 $f; "
+		 "if HOTSIM_CACHE=$t kernels/linux/build.sh --verify 7.2-irq-runtime-const 2>/dev/null; then exit 1; fi; "
+		 "HOTSIM_CACHE=$t HOTSIM_KERNEL_LINKS=$t/links kernels/linux/build.sh 7.2-irq-runtime-const > $t/log2 2>&1; "
+		 "cmp $t/links/7.2-irq-runtime-const.vmlinux build/kernels/7.2-irq-runtime-const.vmlinux", t);
 	if (sh(cmd) != 0)
 		fail_clean(t, "a truncated image was not rebuilt the same");
 	snprintf(cmd, sizeof(cmd), "%s/log2", t);
@@ -73,14 +73,14 @@ Test(kcache, damaged_image_found_and_rebuilt, .timeout = 1200)
 		fail_clean(t, "the rebuild did not say why (log2)");
 	/* one flipped bit: the same */
 	snprintf(cmd, sizeof(cmd),
-		 "set -e; t=%s; f=$(readlink $t/links/7.2-null.vmlinux); "
+		 "set -e; t=%s; f=$(readlink $t/links/7.2-irq-runtime-const.vmlinux); "
 		 "o=$(( $(stat -c %%s $f) / 2 )); b=$(od -An -tu1 -j$o -N1 $f | tr -d ' '); "
 		 "printf \"\\\\$(printf %%o $(( b ^ 1 )))\" | dd of=$f bs=1 seek=$o conv=notrunc status=none; "
-		 "HOTSIM_CACHE=$t HOTSIM_KERNEL_LINKS=$t/links kernels/linux/build.sh --verify 7.2-null 2> $t/log3 && exit 1; "
+		 "HOTSIM_CACHE=$t HOTSIM_KERNEL_LINKS=$t/links kernels/linux/build.sh --verify 7.2-irq-runtime-const 2> $t/log3 && exit 1; "
 		 "grep -q 'damaged (checksum mismatch)' $t/log3; "
-		 "HOTSIM_CACHE=$t HOTSIM_KERNEL_LINKS=$t/links kernels/linux/build.sh 7.2-null > $t/log4 2>&1; "
+		 "HOTSIM_CACHE=$t HOTSIM_KERNEL_LINKS=$t/links kernels/linux/build.sh 7.2-irq-runtime-const > $t/log4 2>&1; "
 		 "grep -q 'building it again' $t/log4; "
-		 "cmp $t/links/7.2-null.vmlinux build/kernels/7.2-null.vmlinux", t);
+		 "cmp $t/links/7.2-irq-runtime-const.vmlinux build/kernels/7.2-irq-runtime-const.vmlinux", t);
 	if (sh(cmd) != 0)
 		fail_clean(t, "a flipped bit was not found and rebuilt the same");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", t);
