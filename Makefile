@@ -66,12 +66,13 @@ ifeq ($(SAN),1)
 hotsim: $(BUILD)/hotsim
 else
 hotsim: $(BUILD)/hotsim
-	@cp $< $@
+	@cp $< $@.tmp && mv $@.tmp $@
 endif
 
 $(BUILD)/hotsim: $(CLI_OBJS) $(LIB)
 	@echo "  LD      $@"
-	@$(CC) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS_ALL)
+	@# linked aside and renamed: a test may be running the old one
+	@$(CC) $(EXTRA_LDFLAGS) -o $@.$$$$ $(CLI_OBJS) $(LIB) $(LDLIBS_ALL) && mv $@.$$$$ $@
 
 # A copy of the CLI with a throwaway core and path in its registries
 # (tests/extra_registry.c): test_cli checks they appear everywhere.
@@ -178,9 +179,14 @@ deps:
 # Real arm64 kernels from Debian's linux-source-<line> packages, and Debian's
 # own arm64 kernels, cached outside the checkout; build/kernels/ gets symlinks
 # named by variant.
+# The Debian downloads (3 GB, network-bound) run beside the builds
+# (CPU-bound); their log is shown when both are done.
 kernels: deps
-	@kernels/linux/build.sh check
-	@kernels/debian/fetch.sh
+	@mkdir -p build; log=build/debian-fetch.log; \
+	 kernels/debian/fetch.sh > $$log 2>&1 & fetch=$$!; \
+	 kernels/linux/build.sh check; rc=$$?; \
+	 wait $$fetch; frc=$$?; cat $$log; \
+	 [ $$rc -eq 0 ] && [ $$frc -eq 0 ]
 
 # Small arm64 fixtures the unit tests run (assembly and C, cross-compiled).
 fixtures:
