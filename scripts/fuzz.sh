@@ -7,13 +7,14 @@ set -eu
 secs=${FUZZ_SECONDS:-60}
 out=build-fuzz
 mkdir -p $out/corpus $out/crashes
-# the parser layers only (README, "Layers"): no emulator in the fuzz build
-srcs="tests/fuzz/fuzz_image.c $(ls sim/base/*.c sim/elf/*.c sim/a64/*.c sim/trace/*.c sim/boot/*.c sim/scan/*.c)"
-if [ ! -x $out/fuzz_image ] || [ -n "$(find sim include tests/fuzz -newer $out/fuzz_image -name '*.[ch]' | head -1)" ]; then
+# the parser layers and the core registry the patcher takes its cores from
+# (README, "Layers"; models never reach the emulator): no emulator here
+srcs="tests/fuzz/fuzz_image.c $(ls sim/base/*.c sim/elf/*.c sim/a64/*.c sim/trace/*.c sim/boot/*.c sim/scan/*.c models/*.c)"
+if [ ! -x $out/fuzz_image ] || [ -n "$(find sim models include tests/fuzz scripts/fuzz.sh -newer $out/fuzz_image -name '*.[ch]' -o -newer $out/fuzz_image -name fuzz.sh | head -1)" ]; then
 	echo "  CLANG   $out/fuzz_image"
 	clang -std=c11 -D_GNU_SOURCE -DHS_LIBFUZZER -O1 -g -fno-omit-frame-pointer \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-Iinclude -Isim -I/usr/include/capstone -o $out/fuzz_image $srcs -lelf -lcapstone
+		-Iinclude -Isim -I/usr/include/capstone -o $out/fuzz_image $srcs -lelf -lcapstone -lm
 fi
 for f in kernels/fixtures/build/*.elf tests/fuzz/regress/*; do
 	[ -f "$f" ] && cp "$f" $out/corpus/ 2>/dev/null || true
