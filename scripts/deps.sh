@@ -13,7 +13,8 @@ clang lld llvm
 linux-source-6.1 linux-source-6.12 flex bison bc libssl-dev dwarves xz-utils patch
 debian-archive-keyring ca-certificates
 valgrind libclang-rt-14-dev
-man-db groff-base python3-yaml"
+man-db groff-base python3 python3-yaml
+qemu-system-arm curl"
 
 missing=""
 for p in $PKGS; do
