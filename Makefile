@@ -104,10 +104,23 @@ $(BUILD)/workload/init: kernels/workload/init.c
 # The QEMU plugin validation records IRQ streams with, against the
 # installed QEMU's own plugin header (from Debian's source package); without
 # QEMU hotsim builds without it.
-$(BUILD)/qemu/record_plugin.so: kernels/qemu/record_plugin.c kernels/qemu/plugin-header.sh
+# The plugin follows the installed QEMU: its version is a stamp rewritten
+# only when it changes (installed, upgraded, removed), so `make` after
+# `apt-get install qemu-system-arm` builds the plugin that was missing.
+QEMU_PKG ?= qemu-system-arm
+QEMU_INSTALLED := $(shell dpkg-query -W -f='$${Status} $${Version}' $(QEMU_PKG) 2>/dev/null | \
+		    sed -n 's/^install ok installed //p')
+$(BUILD)/gen/qemu_version: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(QEMU_PKG) $(QEMU_INSTALLED)' > $@.$$$$; \
+	 if cmp -s $@.$$$$ $@; then rm -f $@.$$$$; else mv $@.$$$$ $@; fi
+
+$(BUILD)/qemu/record_plugin.so: kernels/qemu/record_plugin.c kernels/qemu/plugin-header.sh \
+				$(BUILD)/gen/qemu_version
 	@mkdir -p $(dir $@)
 	@echo "  PLUGIN  $<"
-	@if kernels/qemu/plugin-header.sh $(BUILD)/qemu; then \
+	@rm -f $(BUILD)/qemu/qemu-plugin.h
+	@if HOTSIM_QEMU_PKG=$(QEMU_PKG) kernels/qemu/plugin-header.sh $(BUILD)/qemu; then \
 		$(CC) -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I$(BUILD)/qemu -o $@ $<; \
 	else echo "  (no QEMU plugin header: hotsim validate cannot check the IRQ paths)"; : > $@; fi
 

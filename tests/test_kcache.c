@@ -5,8 +5,12 @@
  * Runs in a throwaway cache made of hard links to the real one (the
  * baseline's image, tree and source: read only), so the damaged entry is
  * never one other tests use; the rebuild is the cheap incremental one of
- * 7.2-irq-runtime-const.
+ * 7.2-irq-runtime-const. The throwaway cache lives inside the real one
+ * (its scratch/ folder), so the links never cross a filesystem or a mount
+ * (/tmp may be a tmpfs, the cache a bind mount); where even that fails,
+ * copies stand in for links, as the build scripts' link_tree does.
  */
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "testutil.h"
@@ -30,7 +34,7 @@ static void fail_clean(const char *t, const char *why)
 
 Test(kcache, damaged_image_found_and_rebuilt, .timeout = 1200)
 {
-	char t[] = "/tmp/hotsim-kcache-XXXXXX", cmd[4096], real[512];
+	char t[600], cmd[4096], real[512];
 	const char *c = getenv("HOTSIM_CACHE");
 	char *log;
 	size_t n;
@@ -41,14 +45,18 @@ Test(kcache, damaged_image_found_and_rebuilt, .timeout = 1200)
 	hs_kernel("7.2-base");
 	hs_kernel("7.2-irq-runtime-const");
 	snprintf(real, sizeof(real), "%s", c && *c ? c : strcat(strcpy(cmd, getenv("HOME")), "/.cache/hotsim"));
+	snprintf(t, sizeof(t), "%s/scratch", real);
+	mkdir(t, 0755);
+	snprintf(t, sizeof(t), "%s/scratch/kcache-XXXXXX", real);
 	cr_assert(mkdtemp(t));
 	/* the baseline's entry, tree, source and step counts, as hard links */
 	snprintf(cmd, sizeof(cmd),
 		 "set -e; k=$(kernels/linux/build.sh --key 7.2-base); r=%s; t=%s; "
-		 "mkdir -p $t/images $t/trees $t/links; cp -al $r/src $t/src; "
+		 "mkdir -p $t/images $t/trees $t/links; ln_() { cp -al \"$1\" \"$2\" 2>/dev/null || cp -a \"$1\" \"$2\"; }; "
+		 "ln_ $r/src $t/src; "
 		 /* as clone_tree does: sources linked, objects copied (a
 		  * linked object would be rewritten through the link) */
-		 "b=$t/trees/7.2-base-$k; cp -al $t/src/7.2/linux-source-7.2 $b; "
+		 "b=$t/trees/7.2-base-$k; ln_ $t/src/7.2/linux-source-7.2 $b; "
 		 "(cd $r/trees/7.2-base-$k && find . \\( -type f -links 1 -o -type l \\) -print0 | "
 		 "tar --null -T - -cf -) | tar -C $b -xf -; "
 		 "cp -a $r/images/7.2-base-$k.* $t/images/; "

@@ -94,6 +94,21 @@ static inline uint64_t hs_core_idreg(const struct hs_core *core, uint32_t reg)
 }
 
 /*
+ * Whether ID_AA64MMFR0_EL1 says a core translates with pages of this size
+ * (Arm ARM D19.2: TGran4 [31:28] and TGran64 [27:24] are 0xf when not
+ * implemented, TGran16 [23:20] is 0 when not). page 0 (unknown): yes.
+ */
+static inline int hs_mmfr0_has_granule(uint64_t mmfr0, unsigned page)
+{
+	switch (page) {
+	case 4096: return ((mmfr0 >> 28) & 0xf) != 0xf;
+	case 16384: return ((mmfr0 >> 20) & 0xf) != 0;
+	case 65536: return ((mmfr0 >> 24) & 0xf) != 0xf;
+	default: return 1;
+	}
+}
+
+/*
  * Platform assumptions shared by all cores, stated once so reports can print
  * them: the kernel is entered at EL1 (no hypervisor; VHE and KVM unused),
  * at its link address (no KASLR offset), with SMCCC 1.1 firmware whose

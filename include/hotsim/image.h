@@ -70,6 +70,7 @@ struct hs_image {
 	char build_id[41];	/* hex, "" if none */
 	int version_code;	/* KERNEL_VERSION(a,b,c) style: a<<16|b<<8|c, 0 if unknown */
 	uint64_t ikconfig_hash;	/* FNV-1a of the embedded .config blob, 0 if none */
+	unsigned page_size;	/* from the Image header: 4096, 16384, 65536; 0 unknown */
 
 	/* type info */
 	struct hs_btf *btf;	/* NULL if no .BTF */

@@ -25,13 +25,23 @@ die() { echo "kernels: $*" >&2; exit 1; }
 
 mkdir -p "$cache/images" "$cache/trees" "$out"
 
-# One kernel build at a time on this machine, whoever asks. The kernel
-# drops the lock of a process that dies; a holder that hangs is given up
-# on after HOTSIM_LOCK_WAIT seconds (two hours: a full clang build is 20
-# minutes on two cores).
-exec 9>"$cache/.lock"
-flock -w "${HOTSIM_LOCK_WAIT:-7200}" 9 ||
-	{ echo "kernels: another build has held $cache/.lock for ${HOTSIM_LOCK_WAIT:-7200} s" >&2; exit 1; }
+# One lock per image (and one per line's source unpack), not one for the
+# whole step: two runs on one cache build different images side by side and
+# wait only for the same one. The kernel drops the lock of a process that
+# dies; a holder that hangs is given up on after HOTSIM_LOCK_WAIT seconds
+# (two hours: a full clang build is 20 minutes on two cores).
+mkdir -p "$cache/locks"
+# take_lock NAME: hold $cache/locks/NAME.lock on a new fd, printed to stdout
+# is not possible in a subshell, so the fd is left in $lockfd.
+take_lock() {
+	local f="$cache/locks/$1.lock"
+	exec {lockfd}>"$f"
+	if ! flock -n "$lockfd"; then
+		echo "kernels: waiting for $1 (another run holds $f)" >&2
+		flock -w "${HOTSIM_LOCK_WAIT:-7200}" "$lockfd" ||
+			die "another run has held $f for ${HOTSIM_LOCK_WAIT:-7200} s"
+	fi
+}
 
 # Bump when the way images are built changes (what the cache key cannot see
 # otherwise); editing messages or progress output need not bump it.
@@ -67,7 +77,11 @@ need_sources() {
 	for v in "$@"; do
 		l=$(field "$v" 2)
 		[ -n "$l" ] || die "no variant '$v' in kernels/linux/variants"
-		[ -n "${srcinfo[$l]:-}" ] || srcinfo[$l]=$("$here/source.sh" "$l") || die "no source for line $l"
+		if [ -z "${srcinfo[$l]:-}" ]; then
+			take_lock "src-$l"
+			srcinfo[$l]=$("$here/source.sh" "$l") || die "no source for line $l"
+			exec {lockfd}>&-
+		fi
 		[ "$(field "$v" 6)" = - ] || need_sources "$(field "$v" 6)"
 	done
 }
@@ -92,8 +106,11 @@ key() {
 built_image() { echo "$cache/images/$1-$(key "$1").vmlinux"; }
 
 build_one() {
-	local v=$1 k line tc frags patches parent tree img log cfgs start src
+	local v=$1 k line tc frags patches parent tree img log cfgs start src lockfd myfd
 	k=$(key "$v"); img="$cache/images/$v-$k.vmlinux"
+	take_lock "$v-$k"; myfd=$lockfd
+	# (closed on every return: bash has no defer, so the two returns below
+	# close it themselves)
 	if [ -f "$img" ] && ! verify_entry "$img"; then
 		echo "kernels: [$v] $img: damaged (checksum mismatch); building it again" >&2
 		rm -f "$img" "$img.sha256"
@@ -102,6 +119,7 @@ build_one() {
 		ln -sfn "$img" "$out/$v.vmlinux"
 		ln -sfn "$cache/images/$v-$k.config" "$out/$v.config"
 		echo "kernels: [$v] cached"
+		exec {myfd}>&-
 		return
 	fi
 	line=$(field "$v" 2); tc=$(field "$v" 3); frags=$(fragments "$v")
@@ -124,7 +142,7 @@ build_one() {
 	else
 		echo "kernels: [$v] full build of linux $(srcver "$line") ($tc, fragments: $frags) -- a few minutes"
 		rm -rf "$tree"
-		cp -al "$src" "$tree"
+		link_tree "$src" "$tree"
 		cfgs=""
 		for f in ${frags//,/ }; do cfgs="$cfgs $here/$f.config"; done
 		# shellcheck disable=SC2086
@@ -160,6 +178,7 @@ build_one() {
 	ln -sfn "$img" "$out/$v.vmlinux"
 	ln -sfn "$cache/images/$v-$k.config" "$out/$v.config"
 	echo "kernels: [$v] built in $((SECONDS - start))s"
+	exec {myfd}>&-
 }
 
 case "${1:-check}" in

@@ -102,6 +102,17 @@ config_misses() {
 	return $bad
 }
 
+# link_tree SRC DST: DST as hard links to SRC's files (cheap, read-only
+# sharing), or - where the two are on different filesystems or mounts, as a
+# cache bound into a container and /tmp on a tmpfs are - a copy (reflinked
+# where the filesystem can).
+link_tree() {
+	local src=$1 dst=$2
+	cp -al "$src" "$dst" 2>/dev/null && return 0
+	rm -rf "$dst"
+	cp -a --reflink=auto "$src" "$dst"
+}
+
 # clone_tree FROM TO PRISTINE: copy a finished tree cheaply: source files are
 # hard links to the pristine unpack (GNU patch replaces files rather than
 # writing through links), build products are real copies with their
@@ -109,7 +120,7 @@ config_misses() {
 clone_tree() {
 	local from=$1 to=$2 pristine=$3
 	rm -rf "$to"
-	cp -al "$pristine" "$to"
+	link_tree "$pristine" "$to"
 	(cd "$from" && find . \( -type f -links 1 -o -type l \) -print0 |
 		tar --null -T - -cf -) | tar -C "$to" -xf -
 }

@@ -12,9 +12,11 @@ out=${1:?usage: plugin-header.sh OUTDIR}
 cache=${HOTSIM_CACHE:-$HOME/.cache/hotsim}/qemu
 mirror=${HOTSIM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
-ver=$(dpkg-query -W -f='${source:Version}' qemu-system-arm 2>/dev/null) ||
-	{ echo "plugin-header: qemu-system-arm is not installed (apt-get install qemu-system-arm)" >&2; exit 2; }
-[ -n "$ver" ] || { echo "plugin-header: qemu-system-arm is not installed" >&2; exit 2; }
+pkg=${HOTSIM_QEMU_PKG:-qemu-system-arm}	# tests name a package that is not there
+dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" ||
+	{ echo "plugin-header: $pkg is not installed (apt-get install qemu-system-arm)" >&2; exit 2; }
+ver=$(dpkg-query -W -f='${source:Version}' "$pkg" 2>/dev/null)
+[ -n "$ver" ] || { echo "plugin-header: $pkg is not installed" >&2; exit 2; }
 nover=${ver#*:}				# the epoch is not in file names
 mkdir -p "$cache" "$out"
 dsc="$cache/qemu_$nover.dsc"

@@ -125,6 +125,25 @@ static void hash_ikconfig(struct hs_image *img)
 	img->ikconfig_hash = h;
 }
 
+/*
+ * The page size the kernel was built for, from the arm64 Image header that
+ * head.S puts at _text (Documentation/arch/arm64/booting.rst): magic
+ * "ARM\x64" at +0x38, flags at +0x30 with the page size in bits 1-2
+ * (1: 4K, 2: 16K, 3: 64K; 0: unspecified, kernels before 3.17).
+ */
+static void read_page_size(struct hs_image *img)
+{
+	const struct hs_sym *t = hs_sym_exact(img, "_text");
+	uint64_t flags;
+	uint32_t magic;
+
+	if (!t || hs_read32(img, img->mem, t->addr + 0x38, &magic) || magic != 0x644d5241u ||
+	    hs_read64(img, img->mem, t->addr + 0x30, &flags))
+		return;
+	static const unsigned sizes[4] = { 0, 4096, 16384, 65536 };
+	img->page_size = sizes[(flags >> 1) & 3];
+}
+
 void hs_image_read_identity(struct hs_image *img)
 {
 	const struct hs_sym *s = hs_sym_exact(img, "linux_banner");
@@ -137,4 +156,5 @@ void hs_image_read_identity(struct hs_image *img)
 	parse_banner(img);
 	read_build_id(img);
 	hash_ikconfig(img);
+	read_page_size(img);
 }

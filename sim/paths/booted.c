@@ -217,8 +217,10 @@ static int vectors(struct hs_boot_state *b, const struct hs_patched *pt)
  * its symbols before QEMU is started: a Linux kernel that can unpack an
  * initramfs (the workload) with the GICv3 and arch timer drivers.
  */
-static int bootable(const struct hs_image *img)
+static int bootable(const struct hs_image *img, const char *cpu)
 {
+	const struct hs_qemu_cpu *qc = hs_qemu_cpu_find(cpu);
+
 	static const struct { const char *sym, *what; } need[] = {
 		{ "linux_banner", "not a Linux kernel (no linux_banner)" },
 		{ "initrd_start", "no initramfs support (CONFIG_BLK_DEV_INITRD is not set)" },
@@ -229,6 +231,11 @@ static int bootable(const struct hs_image *img)
 	for (size_t i = 0; i < HS_ARRAY_SIZE(need); i++)
 		if (!hs_sym_spec(img, need[i].sym, NULL))
 			return hs_fail("the image cannot boot under QEMU's virt machine: %s", need[i].what);
+	/* decided before QEMU starts: a boot the CPU cannot do would only hang */
+	if (qc && !hs_mmfr0_has_granule(qc->mmfr0, img->page_size))
+		return hs_fail("the image uses %uK pages and QEMU's %s has no %uK granule "
+			       "(ID_AA64MMFR0_EL1 0x%llx, %s): not booted", img->page_size >> 10, cpu,
+			       img->page_size >> 10, (unsigned long long)qc->mmfr0, qc->source);
 	return 0;
 }
 
@@ -244,7 +251,7 @@ int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt
 	memset(b, 0, sizeof(*b));
 	if (!pt->core->boot_cpu)
 		return hs_fail("no QEMU CPU is chosen for %s", pt->core->name);
-	if (bootable(pt->img))
+	if (bootable(pt->img, pt->core->boot_cpu))
 		return -1;
 	if (hs_vm_snapshot_keep(pt->img, pt->core->boot_cpu, keep_dir, &b->snap, &booted))
 		return -1;

@@ -318,6 +318,7 @@ struct hs_session {
 	char why[768];		/* when !ok: why no synthesized path can run on this image */
 	enum hs_state_source src;
 	struct hs_boot_state boot;
+	int refused;		/* the core cannot run this image at all (why) */
 	char boot_why[700];	/* when !boot.ok: why there is no booted state */
 };
 
@@ -331,6 +332,16 @@ struct hs_session *hs_session_new_src(const struct hs_patched *pt, enum hs_state
 	s->c.img = pt->img;
 	s->c.pt = pt;
 	s->c.budget = PATH_BUDGET;
+	/* a core that cannot translate the image's pages cannot run it at all */
+	if (!hs_mmfr0_has_granule(hs_core_idreg(pt->core, HS_ID_AA64MMFR0_EL1), pt->img->page_size)) {
+		snprintf(s->why, sizeof(s->why), "the image uses %uK pages and %s has no %uK granule "
+			 "(ID_AA64MMFR0_EL1 0x%llx in its core file)", pt->img->page_size >> 10,
+			 pt->core->full, pt->img->page_size >> 10,
+			 (unsigned long long)hs_core_idreg(pt->core, HS_ID_AA64MMFR0_EL1));
+		snprintf(s->boot_why, sizeof(s->boot_why), "%.690s", s->why);
+		s->refused = 1;
+		return s;
+	}
 	if (src != HS_SRC_SYNTH && hs_boot_state_init(&s->boot, pt)) {
 		snprintf(s->boot_why, sizeof(s->boot_why), "%s", hs_errmsg());
 		hs_boot_state_free(&s->boot);
@@ -347,7 +358,7 @@ struct hs_session *hs_session_new_src(const struct hs_patched *pt, enum hs_state
  * failures (a state that cannot be built is s->why). */
 static int synth_state(struct hs_session *s)
 {
-	if (s->c.r || s->src == HS_SRC_BOOTED)
+	if (s->c.r || s->src == HS_SRC_BOOTED || s->refused)
 		return 0;
 	s->c.r = hs_runner_new(s->c.pt->img, s->c.pt->mem, s->c.pt->core);
 	if (!s->c.r)
@@ -419,6 +430,11 @@ int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t
 
 	memset(out, 0, sizeof(*out));
 	out->def = d;
+	if (s->refused) {
+		snprintf(out->why, sizeof(out->why), "%s", s->why);
+		snprintf(out->state, sizeof(out->state), "none: %s", s->why);
+		return 0;
+	}
 	if (s->boot.ok && d->boot.point != HS_BOOT_NONE)
 		return run_booted(s, d, trace_limit, out);
 	if (d->kind != HS_PATH_BOOTED && synth_state(s))

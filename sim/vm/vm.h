@@ -123,6 +123,7 @@ struct hs_snap;
 struct hs_qemu_cpu {
 	const char *name;		/* -cpu */
 	uint32_t midr;
+	uint64_t mmfr0;			/* ID_AA64MMFR0_EL1: the granules it translates with */
 	int bhb_loop_k;			/* 0: not on a Spectre-BHB loop list */
 	const char *source;
 };
