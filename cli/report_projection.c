@@ -1,7 +1,8 @@
 /*
- * report_projection.c - sched-pipe in the units of `perf bench sched pipe`
- * (usecs/op, ops/s), with and without the periodic tick, as computed by
- * the library (hotsim/measure.h, ms_project).
+ * report_projection.c - the paths that mirror a benchmark (def->bench) in
+ * its units (usecs/op, ops/s), with and without the periodic tick, as
+ * computed by the library (hotsim/measure.h, ms_project): one table per
+ * path.
  */
 #include <stdio.h>
 
@@ -9,23 +10,29 @@
 #include "json.h"
 #include "report.h"
 
-void rp_projection_text(FILE *f, const struct ms_compare *c, const struct rp_details *d)
+/* The rows of one path's table: [from, *to). */
+static void projection_table(FILE *f, const struct ms_compare *c, const struct rp_details *d, int from,
+			     int to)
 {
-	char note[1200];
+	const struct ms_projection *p0 = &d->proj[from];
+	char note[1200], title[160], what[400];
 	size_t n = 0;
 
-	if (!d->nproj)
-		return;
 	fprintf(f, "\n");
-	rp_wrap(f, "sched-pipe as `perf bench sched pipe`: ", "  ",
-		"one round trip is one op (warm); us/op and ops/s at the core's clock; a HZ row adds "
-		"the tick (irq-el1 x HZ x op time)", RP_TEXT_WIDTH);
+	snprintf(title, sizeof(title), "%s as `%s`: ", p0->def->name, p0->def->bench->benchmark);
+	if (p0->tick)
+		snprintf(what, sizeof(what), "%s (warm); us/op and ops/s at the core's clock; a HZ row adds "
+			 "the tick (%s x HZ x op time)", p0->def->bench->op, p0->tick);
+	else
+		snprintf(what, sizeof(what), "%s (warm); us/op and ops/s at the core's clock",
+			 p0->def->bench->op);
+	rp_wrap(f, title, "  ", what, RP_TEXT_WIDTH);
 	if (c->patched)
 		fprintf(f, "%-3s %7s %4s %7s %7s %7s %7s %8s %8s\n", "cpu", "clock", "HZ", "us/op", "patched",
 			"delta", "delta%", "ops/s", "patched");
 	else
 		fprintf(f, "%-3s %7s %4s %7s %8s\n", "cpu", "clock", "HZ", "us/op", "ops/s");
-	for (int i = 0; i < d->nproj; i++) {
+	for (int i = from; i < to; i++) {
 		const struct ms_projection *p = &d->proj[i];
 		char hz[16], clk[16], pct[16];
 
@@ -40,18 +47,27 @@ void rp_projection_text(FILE *f, const struct ms_compare *c, const struct rp_det
 	}
 	/* where each typical clock comes from; a --freq clock needs no source */
 	n = (size_t)snprintf(note, sizeof(note), "clocks: --freq, else each core's typical one");
-	for (int i = 0, k = 0; i < d->nproj && n < sizeof(note); i++) {
+	for (int i = from, k = 0; i < to && n < sizeof(note); i++) {
 		const struct hs_core *core = hs_core_find(d->proj[i].cpu);
 
 		if (d->proj[i].hz == 0 && core && core->clock_hz == d->proj[i].clock_hz)
 			n += (size_t)snprintf(note + n, sizeof(note) - n, "%s%s: %s", k++ ? "; " : " (", core->name,
 					      core->clock_source);
-		if (i == d->nproj - 1 && k && n < sizeof(note))
+		if (i == to - 1 && k && n < sizeof(note))
 			n += (size_t)snprintf(note + n, sizeof(note) - n, ")");
 	}
 	if (n < sizeof(note))
 		snprintf(note + n, sizeof(note) - n, ".");
 	rp_wrap(f, "", "  ", note, RP_TEXT_WIDTH);
+}
+
+void rp_projection_text(FILE *f, const struct ms_compare *c, const struct rp_details *d)
+{
+	for (int i = 0, j; i < d->nproj; i = j) {
+		for (j = i + 1; j < d->nproj && d->proj[j].def == d->proj[i].def; j++)
+			;
+		projection_table(f, c, d, i, j);
+	}
 }
 
 void rp_projection_json(struct json *j, const struct rp_details *d)
@@ -61,7 +77,7 @@ void rp_projection_json(struct json *j, const struct rp_details *d)
 		const struct ms_projection *p = &d->proj[i];
 
 		json_begin_obj(j, NULL);
-		json_str(j, "path", "sched-pipe");
+		json_str(j, "path", p->def->name);
 		json_str(j, "cpu", p->cpu);
 		json_uint(j, "clock_hz", p->clock_hz);
 		json_uint(j, "tick_hz", p->hz);

@@ -41,16 +41,21 @@ static void set_name_width(const struct ms_compare *c)
  */
 static void state_lines(FILE *f, const char *role, const struct ms_image *m, const struct ms_image *other)
 {
-	const char *done[16];
-	int ndone = 0, synth_only = 0;
+	const char *done[16], *synth[16];
+	int ndone = 0, nsynth = 0;
 	char line[1000];
 
 	for (int i = 0; i < m->nrows; i++) {
 		const struct ms_row *r = &m->rows[i];
+		const struct hs_path_def *d = hs_path_find(r->path);
 		int seen = 0, same = 0;
 
-		if (!r->booted && strstr(r->state, "no booted form")) {
-			synth_only = 1;
+		/* a path with no booted form: said once, by path */
+		if (d && !d->boot.point) {
+			for (int k = 0; k < nsynth; k++)
+				seen |= !strcmp(synth[k], d->name);
+			if (!seen && nsynth < 16)
+				synth[nsynth++] = d->name;
 			continue;
 		}
 		for (int k = 0; k < ndone; k++)
@@ -65,8 +70,10 @@ static void state_lines(FILE *f, const char *role, const struct ms_image *m, con
 		snprintf(line, sizeof(line), "%s: %s", r->cpu, r->state);
 		rp_wrap(f, role, "           ", line, RP_TEXT_WIDTH);
 	}
-	if (synth_only && !other)
-		rp_wrap(f, role, "           ", "percpu rows: synthesized state (no booted form)", RP_TEXT_WIDTH);
+	for (int k = 0; k < nsynth && !other; k++) {
+		snprintf(line, sizeof(line), "%s rows: synthesized state (no booted form)", synth[k]);
+		rp_wrap(f, role, "           ", line, RP_TEXT_WIDTH);
+	}
 }
 
 static void image_lines(FILE *f, const char *role, const struct hs_image *img)

@@ -14,7 +14,7 @@ elf:base
 a64:base
 trace:base a64
 boot:base elf a64
-vm:base elf
+vm:base elf a64
 models:base a64 trace
 scan:base elf a64 trace
 emu:base elf a64 trace boot vm
@@ -26,7 +26,7 @@ cli:base elf a64 trace boot scan paths models measure
 # public header -> layer that implements it
 public='
 err.h:base core.h:base image.h:elf a64.h:a64 trace.h:trace cpucaps.h:boot patch.h:boot
-percpu.h:scan paths.h:paths model.h:models measure.h:measure
+percpu.h:scan point.h:vm paths.h:paths model.h:models measure.h:measure
 '
 
 layer_of_file() {

@@ -33,12 +33,24 @@ const struct hs_core hs_core_extra = {
 
 static const char *const stubs[] = { "generic_handle_domain_irq", NULL };
 
+/*
+ * Its booted form, from this file alone: a point no definition of the
+ * main registry names - A at the svc of its read() after the pipe point's
+ * write(): it blocks until B has echoed the byte (the second half of the
+ * round trip). The workload has the site (hs_at_read); the boot takes the
+ * point because this definition names it, and validation steps it.
+ */
+static const struct hs_boot_point point = {
+	.name = "extra-read", .kind = HS_POINT_SVC, .site = "hs_at_read", .record = HS_REC_STEPPED,
+};
+
 const struct hs_path_def hs_path_extra = {
 	.name = "extra.probe",
-	.summary = "registry test: the EL1 IRQ entry under another name",
+	.summary = "registry test: the EL1 IRQ entry under another name; booted: A's read() of the echo",
 	.kind = HS_PATH_EXCEPTION,
 	.exc = HS_EXC_IRQ,
 	.from_el = 1,
 	.intid = 27,
 	.stubs = stubs,
+	.boot = { .point = &point },
 };

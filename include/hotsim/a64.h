@@ -129,6 +129,61 @@ static inline int a64_is_mem(unsigned cls)
 	return cls >= A64_C_LOAD && cls <= A64_C_PRFM;
 }
 
+/*
+ * Words other layers test by encoding (the runner, the overlay check, the
+ * scanners), as mask/value pairs the way arch/arm64/include/asm/insn.h
+ * writes them; a64_is_<name>(word). The classifier (a64_decode) is the
+ * richer view; these are for code that only has a word.
+ */
+#define A64_INSN_FUNCS(name, mask, value) \
+	static inline int a64_is_##name(uint32_t w) { return (w & (mask)) == (value); }
+A64_INSN_FUNCS(svc, 0xffe0001fu, 0xd4000001u)		/* svc #imm16 */
+A64_INSN_FUNCS(brk, 0xffe0001fu, 0xd4200000u)		/* brk #imm16 */
+A64_INSN_FUNCS(exc_gen, 0xffe00000u, 0xd4000000u)	/* svc, hvc, smc, brk, hlt, dcps */
+A64_INSN_FUNCS(smc0, 0xffffffffu, 0xd4000003u)		/* smc #0 */
+A64_INSN_FUNCS(nop, 0xffffffffu, 0xd503201fu)
+A64_INSN_FUNCS(b, 0xfc000000u, 0x14000000u)		/* b imm26 */
+A64_INSN_FUNCS(bl, 0xfc000000u, 0x94000000u)		/* bl imm26 */
+A64_INSN_FUNCS(sys_space, 0xffc00000u, 0xd5000000u)	/* mrs/msr/sys/sysl, hints, barriers */
+A64_INSN_FUNCS(dc_zva, 0xffffffe0u, 0xd50b7420u)	/* dc zva, Xt */
+A64_INSN_FUNCS(mrs_tpidr_el1, 0xffffffe0u, 0xd538d080u)	/* mrs Xt, tpidr_el1 */
+A64_INSN_FUNCS(mrs_sp_el0, 0xffffffe0u, 0xd5384100u)	/* mrs Xt, sp_el0 */
+A64_INSN_FUNCS(mov_x30_to_x9, 0xffffffffu, 0xaa1e03e9u)	/* mov x9, x30 (ftrace's entry word) */
+A64_INSN_FUNCS(mov_reg, 0xffe0ffe0u, 0xaa0003e0u)	/* mov Xd, Xm (orr Xd, xzr, Xm) */
+
+#define A64_WORD_NOP 0xd503201fu
+#define A64_WORD_SMC0 0xd4000003u
+
+/* Rt / Rd (bits 4:0) and Rn (bits 9:5) of a word */
+static inline unsigned a64_rt(uint32_t w) { return w & 31; }
+static inline unsigned a64_rn(uint32_t w) { return (w >> 5) & 31; }
+/* b imm26 from pc to target (in range, 4-aligned: the caller's to check) */
+static inline uint32_t a64_b_word(uint64_t pc, uint64_t target)
+{
+	return 0x14000000u | (uint32_t)(((target - pc) >> 2) & 0x3ffffff);
+}
+
+/*
+ * Exception vectors (Arm ARM D1.10.2): VBAR_EL1 + a group for where the
+ * exception was taken from + the kind within it, 0x80 bytes per entry.
+ */
+#define A64_VEC_CUR_SP0		0x000	/* current EL, SP_EL0 (EL1t) */
+#define A64_VEC_CUR_SPX		0x200	/* current EL, SP_ELx (EL1h) */
+#define A64_VEC_LOWER_A64	0x400	/* lower EL, AArch64 */
+#define A64_VEC_LOWER_A32	0x600	/* lower EL, AArch32 */
+#define A64_VEC_SYNC		0x000
+#define A64_VEC_IRQ		0x080
+#define A64_VEC_FIQ		0x100
+#define A64_VEC_SERROR		0x180
+#define A64_VEC_SIZE		0x800	/* the whole table: 16 entries */
+#define A64_VEC_ENTRY		0x80
+
+/* Offset of the vector for an exception from EL0 (AArch64) or EL1h. */
+static inline uint64_t a64_vector_offset(int from_el, unsigned kind)
+{
+	return (from_el == 0 ? A64_VEC_LOWER_A64 : A64_VEC_CUR_SPX) + kind;
+}
+
 /* pack/unpack of sysreg encodings */
 #define A64_SYSREG(op0, op1, crn, crm, op2) \
 	((uint16_t)(((op0) << 14) | ((op1) << 11) | ((crn) << 7) | ((crm) << 3) | (op2)))

@@ -208,12 +208,15 @@ int ms_compare_regressed(const struct ms_compare *c, double pct);
 /* --- projection to time (project.c) --------------------------------------- */
 
 /*
- * A sched-pipe round trip is one op of `perf bench sched pipe`: its warm
- * cycles at a clock give usecs/op and ops/s. The periodic tick adds, per
- * op, the cost of a tick (irq-el1, warm) times the ticks that fall in one
- * op (HZ x op time): hz 0 is the op without the tick.
+ * A path with a benchmark (def->bench: sched-pipe's round trip is one op
+ * of `perf bench sched pipe`): its warm cycles at a clock give usecs/op
+ * and ops/s. The periodic tick adds, per op, the cost of a tick (the
+ * path flagged def->tick, warm) times the ticks that fall in one op (HZ x
+ * op time): hz 0 is the op without the tick.
  */
 struct ms_projection {
+	const struct hs_path_def *def;	/* the path projected (def->bench) */
+	const char *tick;		/* the tick's path (hs_path_tick), NULL: none */
 	const char *cpu;
 	uint64_t clock_hz;
 	unsigned hz;
@@ -231,8 +234,9 @@ struct ms_clock {
 /* Parse "a55=1.8GHz", "1800MHz", "1.8e9". */
 int ms_parse_clock(const char *arg, struct ms_clock *c);
 
-/* Rows for every core that ran sched-pipe: clocks from clocks[] (else the
- * core's typical clock), one row per hz (0 first). Returns the count. */
+/* Rows for every core that ran a path with a benchmark, path by path:
+ * clocks from clocks[] (else the core's typical clock), one row per hz (0
+ * first). Returns the count. */
 int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nclocks,
 	       const unsigned *hz, int nhz, struct ms_projection *out, int max);
 

@@ -1,5 +1,5 @@
 /*
- * paths.h - hot paths, by stable name: irq-el1, irq-el0, cswitch, percpu.
+ * paths.h - hot paths, by stable name (the registry, kernels/paths/registry.c).
  *
  * A path definition is data (kernels/paths/, one file per path): how it is
  * entered, where it ends, which callees are stubbed, which functions it is
@@ -15,6 +15,7 @@
 
 #include "hotsim/patch.h"
 #include "hotsim/percpu.h"
+#include "hotsim/point.h"
 #include "hotsim/trace.h"
 
 struct hs_path_def;
@@ -82,32 +83,34 @@ enum hs_exc_kind {
 };
 
 /*
- * The booted form of a path (sim/paths/booted.c): it starts at one of the
- * points the workload's boot snapshot holds (kernels/workload/init.c) and
- * ends at an eret. A path without one runs on synthesized state only.
+ * The booted form of a path (sim/paths/booted.c): it starts at a boot
+ * point (point.h), which the vm layer takes in every boot because this
+ * definition names it, and ends at an eret. A path without one runs on
+ * synthesized state only.
  */
-enum hs_boot_point {
-	HS_BOOT_NONE,
-	HS_BOOT_GETPID,		/* A at its getpid() svc */
-	HS_BOOT_INVALID,	/* A at its syscall-4095 svc */
-	HS_BOOT_PIPE,		/* A at its write() svc, B asleep in read() */
-	HS_BOOT_IRQ_EL0,	/* the tick, taken from A in user space */
-	HS_BOOT_IRQ_EL1		/* the tick, taken while the kernel runs for A */
-};
-
-enum hs_boot_end {
-	HS_BOOT_END_RETURN,	/* the eret back to the point's context */
-	HS_BOOT_END_READ	/* the eret that returns A from its next read() */
-};
+struct hs_split;	/* sim/paths/split.h: what a splitter may read of a run */
+/* Sub-rows: put every record of [begin, end) of out's trace into a part
+ * (out->part_of, out->part_names); hs_split_* helpers (split.h) do the
+ * bookkeeping. */
+typedef void (*hs_split_fn)(struct hs_split *s, struct hs_path_run *out, size_t begin, size_t end);
 
 struct hs_boot_def {
-	enum hs_boot_point point;
-	enum hs_boot_end end;
+	const struct hs_boot_point *point;	/* NULL: synthesized only */
+	/* NULL: the run ends at the eret back to the point's context; else at
+	 * the eret that returns to the instruction after this workload label
+	 * (sched-pipe: A's next read()) */
+	const char *end_site;
 	const char *window;	/* keep only the first call of this function, from its
 				 * entry to its first return (in whichever task) */
-	int irq_parts;		/* sub-rows .entry .handler .softirq .exit */
-	int pipe_parts;		/* sub-rows of a pipe round trip (sched-pipe) */
+	hs_split_fn split;	/* sub-rows, or NULL */
 	const char *const *landmarks;	/* more functions the booted form passes */
+};
+
+/* A path whose op is a benchmark's: its rows in that benchmark's units
+ * (us/op, ops/s at a clock; measure/project.c). */
+struct hs_bench_def {
+	const char *benchmark;	/* "perf bench sched pipe" */
+	const char *op;		/* "one round trip is one op" */
 };
 
 /* Where a session takes its state from. */
@@ -133,12 +136,16 @@ struct hs_path_def {
 	 * reported (it may be inlined in this image) */
 	const char *const *landmarks;
 	int (*run)(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
-	struct hs_boot_def boot;	/* .point == HS_BOOT_NONE: synthesized only */
+	struct hs_boot_def boot;	/* .point == NULL: synthesized only */
+	const struct hs_bench_def *bench;	/* projected to a benchmark's units */
+	int tick;			/* the periodic tick: a projection at HZ adds its cost */
 };
 
 /* All paths, NULL-terminated, in report order. */
 extern const struct hs_path_def *const hs_paths[];
 const struct hs_path_def *hs_path_find(const char *name);
+/* The path that is the periodic tick (def->tick), or NULL. */
+const struct hs_path_def *hs_path_tick(void);
 
 /* Build state and run one path; out->ok says whether it ran. Returns -1 only
  * for internal failures (out of memory). */

@@ -8,6 +8,8 @@
  */
 #include "hotsim/paths.h"
 
+extern const struct hs_boot_point hs_point_pipe;	/* sched_pipe.c */
+
 static const char *const landmarks[] = {
 	"__schedule", "pick_next_task_fair|pick_task_fair", "__switch_to", "cpu_switch_to",
 	"finish_task_switch", NULL
@@ -24,6 +26,6 @@ const struct hs_path_def hs_path_cswitch = {
 	.landmarks = landmarks,
 	/* booted: A blocks in read() and B, woken by A's write(), runs: the
 	 * first __schedule of the round trip, to B's return from it */
-	.boot = { .point = HS_BOOT_PIPE, .end = HS_BOOT_END_READ, .window = "__schedule",
+	.boot = { .point = &hs_point_pipe, .end_site = "hs_at_read", .window = "__schedule",
 		  .landmarks = boot_landmarks },
 };

@@ -5,7 +5,13 @@
  * kernel_exit 0 to eret. On cores with a Spectre-BHB mitigation the vector
  * is the hardened one boot installs (firmware call on A73).
  */
-#include "hotsim/paths.h"
+#include "irq_split.h"
+
+/* booted: the tick the pipe point's machine takes at once when it resumes
+ * (its clock is at the next deadline), from A in user space at its write() */
+static const struct hs_boot_point point = {
+	.name = "irq-el0", .kind = HS_POINT_IRQ, .from_el = 0, .after = "pipe", .record = HS_REC_PLUGIN,
+};
 
 static const char *const stubs[] = {
 	"generic_handle_domain_irq",
@@ -32,5 +38,5 @@ const struct hs_path_def hs_path_irq_el0 = {
 	.stubs = stubs,
 	.landmarks = landmarks,
 	/* booted: the tick while A runs in user space */
-	.boot = { .point = HS_BOOT_IRQ_EL0, .irq_parts = 1, .landmarks = boot_landmarks },
+	.boot = { .point = &point, .split = hs_irq_split, .landmarks = boot_landmarks },
 };

@@ -6,7 +6,13 @@
  * the emulated GICv3 CPU interface and EOIs it), then kernel_exit to eret.
  * Below the root handler, the irq domain's flow handler is stubbed.
  */
-#include "hotsim/paths.h"
+#include "irq_split.h"
+
+/* booted: the first tick that finds A in the kernel (clearing user memory
+ * in read() of /dev/zero) after the pipe point's machine resumes */
+static const struct hs_boot_point point = {
+	.name = "irq-el1", .kind = HS_POINT_IRQ, .from_el = 1, .after = "pipe", .record = HS_REC_PLUGIN,
+};
 
 static const char *const stubs[] = {
 	"generic_handle_domain_irq",	/* the handler body below the root handler */
@@ -33,5 +39,6 @@ const struct hs_path_def hs_path_irq_el1 = {
 	.stubs = stubs,
 	.landmarks = landmarks,
 	/* booted: the tick while the kernel clears user memory for A */
-	.boot = { .point = HS_BOOT_IRQ_EL1, .irq_parts = 1, .landmarks = boot_landmarks },
+	.boot = { .point = &point, .split = hs_irq_split, .landmarks = boot_landmarks },
+	.tick = 1,	/* the tick as a running kernel takes it: projections add it */
 };

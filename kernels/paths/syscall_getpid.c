@@ -6,6 +6,11 @@
  */
 #include "hotsim/paths.h"
 
+/* booted: A at the svc of its getpid() (the workload's hs_at_getpid) */
+static const struct hs_boot_point point = {
+	.name = "getpid", .kind = HS_POINT_SVC, .site = "hs_at_getpid", .record = HS_REC_STEPPED,
+};
+
 static const char *const landmarks[] = {
 	"el0t_64_sync", "el0t_64_sync_handler", "el0_svc", "invoke_syscall", "__arm64_sys_getpid",
 	"ret_to_user", NULL
@@ -19,5 +24,5 @@ const struct hs_path_def hs_path_syscall_getpid = {
 	.from_el = 0,
 	.syscall = 172,		/* __NR_getpid */
 	.landmarks = landmarks,
-	.boot = { .point = HS_BOOT_GETPID },
+	.boot = { .point = &point },
 };

@@ -7,6 +7,11 @@
  */
 #include "hotsim/paths.h"
 
+/* booted: A at the svc of syscall 4095 (the workload's hs_at_invalid) */
+static const struct hs_boot_point point = {
+	.name = "invalid", .kind = HS_POINT_SVC, .site = "hs_at_invalid", .record = HS_REC_STEPPED,
+};
+
 static const char *const landmarks[] = {
 	"el0t_64_sync", "el0t_64_sync_handler", "el0_svc", "invoke_syscall", "ret_to_user", NULL
 };
@@ -19,5 +24,5 @@ const struct hs_path_def hs_path_syscall_invalid = {
 	.from_el = 0,
 	.syscall = 4095,
 	.landmarks = landmarks,
-	.boot = { .point = HS_BOOT_INVALID },
+	.boot = { .point = &point },
 };

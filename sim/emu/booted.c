@@ -13,6 +13,7 @@
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "emu/booted.h"
+#include "hotsim/point.h"
 #include "emu/booted_internal.h"
 #include "emu/runner_internal.h"
 
@@ -343,7 +344,7 @@ int hs_bt_svc(struct hs_runner *r)
 	hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | 0x3c5);
 	hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
 	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
-	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + 0x400);
+	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + a64_vector_offset(0, A64_VEC_SYNC));
 	bt->svcs++;
 	return 0;
 }
@@ -456,7 +457,7 @@ struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_s
 {
 	struct hs_runner *r = hs_rt_new_common(img, core);
 	struct hs_booted *bt;
-	const struct hs_snap_regs *s0 = &snap->h.regs[0];
+	const struct hs_snap_regs *s0 = &snap->pts[0].regs;
 
 	if (!r)
 		return NULL;
@@ -536,12 +537,14 @@ int hs_bt_seal(struct hs_runner *r)
 	return 0;
 }
 
-int hs_bt_enter(struct hs_runner *r, enum hs_snap_point k, uint64_t pc_override)
+int hs_bt_enter(struct hs_runner *r, unsigned k, uint64_t pc_override)
 {
 	struct hs_booted *bt = r->bt;
 	const struct hs_snap *snap = bt->snap;
-	const struct hs_snap_regs *s = &snap->h.regs[k];
+	const struct hs_snap_regs *s = &snap->pts[k].regs;
 
+	if (k >= snap->h.npoints)
+		return hs_fail("%s: no point %u in the snapshot", bt->what, k);
 	undo(r);
 	/* point k's own pages, logged so the next enter undoes them too */
 	for (uint32_t i = 0; i < snap->h.npages; i++)
@@ -562,7 +565,8 @@ int hs_bt_enter(struct hs_runner *r, enum hs_snap_point k, uint64_t pc_override)
 	bt->cval = s->cntv_cval;
 	bt->ctl = s->cntv_ctl & 3;
 	bt->stop_set = 0;
-	r->gic_pending = k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1 ? TIMER_INTID : 1023;
+	/* an IRQ point: the tick's INTID is what the GIC has pending */
+	r->gic_pending = snap->pts[k].kind == HS_POINT_IRQ ? TIMER_INTID : 1023;
 	/* pages a previous run wrote may hold code Unicorn translated */
 	uc_ctl_remove_cache(r->uc, 0, ~0ULL);
 	return 0;
@@ -596,7 +600,7 @@ unsigned hs_bt_remaps(const struct hs_runner *r)
 	return r->bt ? r->bt->remaps : 0;
 }
 
-int hs_bt_check_pristine(struct hs_runner *r, enum hs_snap_point k)
+int hs_bt_check_pristine(struct hs_runner *r, unsigned k)
 {
 	struct hs_booted *bt = r->bt;
 	uint8_t *want = mmap(NULL, bt->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -29,7 +29,7 @@ struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_s
 /* Put the runner at point k: RAM, registers, timer, GIC (an IRQ point has
  * the timer's INTID pending). Changes made since the last enter are
  * undone first; pc is the point's, or pc_override when non-zero. */
-int hs_bt_enter(struct hs_runner *r, enum hs_snap_point k, uint64_t pc_override);
+int hs_bt_enter(struct hs_runner *r, unsigned k, uint64_t pc_override);
 
 /* The per-core overlay: patch bytes of the booted kernel at a virtual
  * address, before hs_bt_seal; they become part of every point's state. */
@@ -53,6 +53,6 @@ unsigned hs_bt_remaps(const struct hs_runner *r);
 /* Pages written since the last enter (tests check the undo log is whole). */
 uint64_t hs_bt_dirty_pages(const struct hs_runner *r);
 /* 0 if RAM equals the sealed state of point k (tests; slow). */
-int hs_bt_check_pristine(struct hs_runner *r, enum hs_snap_point k);
+int hs_bt_check_pristine(struct hs_runner *r, unsigned k);
 
 #endif

@@ -1,9 +1,10 @@
 /*
- * project.c - cycles to the units kernel developers quote for
- * `perf bench sched pipe`: usecs/op and ops/s (see measure.h). The
- * assumptions are the README's ("The seeds' questions"): one core, warm
- * caches, a clock the user gives or the core's typical one, and the tick
- * as irq-el1's cost spread over the ops it interrupts.
+ * project.c - cycles to the units kernel developers quote for the
+ * benchmarks the paths mirror (def->bench; `perf bench sched pipe`):
+ * usecs/op and ops/s (see measure.h). The assumptions are the README's
+ * ("The seeds' questions"): one core, warm caches, a clock the user gives
+ * or the core's typical one, and the tick (the path flagged def->tick) as
+ * its cost spread over the ops it interrupts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,28 +68,35 @@ static uint64_t clock_of(const char *cpu, const struct ms_clock *clocks, int n)
 int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nclocks,
 	       const unsigned *hz, int nhz, struct ms_projection *out, int max)
 {
+	const struct hs_path_def *tick = hs_path_tick();
 	int n = 0;
 
 	if (!c->want_warm)
 		return 0;
+	/* path by path (registry order), each core as measured */
+	for (int di = 0; hs_paths[di]; di++)
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[i];
+		const struct hs_path_def *d = hs_paths[di];
 		uint64_t f = clock_of(p->cpu, clocks, nclocks);
 
-		if (strcmp(p->name, "sched-pipe") || !f)
+		/* the path's own row (not a sub-row), with a benchmark */
+		if (!d->bench || strcmp(p->name, d->name) || !f)
 			continue;
 		for (int k = -1; k < nhz && n < max; k++) {
 			struct ms_projection *x = &out[n];
 			int ok = 0;
 
 			memset(x, 0, sizeof(*x));
+			x->def = d;
+			x->tick = tick ? tick->name : NULL;
 			x->cpu = p->cpu;
 			x->clock_hz = f;
 			x->hz = k < 0 ? 0 : hz[k];
 			x->both = c->patched != NULL;
 			for (int side = 0; side <= x->both; side++) {
-				const struct ms_row *op = warm_row(c, "sched-pipe", p->cpu, side);
-				const struct ms_row *irq = warm_row(c, "irq-el1", p->cpu, side);
+				const struct ms_row *op = warm_row(c, d->name, p->cpu, side);
+				const struct ms_row *irq = tick ? warm_row(c, tick->name, p->cpu, side) : NULL;
 				double cyc;
 
 				if (!op || (x->hz && !irq))

@@ -16,6 +16,7 @@
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "paths/path_internal.h"
+#include "paths/split.h"
 #include "vm/vm.h"
 
 #define BOOT_BUDGET 4000000ULL
@@ -99,7 +100,7 @@ static int ftrace_word(const struct hs_image *img, uint64_t a, uint32_t booted)
 {
 	const struct hs_sym *f;
 
-	if (booted == 0xaa1e03e9u)
+	if (a64_is_mov_x30_to_x9(booted))
 		return 1;
 	f = hs_sym_at(img, a + 8);
 	if (!f || (f->addr != a + 8 && f->addr != a + 4))
@@ -150,11 +151,10 @@ static int overlay(struct hs_boot_state *b, const struct hs_patched *pt)
 				continue;
 			if (pending_site(bp, w))
 				b->check_rtconst++;
-			else if (hw == 0xd503201fu && ftrace_word(img, w, lw))
+			else if (a64_is_nop(hw) && ftrace_word(img, w, lw))
 				b->check_ftrace++;
 			/* nop <-> b: a static key the running kernel flipped */
-			else if ((lw == 0xd503201fu && (hw & 0xfc000000u) == 0x14000000u) ||
-				 (hw == 0xd503201fu && (lw & 0xfc000000u) == 0x14000000u))
+			else if ((a64_is_nop(lw) && a64_is_b(hw)) || (a64_is_nop(hw) && a64_is_b(lw)))
 				b->check_keys++;
 			else if (b->check_words++ < 4)
 				note(b, "check: 0x%08x booted, 0x%08x hotsim at %s", lw, hw,
@@ -208,7 +208,7 @@ static int vectors(struct hs_boot_state *b, const struct hs_patched *pt)
 	snprintf(b->vdesc, sizeof(b->vdesc), "%s", desc);
 	hs_bt_set_vbar(b->r, v);
 	if (pv)
-		return keep_patch(b, b->snap.h.regs[0].tpidr_el1 + pv->addr, &v, 8);
+		return keep_patch(b, b->snap.pts[0].regs.tpidr_el1 + pv->addr, &v, 8);
 	return 0;
 }
 
@@ -244,6 +244,25 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
 	return hs_boot_state_init_keep(b, pt, NULL);
 }
 
+/* The boot points the registry's definitions name, once each, in
+ * registry order: one boot takes them all. */
+void hs_boot_points(struct hs_boot_point *v, struct hs_vm_points *out)
+{
+	unsigned n = 0;
+
+	for (int i = 0; hs_paths[i]; i++) {
+		const struct hs_boot_point *p = hs_paths[i]->boot.point;
+		unsigned k;
+
+		for (k = 0; p && k < n && strcmp(v[k].name, p->name); k++)
+			;
+		if (p && k == n && n < HS_SNAP_MAX_POINTS)
+			v[n++] = *p;
+	}
+	out->v = v;
+	out->n = n;
+}
+
 int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt, const char *keep_dir)
 {
 	int booted = 0;
@@ -253,7 +272,10 @@ int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt
 		return hs_fail("no QEMU CPU is chosen for %s", pt->core->name);
 	if (bootable(pt->img, pt->core->boot_cpu))
 		return -1;
-	if (hs_vm_snapshot_keep(pt->img, pt->core->boot_cpu, keep_dir, &b->snap, &booted))
+	hs_boot_points(b->points, &b->pts);
+	if (!b->pts.n)
+		return hs_fail("no path definition names a boot point");
+	if (hs_vm_snapshot(pt->img, pt->core->boot_cpu, &b->pts, keep_dir, &b->snap, &booted))
 		return -1;
 	b->loaded = 1;
 	b->booted_now = booted;
@@ -281,22 +303,39 @@ void hs_boot_state_free(struct hs_boot_state *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Where the path's first instruction is, and the ELR of its last eret. */
-static void ends(const struct hs_boot_state *b, const struct hs_path_def *d, uint64_t *pc,
-		 uint64_t *elr)
+/* The snapshot's index of d's point; -1 with hs_errmsg() when the
+ * snapshot lacks it (a snapshot taken for other definitions). */
+static int point_of(const struct hs_boot_state *b, const struct hs_path_def *d)
 {
-	enum hs_snap_point k = (enum hs_snap_point)(d->boot.point - 1);
-	const struct hs_snap_regs *s = &b->snap.h.regs[k];
+	int k = hs_snap_find(&b->snap, d->boot.point->name);
 
-	if (k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1) {
-		*pc = b->vbar + (k == HS_SP_IRQ_EL0 ? 0x480 : 0x280);
-		*elr = s->elr;
+	if (k < 0)
+		return hs_fail("%s: the snapshot has no %s point", d->name, d->boot.point->name);
+	return k;
+}
+
+/* Where the path's first instruction is, and the ELR of its last eret:
+ * an svc point starts at the svc and returns after it; an IRQ point
+ * starts at the vector and returns where the tick came from; an end site
+ * ends at the eret that returns after that label. */
+static int ends(const struct hs_boot_state *b, const struct hs_path_def *d, int k, uint64_t *pc,
+		uint64_t *elr)
+{
+	const struct hs_snap_point *p = &b->snap.pts[k];
+
+	if (p->kind == HS_POINT_IRQ) {
+		*pc = b->vbar + a64_vector_offset(p->from_el, A64_VEC_IRQ);
+		*elr = p->regs.elr;
 	} else {
-		*pc = s->pc;
-		*elr = s->pc + 4;
+		*pc = p->regs.pc;
+		*elr = p->regs.pc + 4;
 	}
-	if (d->boot.end == HS_BOOT_END_READ)
-		*elr = b->snap.h.read_site + 4;
+	if (d->boot.end_site) {
+		if (hs_workload_sym(d->boot.end_site, elr))
+			return hs_fail("%s: no %s in the workload", d->name, d->boot.end_site);
+		*elr += 4;
+	}
+	return 0;
 }
 
 /* The record after every svc is an exception entry (the models charge it). */
@@ -307,34 +346,8 @@ static void flag_entries(struct hs_runner *r, struct hs_trace *t, int starts_at_
 	if (starts_at_vector && t->n)
 		t->v[0].flags |= HS_T_EXC_ENTRY;
 	for (size_t i = 1; i < t->n; i++)
-		if ((dc->v[t->v[i - 1].sidx].in.word & 0xffe0001fu) == 0xd4000001u)	/* svc */
+		if (a64_is_svc(dc->v[t->v[i - 1].sidx].in.word))
 			t->v[i].flags |= HS_T_EXC_ENTRY;
-}
-
-/* The end (exclusive) of the call that starts at record i: the record
- * after the ret that leaves it (tail calls leave through their callee). */
-static size_t call_end(const struct hs_runner *r, const struct hs_trace *t, size_t i)
-{
-	const struct hs_dcache *dc = hs_rt_dcache((struct hs_runner *)r);
-	int depth = 0;
-
-	for (; i < t->n; i++) {
-		int cls = dc->v[t->v[i].sidx].in.cls;
-
-		if (cls == A64_C_CALL || cls == A64_C_CALL_IND)
-			depth++;
-		else if (cls == A64_C_RET && depth-- == 0)
-			return i + 1;
-	}
-	return t->n;
-}
-
-static size_t first_at(const struct hs_trace *t, size_t from, uint64_t pc)
-{
-	for (size_t i = from; i < t->n; i++)
-		if (t->v[i].pc == pc)
-			return i;
-	return t->n;
 }
 
 /* Keep only the first call of fn: from its entry to its first return. */
@@ -346,7 +359,8 @@ static int window(const struct hs_boot_state *b, const struct hs_path_def *d, st
 
 	if (!f)
 		return hs_fail("no %s in this image", d->boot.window);
-	i = first_at(&out->tr, 0, f->addr);
+	for (i = 0; i < out->tr.n && out->tr.v[i].pc != f->addr; i++)
+		;
 	for (j = i; j < out->tr.n; j++) {
 		uint64_t pc = out->tr.v[j].pc;
 
@@ -362,185 +376,40 @@ static int window(const struct hs_boot_state *b, const struct hs_path_def *d, st
 	return 0;
 }
 
-/* A sub-row, and the records [b, e) that belong to it. */
-static int part(struct hs_path_run *out, const char *label)
-{
-	for (unsigned i = 0; i < out->nparts; i++)
-		if (!strcmp(out->part_names[i], label))
-			return (int)i;
-	if (out->nparts >= HS_ARRAY_SIZE(out->part_names))
-		return -1;
-	snprintf(out->part_names[out->nparts], sizeof(out->part_names[0]), "%s", label);
-	return (int)out->nparts++;
-}
-
-static void mark(struct hs_path_run *out, int p, size_t b, size_t e)
-{
-	for (size_t i = b; i < e && i < out->tr.n && p >= 0; i++)
-		out->part_of[i] = (uint8_t)p;
-}
-
-/*
- * An IRQ in four: .entry (vector to the root handler), .handler (the root
- * handler whole: GIC, domain, flow handler, the timer and the tick, EOI),
- * .softirq (what irq_exit runs of the softirqs the tick raised) and .exit
- * (the rest of irq_exit, the return to the interrupted context, eret).
- * .entry + .exit is what the stubbed IRQ path measured before booted state.
- */
-static void irq_parts(struct hs_boot_state *b, struct hs_path_run *out)
-{
-	const struct hs_image *img = hs_rt_image(b->r);
-	const struct hs_sym *hai = hs_sym_exact(img, "handle_arch_irq");
-	const struct hs_sym *sq = hs_sym_lookup(img, "handle_softirqs", NULL);
-	uint64_t root = 0;
-	size_t r0, r1, s0, s1;
-	int pe, ph, ps, px;
-
-	if (!sq)
-		sq = hs_sym_lookup(img, "__do_softirq", NULL);
-	if (!hai || hs_rt_read64(b->r, hai->addr, &root) || !root)
-		return;
-	r0 = first_at(&out->tr, 0, root);
-	if (r0 >= out->tr.n || !(out->part_of = calloc(out->tr.n, 1)))
-		return;
-	r1 = call_end(b->r, &out->tr, r0 + 1);
-	s0 = sq ? first_at(&out->tr, r1, sq->addr) : out->tr.n;
-	s1 = s0 < out->tr.n ? call_end(b->r, &out->tr, s0 + 1) : out->tr.n;
-	pe = part(out, "entry");
-	ph = part(out, "handler");
-	ps = s0 < out->tr.n ? part(out, "softirq") : -1;
-	px = part(out, "exit");
-	mark(out, pe, 0, r0);
-	mark(out, ph, r0, r1);
-	mark(out, px, r1, out->tr.n);
-	mark(out, ps, s0, s1);
-	if (ps < 0)
-		hs_path_note(out, "no softirq ran after this tick");
-}
-
-/* The first of a function's names this image has. */
-static const struct hs_sym *any_sym(const struct hs_image *img, const char *const *names)
-{
-	for (int i = 0; names[i]; i++) {
-		const struct hs_sym *s = hs_sym_lookup(img, names[i], NULL);
-
-		if (s)
-			return s;
-	}
-	return NULL;
-}
-
-enum { PP_USER, PP_WRITE, PP_WAKEUP, PP_READ_BLOCK, PP_SWITCH, PP_READ_RETURN };
-
-/* What the syscall entered at record i is: write or read (the first of
- * their entry points it reaches). */
-static int syscall_kind(const struct hs_trace *t, size_t i, uint64_t wr, uint64_t rd)
-{
-	for (; i < t->n; i++) {
-		if (t->v[i].pc == wr)
-			return PP_WRITE;
-		if (t->v[i].pc == rd)
-			return PP_READ_BLOCK;
-	}
-	return PP_WRITE;
-}
-
-/*
- * One round trip of the ping-pong, every record in one phase:
- *   .user         the two processes' own instructions
- *   .write        the write() syscalls, less the wakeups in them
- *   .wakeup       try_to_wake_up() of a reader asleep in read()
- *   .read         read() from its svc until it returns or blocks
- *   .switch       __schedule, from its entry to the other task's return
- *   .return       read() after its task was woken, to the eret
- * A switch resumes the other task in whatever phase it left (B starts
- * asleep in read()): with wakeup preemption A's write() is cut short by
- * the switch to B and finished after the switch back.
- */
-static void pipe_parts(struct hs_boot_state *b, struct hs_path_run *out)
-{
-	static const char *const names[] = { "user", "write", "wakeup", "read", "switch", "return" };
-	static const char *const wr_names[] = { "ksys_write", "__arm64_sys_write", NULL };
-	static const char *const rd_names[] = { "ksys_read", "__arm64_sys_read", NULL };
-	const struct hs_image *img = hs_rt_image(b->r);
-	const struct hs_dcache *dc = hs_rt_dcache(b->r);
-	const struct hs_sym *sched = hs_sym_lookup(img, "__schedule", NULL);
-	const struct hs_sym *ttwu = hs_sym_lookup(img, "try_to_wake_up", NULL);
-	const struct hs_sym *wr = any_sym(img, wr_names), *rd = any_sym(img, rd_names);
-	unsigned switches = 0, wakeups = 0, in_switch = 0, task = 0;
-	int cur = PP_USER, id[6], saved[2] = { PP_USER, PP_READ_RETURN };
-
-	if (!sched || !ttwu || !wr || !rd || !(out->part_of = calloc(out->tr.n ? out->tr.n : 1, 1)))
-		return;
-	for (int k = 0; k < 6; k++)
-		id[k] = part(out, names[k]);
-	for (size_t i = 0; i < out->tr.n; i++) {
-		uint64_t pc = out->tr.v[i].pc;
-		const struct a64_insn *in = &dc->v[out->tr.v[i].sidx].in;
-
-		if (pc < img->base) {
-			out->part_of[i] = (uint8_t)id[PP_USER];
-			if ((in->word & 0xffe0001fu) == 0xd4000001u)	/* svc */
-				cur = syscall_kind(&out->tr, i + 1, wr->addr, rd->addr);
-			continue;
-		}
-		if (!in_switch && pc == sched->addr) {
-			in_switch = 1;
-			switches++;
-			saved[task] = cur;
-		}
-		if (in_switch) {
-			out->part_of[i] = (uint8_t)id[PP_SWITCH];
-			if (in->cls == A64_C_RET && pc >= sched->addr && pc < sched->addr + sched->size) {
-				in_switch = 0;
-				task ^= 1;
-				cur = saved[task] == PP_READ_BLOCK ? PP_READ_RETURN : saved[task];
-			}
-			continue;
-		}
-		if (pc == ttwu->addr) {
-			size_t e = call_end(b->r, &out->tr, i + 1);
-
-			mark(out, id[PP_WAKEUP], i, e);
-			wakeups++;
-			i = e - 1;
-			continue;
-		}
-		out->part_of[i] = (uint8_t)id[cur == PP_USER ? PP_WRITE : cur];
-	}
-	hs_path_note(out, "one round trip: %u switches, %u wakeups", switches, wakeups);
-}
-
 static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out,
 		      int full)
 {
-	enum hs_snap_point k = (enum hs_snap_point)(d->boot.point - 1);
 	struct hs_run run = { .what = d->name, .stop = 1, .budget = BOOT_BUDGET, .trace = &out->tr };
+	const struct hs_snap_point *p;
 	uint64_t elr;
 	char where[128];
+	int k = point_of(b, d);
 
-	ends(b, d, &run.pc, &elr);
+	if (k < 0 || ends(b, d, k, &run.pc, &elr))
+		return -1;
+	p = &b->snap.pts[k];
 	b->stop_elr = elr;
-	if (hs_bt_enter(b->r, k, run.pc))
+	if (hs_bt_enter(b->r, (unsigned)k, run.pc))
 		return -1;
 	hs_bt_stop_at_eret(b->r, elr);
 	if (hs_rt_run(b->r, &run))
 		return -1;
-	flag_entries(b->r, &out->tr, k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1);
+	flag_entries(b->r, &out->tr, p->kind == HS_POINT_IRQ);
 	out->entry = run.pc;
-	if (k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1)
+	if (p->kind == HS_POINT_IRQ)
 		snprintf(out->entry_desc, sizeof(out->entry_desc), "%s+0x%x (the tick, from %s)", b->vdesc,
-			 k == HS_SP_IRQ_EL0 ? 0x480 : 0x280,
-			 hs_addr_fmt(hs_rt_image(b->r), b->snap.h.regs[k].elr, where, sizeof(where)));
+			 (unsigned)a64_vector_offset(p->from_el, A64_VEC_IRQ),
+			 hs_addr_fmt(hs_rt_image(b->r), p->regs.elr, where, sizeof(where)));
 	else
 		snprintf(out->entry_desc, sizeof(out->entry_desc), "the workload's svc at 0x%llx (%s point)",
-			 (unsigned long long)run.pc, hs_snap_point_names[k]);
+			 (unsigned long long)run.pc, p->name);
 	if (!full && d->boot.window && window(b, d, out))
 		return -1;
-	if (!full && d->boot.irq_parts)
-		irq_parts(b, out);
-	if (!full && d->boot.pipe_parts)
-		pipe_parts(b, out);
+	if (!full && d->boot.split) {
+		struct hs_split sp = { .r = b->r, .img = hs_rt_image(b->r), .t = &out->tr };
+
+		d->boot.split(&sp, out, 0, out->tr.n);
+	}
 	out->booted = 1;
 	snprintf(out->state, sizeof(out->state), "%s", b->desc);
 	return 0;

@@ -31,6 +31,14 @@ void hs_path_note(struct hs_path_run *out, const char *fmt, ...)
 	va_end(ap);
 }
 
+const struct hs_path_def *hs_path_tick(void)
+{
+	for (int i = 0; hs_paths[i]; i++)
+		if (hs_paths[i]->tick)
+			return hs_paths[i];
+	return NULL;
+}
+
 const struct hs_path_def *hs_path_find(const char *name)
 {
 	for (int i = 0; hs_paths[i]; i++)
@@ -435,7 +443,7 @@ int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t
 		snprintf(out->state, sizeof(out->state), "none: %s", s->why);
 		return 0;
 	}
-	if (s->boot.ok && d->boot.point != HS_BOOT_NONE)
+	if (s->boot.ok && d->boot.point)
 		return run_booted(s, d, trace_limit, out);
 	if (d->kind != HS_PATH_BOOTED && synth_state(s))
 		return -1;
@@ -447,11 +455,11 @@ int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t
 	}
 	if (!s->c.r) {
 		snprintf(out->why, sizeof(out->why), "%s",
-			 d->boot.point == HS_BOOT_NONE ? "this path runs on synthesized state only" : s->why);
+			 !d->boot.point ? "this path runs on synthesized state only" : s->why);
 		return 0;
 	}
 	snprintf(out->state, sizeof(out->state), "synthesized: %s",
-		 d->boot.point == HS_BOOT_NONE ? "this path has no booted form" : s->boot_why);
+		 !d->boot.point ? "this path has no booted form" : s->boot_why);
 	out->r = c.r;
 	hs_trace_init(&out->tr, hs_rt_dcache(c.r), trace_limit);
 	if (!s->ok) {

@@ -63,7 +63,14 @@ struct hs_boot_state {
 	/* the overlay as written (validation writes it into QEMU too) */
 	struct hs_vm_patch *patches;
 	size_t npatches;
+	/* the points the snapshot was asked for (the registry's) */
+	struct hs_boot_point points[HS_SNAP_MAX_POINTS];
+	struct hs_vm_points pts;
 };
+
+/* The boot points the registry's definitions name, once each (v has
+ * HS_SNAP_MAX_POINTS entries). */
+void hs_boot_points(struct hs_boot_point *v, struct hs_vm_points *out);
 
 /* Load (or boot) the snapshot for pt's core and overlay its patching;
  * -1 with hs_errmsg() saying why there is no booted state. */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "emu/booted.h"
 #include "paths/path_internal.h"
@@ -24,12 +25,19 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 }
 
 /* The fresh boot must reproduce the cached snapshot: registers and pages. */
-static int same_snapshot(const struct hs_snap *a, const struct hs_snap *b, int k, char *why, size_t len)
+static int same_snapshot(const struct hs_snap *a, const struct hs_snap *b, const char *name, char *why,
+			 size_t len)
 {
-	if (memcmp(&a->h.regs[k], &b->h.regs[k], sizeof(a->h.regs[k]))) {
+	int ka = hs_snap_find(a, name), kb = hs_snap_find(b, name);
+
+	if (ka < 0 || kb < 0 || a->h.npoints != b->h.npoints) {
+		snprintf(why, len, "QEMU's fresh boot did not take the %s point", name);
+		return 0;
+	}
+	if (memcmp(&a->pts[ka].regs, &b->pts[kb].regs, sizeof(a->pts[ka].regs))) {
 		snprintf(why, len, "QEMU did not reproduce the snapshot's registers at the %s point "
-			 "(pc 0x%llx, cached 0x%llx)", hs_snap_point_names[k],
-			 (unsigned long long)a->h.regs[k].pc, (unsigned long long)b->h.regs[k].pc);
+			 "(pc 0x%llx, cached 0x%llx)", name, (unsigned long long)a->pts[ka].regs.pc,
+			 (unsigned long long)b->pts[kb].regs.pc);
 		return 0;
 	}
 	if (a->h.npages != b->h.npages ||
@@ -55,7 +63,9 @@ struct qpatches {
 
 static int qemu_patches(struct hs_boot_state *b, struct qpatches *q)
 {
-	uint64_t qv = b->snap.h.regs[HS_SP_PIPE].vbar;
+	/* the booted kernel's own vectors: boot sets VBAR_EL1 once per CPU,
+	 * so every point has the same */
+	uint64_t qv = b->snap.pts[0].regs.vbar;
 
 	memset(q, 0, sizeof(*q));
 	if (!(q->v = calloc(b->npatches + 16, sizeof(*q->v))))
@@ -63,15 +73,20 @@ static int qemu_patches(struct hs_boot_state *b, struct qpatches *q)
 	for (size_t i = 0; i < b->npatches; i++) {
 		q->v[q->n] = b->patches[i];
 		for (uint32_t k = 0; k + 4 <= q->v[q->n].len; k += 4)
-			if (!memcmp(q->v[q->n].bytes + k, "\x03\x00\x00\xd4", 4))	/* smc #0 */
-				memcpy(q->v[q->n].bytes + k, "\x1f\x20\x03\xd5", 4);	/* nop */
+		{
+			uint32_t w, nop = A64_WORD_NOP;
+
+			memcpy(&w, q->v[q->n].bytes + k, 4);
+			if (a64_is_smc0(w))
+				memcpy(q->v[q->n].bytes + k, &nop, 4);
+		}
 		q->n++;
 	}
 	if (qv != b->vbar) {
 		q->slots = qv;
-		for (uint64_t k = 0; k < 16; k++) {
-			uint64_t at = qv + 0x80 * k, to = b->vbar + 0x80 * k;
-			uint32_t w = 0x14000000u | (uint32_t)(((to - at) >> 2) & 0x3ffffff);
+		for (uint64_t k = 0; k < A64_VEC_SIZE / A64_VEC_ENTRY; k++) {
+			uint64_t at = qv + A64_VEC_ENTRY * k, to = b->vbar + A64_VEC_ENTRY * k;
+			uint32_t w = a64_b_word(at, to);
 			struct hs_vm_patch *p = &q->v[q->n++];
 
 			p->va = at;
@@ -89,7 +104,7 @@ static size_t drop_slots(uint64_t *pcs, size_t n, uint64_t slots)
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (!slots || pcs[i] < slots || pcs[i] >= slots + 0x800 || (pcs[i] - slots) % 0x80)
+		if (!slots || pcs[i] < slots || pcs[i] >= slots + A64_VEC_SIZE || (pcs[i] - slots) % A64_VEC_ENTRY)
 			pcs[k++] = pcs[i];
 	return k;
 }
@@ -141,7 +156,7 @@ static int replay(struct hs_boot_state *b, const struct hs_path_def *d, uint64_t
 static void stepped(struct hs_boot_state *b, const char *dir, const struct qpatches *qp,
 		    const struct hs_path_def *d, struct hs_validation *v)
 {
-	int k = d->boot.point - 1;
+	int k = hs_snap_find(&b->snap, d->boot.point->name);
 	struct hs_path_run pr;
 	struct hs_vm_record rq = { 0 };
 	uint64_t *pcs = NULL;
@@ -152,14 +167,14 @@ static void stepped(struct hs_boot_state *b, const char *dir, const struct qpatc
 		goto out;
 	rq.cpu = b->snap.h.cpu;
 	rq.dir = dir;
-	rq.point = hs_snap_point_names[k];
+	rq.point = b->snap.pts[k].name;
 	rq.patches = qp->v;
 	rq.npatches = qp->n;
 	rq.start_pc = pr.tr.n ? pr.tr.v[0].pc : 0;
 	rq.stop_pc = b->stop_elr;
 	rq.max = pr.tr.n + 96;
 	/* the workload reads the counter into x9 just before its svc */
-	rq.probe_pc = b->snap.h.regs[k].pc - 4;
+	rq.probe_pc = b->snap.pts[k].regs.pc - 4;
 	rq.probe_reg = 9;
 	if (!(pcs = malloc(rq.max * sizeof(*pcs)))) {
 		snprintf(v->why, sizeof(v->why), "out of memory");
@@ -179,28 +194,31 @@ out:
 }
 
 /*
- * The IRQ paths: QEMU restored at the pipe point runs free with the
- * recording plugin, as the snapshot's IRQ points were taken (the tick at
- * once from EL0, then the first that finds the kernel running); the
- * replays run on the snapshot's clock.
+ * The paths recorded free-running (the IRQ paths): QEMU restored at the
+ * point their points are reached from runs with the recording plugin, as
+ * the snapshot's IRQ points were taken (the tick at once from EL0, then
+ * the first that finds the kernel running); the replays run on the
+ * snapshot's clock. One QEMU run records every window from one base.
  */
 static void windowed(struct hs_boot_state *b, const char *dir, const struct qpatches *qp,
-		     const struct hs_path_def *const *defs, int ndefs, struct hs_validation *out)
+		     const struct hs_path_def *const *defs, int ndefs, struct hs_validation *out,
+		     const char *base)
 {
 	struct hs_vm_windows w = { 0 };
-	struct hs_path_run pr[2];
-	int idx[2], m = 0;
+	struct hs_path_run pr[4];
+	int idx[4], m = 0;
 
 	memset(pr, 0, sizeof(pr));
-	for (int i = 0; i < ndefs && m < 2; i++) {
-		int k = defs[i]->boot.point - 1;
+	for (int i = 0; i < ndefs && m < 4; i++) {
+		const struct hs_boot_point *pt = defs[i]->boot.point;
+		int k = pt ? hs_snap_find(&b->snap, pt->name) : -1;
 
-		if ((k != HS_SP_IRQ_EL0 && k != HS_SP_IRQ_EL1) || defs[i]->boot.end != HS_BOOT_END_RETURN ||
-		    out[i].why[0])
+		if (k < 0 || pt->record != HS_REC_PLUGIN || !pt->after || strcmp(pt->after, base) ||
+		    defs[i]->boot.end_site || out[i].why[0])
 			continue;
 		if (replay(b, defs[i], 0, &pr[m], &out[i]))
 			continue;
-		w.at[m] = (qp->slots ? qp->slots : b->vbar) + (k == HS_SP_IRQ_EL0 ? 0x480 : 0x280);
+		w.at[m] = (qp->slots ? qp->slots : b->vbar) + a64_vector_offset(pt->from_el, A64_VEC_IRQ);
 		w.max[m] = pr[m].tr.n + (qp->slots ? 1 : 0);
 		idx[m++] = i;
 	}
@@ -208,7 +226,7 @@ static void windowed(struct hs_boot_state *b, const char *dir, const struct qpat
 		return;
 	w.cpu = b->snap.h.cpu;
 	w.dir = dir;
-	w.point = hs_snap_point_names[HS_SP_PIPE];
+	w.point = base;
 	w.patches = qp->v;
 	w.npatches = qp->n;
 	w.n = (unsigned)m;
@@ -251,7 +269,7 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 	} else if (b.booted_now) {
 		/* booted just now, machines kept: it is its own fresh boot */
 		booted = 1;
-	} else if (hs_vm_boot_keep(pt->img, pt->core->boot_cpu, dir, &fresh)) {
+	} else if (hs_vm_boot_keep(pt->img, pt->core->boot_cpu, &b.pts, dir, &fresh)) {
 		snprintf(why, sizeof(why), "QEMU: %s", hs_errmsg());
 	} else {
 		booted = 1;
@@ -263,23 +281,35 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 		booted = 0;
 	}
 	for (int i = 0; i < ndefs; i++) {
-		int k = defs[i]->boot.point - 1;
+		const struct hs_boot_point *bp = defs[i]->boot.point;
 
-		if (defs[i]->boot.point != HS_BOOT_NONE) {
-			out[i].point = hs_snap_point_names[k];
-			out[i].how = k == HS_SP_IRQ_EL0 || k == HS_SP_IRQ_EL1 ? "plugin-recorded" : "single-stepped";
+		if (bp) {
+			out[i].point = bp->name;
+			out[i].how = bp->record == HS_REC_PLUGIN ? "plugin-recorded" : "single-stepped";
 		}
-		if (defs[i]->boot.point == HS_BOOT_NONE)
+		if (!bp)
 			snprintf(out[i].why, sizeof(out[i].why), "this path has no booted form");
 		else if (!booted)
 			snprintf(out[i].why, sizeof(out[i].why), "%s", why);
-		else if (!b.booted_now && !same_snapshot(&fresh, &b.snap, k, out[i].why, sizeof(out[i].why)))
+		else if (!b.booted_now && !same_snapshot(&fresh, &b.snap, bp->name, out[i].why,
+							 sizeof(out[i].why)))
 			continue;
-		else if (k != HS_SP_IRQ_EL0 && k != HS_SP_IRQ_EL1)
+		else if (bp->record == HS_REC_STEPPED)
 			stepped(&b, dir, &qp, defs[i], &out[i]);
 	}
-	if (booted)
-		windowed(&b, dir, &qp, defs, ndefs, out);
+	/* the free-running recordings, one QEMU run per point they start from */
+	for (int i = 0; booted && i < ndefs; i++) {
+		const struct hs_boot_point *bp = defs[i]->boot.point;
+		int first = 1;
+
+		if (!bp || bp->record != HS_REC_PLUGIN || !bp->after)
+			continue;
+		for (int j = 0; j < i && first; j++)
+			first = !(defs[j]->boot.point && defs[j]->boot.point->record == HS_REC_PLUGIN &&
+				  defs[j]->boot.point->after && !strcmp(defs[j]->boot.point->after, bp->after));
+		if (first)
+			windowed(&b, dir, &qp, defs, ndefs, out, bp->after);
+	}
 	free(qp.v);
 	if (fresh.pages)
 		hs_snap_free(&fresh);

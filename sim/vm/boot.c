@@ -1,15 +1,14 @@
 /*
  * boot.c - boot an image under QEMU and take the snapshot at every point
- * of the workload (see snapshot.h and kernels/workload/init.c).
+ * the caller names (point.h; the workload's sites: kernels/workload/init.c).
  *
- * QEMU starts stopped; hotsim puts breakpoints on the workload's labelled
- * svc instructions and lets the guest run. At each stop it reads the
- * registers through the gdbstub and RAM through QMP (pmemsave), then
- * moves on. After the pipe point it breaks on the IRQ vectors instead:
- * the first IRQ taken from EL0 (the tick while A spins), then the first
- * from EL1 (the tick while the kernel clears user memory for A). With
- * -icount the guest runs the same instructions every time, so the same
- * image and CPU give the same snapshot.
+ * QEMU starts stopped; hotsim puts breakpoints on the labelled svc
+ * instructions of the points the first run passes and lets the guest run.
+ * At each stop it reads the registers through the gdbstub and RAM through
+ * QMP (pmemsave), then moves on. A point reached from another one (an IRQ
+ * point: the first tick of its kind after it) comes from that point's
+ * machine, restored. With -icount the guest runs the same instructions
+ * every time, so the same image, CPU and points give the same snapshot.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,16 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hotsim/a64.h"
 #include "hotsim/core.h"
 #include "hotsim/err.h"
 #include "vm/snapshot.h"
 #include "vm/vm.h"
 
 #define RAM_BASE 0x40000000ULL
-
-static const char *const site_syms[HS_SP_N] = {
-	"hs_at_getpid", "hs_at_invalid", "hs_at_write", NULL, NULL
-};
 
 /* A register that must exist; names[] are alternatives (QEMU names a
  * register that also has an AArch32 view by that view: "SCTLR"). */
@@ -243,78 +239,165 @@ static int write_inputs(const struct hs_image *img, const char *dir, char *kerne
 	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size);
 }
 
-/* Stop at point k and take its registers and RAM. */
-static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, int k,
-		      uint8_t **base, struct pages *p)
+/* Where point k stops: its svc, or the vector of its tick (VBAR_EL1 as
+ * the point it is reached from had it). */
+static void stop_at(const struct hs_snap *s, const struct hs_boot_point *pt, uint64_t after_vbar,
+		    uint64_t *at, char *what, size_t len)
 {
-	struct hs_snap_regs *r = &s->h.regs[k];
-	uint64_t at;
-	char what[96];
-
-	if (site_syms[k]) {
-		at = s->h.sites[k];
-		snprintf(what, sizeof(what), "the workload's %s", site_syms[k]);
+	if (pt->kind == HS_POINT_SVC) {
+		*at = s->pts[s->h.npoints].site;
+		snprintf(what, len, "the workload's %s", pt->site);
 	} else {
-		/* VBAR_EL1 + 0x480: IRQ from EL0 (AArch64); + 0x280: from EL1h */
-		at = s->h.regs[HS_SP_PIPE].vbar + (k == HS_SP_IRQ_EL0 ? 0x480 : 0x280);
-		snprintf(what, sizeof(what), "a timer IRQ taken from EL%d", k == HS_SP_IRQ_EL0 ? 0 : 1);
+		*at = after_vbar + a64_vector_offset(pt->from_el, A64_VEC_IRQ);
+		snprintf(what, len, "a timer IRQ taken from EL%d", pt->from_el);
 	}
-	if (run_to(q, at, k == 0 ? b->timeout_s : 60, what) || read_regs(q, r) ||
-	    (k == 0 && read_idregs(q, &s->h)) || take_ram(q, b->dir, s->h.ram_size, (uint32_t)k, base, p))
+}
+
+/* Take the point the guest stopped at as the next one (index
+ * s->h.npoints): registers, RAM, and the checks of its kind. */
+static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s,
+		      const struct hs_boot_point *pt, uint8_t **base, struct pages *p)
+{
+	uint32_t k = s->h.npoints;
+	struct hs_snap_regs *r = &s->pts[k].regs;
+
+	if (read_regs(q, r) || (k == 0 && read_idregs(q, &s->h)) ||
+	    take_ram(q, b->dir, s->h.ram_size, k, base, p))
 		return -1;
 	/* the guest resumes at its next timer deadline (walk_points) */
 	r->counter = r->cntv_cval;
-	if (!site_syms[k] && (r->spsr & 0xf) != (k == HS_SP_IRQ_EL0 ? 0u : 5u))
-		return hs_fail("the IRQ at %s came from mode 0x%llx", what,
+	if (pt->kind == HS_POINT_IRQ && (r->spsr & 0xf) != (pt->from_el ? 5u : 0u))
+		return hs_fail("the IRQ at the %s point came from mode 0x%llx", pt->name,
 			       (unsigned long long)(r->spsr & 0xf));
+	s->h.npoints++;
 	return 0;
 }
 
-/* Save the machine at the current stop when the caller keeps them (the
- * svc points: the IRQ points are reached again from the pipe point, since
- * a machine restored at a vector finds its clock at some later deadline). */
-static int keep_machine(struct hs_qemu *q, const struct hs_vm_boot *b, int k, const char *mig)
+/* The point named name among the caller's, or NULL. */
+static const struct hs_boot_point *point_named(const struct hs_vm_boot *b, const char *name)
+{
+	for (unsigned i = 0; name && i < b->npoints; i++)
+		if (!strcmp(b->points[i].name, name))
+			return &b->points[i];
+	return NULL;
+}
+
+/* Some later point is reached from this one's machine. */
+static int is_base(const struct hs_vm_boot *b, const char *name)
+{
+	for (unsigned i = 0; i < b->npoints; i++)
+		if (b->points[i].after && !strcmp(b->points[i].after, name))
+			return 1;
+	return 0;
+}
+
+/* Save the machine at the current stop as <point>.mig: where later points
+ * start from, and (keep_dir) what validation restores. */
+static int keep_machine(struct hs_qemu *q, const struct hs_vm_boot *b, const char *name)
 {
 	char path[400];
 
-	if (!b->keep_dir)
+	if (!b->keep_dir && !is_base(b, name))
 		return 0;
-	snprintf(path, sizeof(path), "%s/%s.mig", b->keep_dir, hs_snap_point_names[k]);
-	if (!strcmp(path, mig))
-		return 0;
+	snprintf(path, sizeof(path), "%s/%s.mig", b->keep_dir ? b->keep_dir : b->dir, name);
 	return hs_qmp_migrate(q, path);
 }
 
+/* The first run: every point reached on the way, in the order the
+ * workload reaches them (all their breakpoints armed at once). */
+static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s,
+		     uint64_t *sites, uint8_t **base, struct pages *p)
+{
+	unsigned left = 0;
+	char tail[700];
+
+	for (unsigned i = 0; i < b->npoints; i++)
+		if (!b->points[i].after && ++left && hs_rsp_break(q, sites[i], 1))
+			return -1;
+	while (left) {
+		uint64_t pc;
+		unsigned i;
+		int rc = hs_rsp_continue(q, (s->h.npoints ? 60 : b->timeout_s) * 1000);
+
+		if (rc == -2) {
+			char at[40] = "";
+
+			if (hs_rsp_interrupt(q, &pc) == 0)
+				snprintf(at, sizeof(at), " (it runs at 0x%llx)", (unsigned long long)pc);
+			return hs_fail("the guest did not reach the workload's next point within %u s%s; "
+				       "console: %s", s->h.npoints ? 60 : b->timeout_s, at,
+				       hs_qemu_console_tail(q, tail, sizeof(tail)));
+		}
+		if (rc)
+			return hs_fail("%s before the workload's next point; console: %s", hs_errmsg(),
+				       hs_qemu_console_tail(q, tail, sizeof(tail)));
+		if (hs_rsp_pc(q, &pc))
+			return -1;
+		for (i = 0; i < b->npoints && (b->points[i].after || sites[i] != pc); i++)
+			;
+		if (i == b->npoints)
+			return hs_fail("the guest stopped at 0x%llx, at no point's site", (unsigned long long)pc);
+		memset(&s->pts[s->h.npoints], 0, sizeof(s->pts[0]));
+		snprintf(s->pts[s->h.npoints].name, sizeof(s->pts[0].name), "%s", b->points[i].name);
+		s->pts[s->h.npoints].kind = b->points[i].kind;
+		s->pts[s->h.npoints].site = sites[i];
+		if (hs_rsp_break(q, pc, 0) || take_point(q, b, s, &b->points[i], base, p) ||
+		    keep_machine(q, b, b->points[i].name))
+			return -1;
+		left--;
+	}
+	return 0;
+}
+
 /*
- * Every point, in order; fills s (its pages on the heap). The boot stops
- * at the three svc points and saves the machine at the last; each IRQ
- * point comes from a copy of that machine, because QEMU 7.2 with
+ * Every point; fills s (its pages on the heap). The first run stops at
+ * the svc points on the way; every other point comes from a copy of the
+ * machine at the point it is reached from, because QEMU 7.2 with
  * sleep=off never resumes after a stop at an exception vector (a restored
  * copy does). A restored or resumed guest finds the clock at its next
- * timer deadline, so the tick is taken at once: the EL0 IRQ point is that
- * tick, at A's write(); the EL1 one the first tick that finds A in the
- * kernel after it. Every point's counter is therefore its CNTV_CVAL.
+ * timer deadline, so the tick is taken at once: an EL0 IRQ point after
+ * the pipe point is that tick, at A's write(); an EL1 one the first tick
+ * that finds A in the kernel after it. Every point's counter is therefore
+ * its CNTV_CVAL.
  */
 static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_qemu_cfg *cfg,
-		       struct hs_snap *s)
+		       struct hs_snap *s, uint64_t *sites)
 {
 	struct pages p = { 0 };
 	uint8_t *base = NULL;
-	char mig[300];
-	int rc = 0, k;
+	char mig[400], what[96];
+	int rc = first_run(q, b, s, sites, &base, &p);
 
-	snprintf(mig, sizeof(mig), "%s/pipe.mig", b->keep_dir ? b->keep_dir : b->dir);
-	for (k = 0; k <= HS_SP_PIPE && !rc; k++)
-		rc = take_point(q, b, s, k, &base, &p) || (k < HS_SP_PIPE && keep_machine(q, b, k, mig));
-	if (!rc)
-		rc = hs_qmp_migrate(q, mig);
-	cfg->incoming = mig;
-	for (; k < HS_SP_N && !rc; k++) {
+	for (unsigned i = 0; i < b->npoints && !rc; i++) {
+		const struct hs_boot_point *pt = &b->points[i];
+		int from = pt->after ? hs_snap_find(s, pt->after) : 0;
+		uint64_t at;
+
+		if (!pt->after)
+			continue;
+		if (from < 0) {
+			rc = hs_fail("the %s point is reached from %s, which no run took", pt->name, pt->after);
+			break;
+		}
+		snprintf(mig, sizeof(mig), "%s/%s.mig", b->keep_dir ? b->keep_dir : b->dir, pt->after);
+		cfg->incoming = mig;
+		memset(&s->pts[s->h.npoints], 0, sizeof(s->pts[0]));
+		snprintf(s->pts[s->h.npoints].name, sizeof(s->pts[0].name), "%s", pt->name);
+		snprintf(s->pts[s->h.npoints].after, sizeof(s->pts[0].after), "%s", pt->after);
+		s->pts[s->h.npoints].kind = pt->kind;
+		s->pts[s->h.npoints].from_el = pt->from_el;
+		s->pts[s->h.npoints].site = sites[i];
+		stop_at(s, pt, s->pts[from].regs.vbar, &at, what, sizeof(what));
 		hs_qemu_stop(q);
-		rc = hs_qemu_start(q, cfg) || take_point(q, b, s, k, &base, &p);
+		rc = hs_qemu_start(q, cfg) || run_to(q, at, 60, what) || take_point(q, b, s, pt, &base, &p) ||
+		     (pt->kind == HS_POINT_SVC && keep_machine(q, b, pt->name));
 	}
 	if (!b->keep_dir)
-		unlink(mig);
+		for (unsigned i = 0; i < b->npoints; i++)
+			if (is_base(b, b->points[i].name)) {
+				snprintf(mig, sizeof(mig), "%s/%s.mig", b->dir, b->points[i].name);
+				unlink(mig);
+			}
 	if (base)
 		munmap(base, s->h.ram_size);
 	s->h.npages = (uint32_t)p.n;
@@ -334,19 +417,32 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	struct hs_qemu_cfg cfg = { 0 };
 	struct hs_qemu q;
 	char kernel[300], initrd[300];
+	uint64_t sites[HS_SNAP_MAX_POINTS] = { 0 };
 	int rc;
 
 	memset(s, 0, sizeof(*s));
+	if (!b->npoints || b->npoints > HS_SNAP_MAX_POINTS)
+		return hs_fail("%u boot points (1 to %u)", b->npoints, HS_SNAP_MAX_POINTS);
 	snprintf(s->h.cpu, sizeof(s->h.cpu), "%s", b->cpu);
 	s->h.ram_base = RAM_BASE;
 	s->h.ram_size = (uint64_t)b->mem_mb << 20;
 	s->h.midr = b->midr;
-	for (int k = 0; site_syms[k]; k++)
-		if (hs_workload_sym(site_syms[k], &s->h.sites[k]))
-			return -1;
-	if (hs_workload_sym("hs_at_read", &s->h.read_site) || write_inputs(img, b->dir, kernel, initrd,
-									     sizeof(kernel)))
-		return -1;
+	for (unsigned i = 0; i < b->npoints; i++) {
+		const struct hs_boot_point *pt = &b->points[i];
+
+		if (pt->kind == HS_POINT_SVC && (!pt->site || hs_workload_sym(pt->site, &sites[i])))
+			return hs_fail("the %s point: no site %s in the workload", pt->name,
+				       pt->site ? pt->site : "(none)");
+		if (pt->kind == HS_POINT_IRQ && !pt->after)
+			return hs_fail("the %s point: an IRQ point is reached from another point", pt->name);
+		if (pt->after && !point_named(b, pt->after))
+			return hs_fail("the %s point is reached from %s, which is not asked for", pt->name,
+				       pt->after);
+	}
+	if (!(s->pts = calloc(b->npoints, sizeof(*s->pts))))
+		return hs_fail("out of memory for the snapshot");
+	if (write_inputs(img, b->dir, kernel, initrd, sizeof(kernel)))
+		goto fail;
 	cfg.cpu = b->cpu;
 	cfg.mem_mb = b->mem_mb;
 	cfg.kernel = kernel;
@@ -354,8 +450,13 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	cfg.append = b->append;
 	cfg.dir = b->dir;
 	if (hs_qemu_start(&q, &cfg))
-		return -1;
-	rc = walk_points(&q, b, &cfg, s);
+		goto fail;
+	rc = walk_points(&q, b, &cfg, s, sites);
 	hs_qemu_stop(&q);
-	return rc;
+	if (!rc)
+		return 0;
+fail:
+	free(s->pts);
+	s->pts = NULL;
+	return -1;
 }

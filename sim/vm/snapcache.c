@@ -159,20 +159,23 @@ static int boot_params(const char *cpu, struct hs_vm_boot *b, char *append, size
 	return 0;
 }
 
-int hs_vm_boot_keep(const struct hs_image *img, const char *cpu, const char *dir, struct hs_snap *s)
+int hs_vm_boot_keep(const struct hs_image *img, const char *cpu, const struct hs_vm_points *pts,
+		    const char *dir, struct hs_snap *s)
 {
 	struct hs_vm_boot b;
 	char append[512];
 
 	if (boot_params(cpu, &b, append, sizeof(append)))
 		return -1;
+	b.points = pts->v;
+	b.npoints = pts->n;
 	b.dir = dir;
 	b.keep_dir = dir;
 	return hs_vm_boot_image(img, &b, s);
 }
 
-static int boot_into(const struct hs_image *img, const char *cpu, const char *qemu, const char *dir,
-		     const char *path, const char *keep_dir)
+static int boot_into(const struct hs_image *img, const char *cpu, const struct hs_vm_points *pts,
+		     const char *qemu, const char *dir, const char *path, const char *keep_dir)
 {
 	struct hs_vm_boot b;
 	char scratch[600], append[512];
@@ -181,6 +184,8 @@ static int boot_into(const struct hs_image *img, const char *cpu, const char *qe
 
 	if (boot_params(cpu, &b, append, sizeof(append)))
 		return -1;
+	b.points = pts->v;
+	b.npoints = pts->n;
 	snprintf(scratch, sizeof(scratch), "%s/boot-%d-XXXXXX", dir, (int)getpid());
 	if (!mkdtemp(scratch))
 		return hs_fail("%s: cannot create: %s", scratch, strerror(errno));
@@ -199,13 +204,23 @@ static int boot_into(const struct hs_image *img, const char *cpu, const char *qe
 	return rc;
 }
 
-int hs_vm_snapshot(const struct hs_image *img, const char *cpu, struct hs_snap *s, int *booted)
+/* The points, as the cache key sees them: everything a point changes in
+ * the boot (its name, kind, site, level, where it is reached from). */
+static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
 {
-	return hs_vm_snapshot_keep(img, cpu, NULL, s, booted);
+	for (unsigned i = 0; i < pts->n; i++) {
+		const struct hs_boot_point *p = &pts->v[i];
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "%s|%d|%s|%d|%s;", p->name, (int)p->kind, p->site ? p->site : "",
+			 p->from_el, p->after ? p->after : "");
+		h = hs_snap_hash(buf, strlen(buf), h);
+	}
+	return h;
 }
 
-int hs_vm_snapshot_keep(const struct hs_image *img, const char *cpu, const char *keep_dir,
-			struct hs_snap *s, int *booted)
+int hs_vm_snapshot(const struct hs_image *img, const char *cpu, const struct hs_vm_points *pts,
+		   const char *keep_dir, struct hs_snap *s, int *booted)
 {
 	char dir[512], qemu[80], id[96], path[700], lock[720];
 	const char *extra = getenv("HOTSIM_BOOT_APPEND");
@@ -217,6 +232,7 @@ int hs_vm_snapshot_keep(const struct hs_image *img, const char *cpu, const char 
 		return -1;
 	image_id(img, id, sizeof(id));
 	key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id() + SNAP_RECIPE);
+	key = points_key(pts, key);
 	if (extra && *extra)
 		key = hs_snap_hash(extra, strlen(extra), key);
 	hs_cache_dir(dir, sizeof(dir) - 16);
@@ -242,7 +258,7 @@ int hs_vm_snapshot_keep(const struct hs_image *img, const char *cpu, const char 
 	/* minutes for a distro kernel: say what is happening */
 	fprintf(stderr, "hotsim: booting %s under QEMU (%s) for its snapshot; cached afterwards\n",
 		img->path, cpu);
-	rc = boot_into(img, cpu, qemu, dir, path, keep_dir);
+	rc = boot_into(img, cpu, pts, qemu, dir, path, keep_dir);
 	if (!rc)
 		rc = hs_snap_load(path, s);
 	else if (strstr(hs_errmsg(), "cannot write") || strstr(hs_errmsg(), "cannot create"))

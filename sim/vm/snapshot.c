@@ -15,10 +15,6 @@
 #include "hotsim/err.h"
 #include "vm/snapshot.h"
 
-const char *const hs_snap_point_names[HS_SP_N] = {
-	"getpid", "invalid", "pipe", "irq-el0", "irq-el1"
-};
-
 #define CK_OFF (offsetof(struct hs_snap_hdr, checksum) + sizeof(uint64_t))
 
 uint64_t hs_snap_hash(const void *p, size_t len, uint64_t h)
@@ -43,6 +39,7 @@ static uint64_t checksum(const struct hs_snap *s)
 {
 	uint64_t h = hs_snap_hash((const uint8_t *)&s->h + CK_OFF, sizeof(s->h) - CK_OFF, 0);
 
+	h = hs_snap_hash(s->pts, (size_t)s->h.npoints * sizeof(*s->pts), h);
 	h = hs_snap_hash(s->pages, (size_t)s->h.npages * sizeof(*s->pages), h);
 	return hs_snap_hash(s->data, (size_t)s->h.npages * HS_SNAP_PAGE, h);
 }
@@ -77,6 +74,7 @@ int hs_snap_write(const struct hs_snap *s, const char *path)
 	if (fd < 0)
 		return hs_fail("%s: cannot create: %s", tmp, strerror(errno));
 	rc = put(fd, &copy.h, sizeof(copy.h), tmp) ||
+	     put(fd, s->pts, (size_t)s->h.npoints * sizeof(*s->pts), tmp) ||
 	     put(fd, s->pages, (size_t)s->h.npages * sizeof(*s->pages), tmp) ||
 	     put(fd, s->data, (size_t)s->h.npages * HS_SNAP_PAGE, tmp);
 	if (!rc && fsync(fd))
@@ -116,21 +114,24 @@ int hs_snap_load(const char *path, struct hs_snap *s)
 		hs_snap_free(s);
 		return hs_fail("%s: not a snapshot of this hotsim version", path);
 	}
-	need = sizeof(s->h) + (size_t)s->h.npages * (sizeof(*s->pages) + HS_SNAP_PAGE);
-	if (s->h.npages > (1u << 24) || need != s->map_len) {
+	need = sizeof(s->h) + (size_t)s->h.npoints * sizeof(*s->pts) +
+	       (size_t)s->h.npages * (sizeof(*s->pages) + HS_SNAP_PAGE);
+	if (s->h.npages > (1u << 24) || s->h.npoints > HS_SNAP_MAX_POINTS || !s->h.npoints ||
+	    need != s->map_len) {
 		hs_snap_free(s);
 		return hs_fail("%s: truncated snapshot (%zu bytes, %zu expected)", path,
 			       (size_t)st.st_size, need);
 	}
-	s->pages = (struct hs_snap_page *)(m + sizeof(s->h));
-	s->data = m + sizeof(s->h) + (size_t)s->h.npages * sizeof(*s->pages);
+	s->pts = (struct hs_snap_point *)(m + sizeof(s->h));
+	s->pages = (struct hs_snap_page *)((uint8_t *)s->pts + (size_t)s->h.npoints * sizeof(*s->pts));
+	s->data = (uint8_t *)s->pages + (size_t)s->h.npages * sizeof(*s->pages);
 	if (checksum(s) != s->h.checksum) {
 		hs_snap_free(s);
 		return hs_fail("%s: damaged snapshot (checksum mismatch)", path);
 	}
 	for (uint32_t i = 0; i < s->h.npages; i++)
 		if ((uint64_t)s->pages[i].pfn * HS_SNAP_PAGE >= s->h.ram_size ||
-		    s->pages[i].point >= HS_SP_N) {
+		    s->pages[i].point >= s->h.npoints) {
 			hs_snap_free(s);
 			return hs_fail("%s: damaged snapshot (page %u out of range)", path, i);
 		}
@@ -142,13 +143,22 @@ void hs_snap_free(struct hs_snap *s)
 	if (s->map)
 		munmap(s->map, s->map_len);
 	else {
+		free(s->pts);
 		free(s->pages);
 		free(s->data);
 	}
 	memset(s, 0, sizeof(*s));
 }
 
-void hs_snap_fill_ram(const struct hs_snap *s, enum hs_snap_point k, uint8_t *ram)
+int hs_snap_find(const struct hs_snap *s, const char *name)
+{
+	for (uint32_t i = 0; name && i < s->h.npoints; i++)
+		if (!strncmp(s->pts[i].name, name, sizeof(s->pts[i].name)))
+			return (int)i;
+	return -1;
+}
+
+void hs_snap_fill_ram(const struct hs_snap *s, unsigned k, uint8_t *ram)
 {
 	for (uint32_t i = 0; i < s->h.npages; i++)
 		if (s->pages[i].point == 0 || s->pages[i].point == (uint32_t)k)

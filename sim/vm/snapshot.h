@@ -1,7 +1,8 @@
 /*
  * snapshot.h - the state a kernel built for itself while booting under
- * QEMU, at the workload's points (kernels/workload/init.c): RAM and every
- * CPU register the replay needs, one set per point. RAM is stored sparse:
+ * QEMU, at the points the path definitions name (point.h; the workload's
+ * sites are in kernels/workload/init.c): RAM and every CPU register the
+ * replay needs, one set per point. RAM is stored sparse:
  * the first point's non-zero pages, then for each later point the pages
  * that differ from the first. One file per image and boot CPU, written
  * whole under a temporary name and renamed into place, with a checksum
@@ -14,18 +15,7 @@
 #include <stdint.h>
 
 #define HS_SNAP_PAGE 4096u
-
-/* The points, in the order the workload reaches them. */
-enum hs_snap_point {
-	HS_SP_GETPID,		/* A at the svc of getpid() */
-	HS_SP_INVALID,		/* A at the svc of syscall 4095 */
-	HS_SP_PIPE,		/* A at the svc of write(); B asleep in read() */
-	HS_SP_IRQ_EL0,		/* the EL0 IRQ vector: the tick, A spinning */
-	HS_SP_IRQ_EL1,		/* the EL1 IRQ vector: the tick, A in read() */
-	HS_SP_N
-};
-
-extern const char *const hs_snap_point_names[HS_SP_N];
+#define HS_SNAP_MAX_POINTS 32	/* points one boot takes (path definitions name them) */
 
 /* What a point's CPU looked like. Banked stack pointers are both valid
  * (the live one copied from sp). */
@@ -53,9 +43,18 @@ struct hs_snap_hdr {
 	uint32_t nidregs;
 	uint32_t npages;
 	uint64_t boot_insns;		/* guest instructions to the first point */
-	uint64_t sites[HS_SP_N];	/* the workload's svc addresses (0: IRQ points) */
-	uint64_t read_site;		/* A's read() svc (sched-pipe ends after it) */
-	struct hs_snap_regs regs[HS_SP_N];
+	uint32_t npoints;		/* point records follow the header */
+	uint32_t pad;
+};
+
+/* One point: as its definition named it (point.h), and the CPU there. */
+struct hs_snap_point {
+	char name[24];
+	uint32_t kind;			/* enum hs_point_kind */
+	int32_t from_el;		/* IRQ points */
+	uint64_t site;			/* SVC points: the workload's svc address */
+	char after[24];			/* "" or the point it was reached from */
+	struct hs_snap_regs regs;
 };
 
 struct hs_snap_page {
@@ -65,13 +64,14 @@ struct hs_snap_page {
 
 struct hs_snap {
 	struct hs_snap_hdr h;
+	struct hs_snap_point *pts;	/* npoints, in the order they were taken */
 	struct hs_snap_page *pages;	/* npages, sorted by point, then pfn */
 	uint8_t *data;			/* npages * 4096 */
 	void *map;			/* the file, when loaded */
 	size_t map_len;
 };
 
-#define HS_SNAP_MAGIC "hotsim-snap-2\n"
+#define HS_SNAP_MAGIC "hotsim-snap-3\n"
 
 /* Write s to path (tmp + rename); -1 with hs_errmsg(). */
 int hs_snap_write(const struct hs_snap *s, const char *path);
@@ -81,7 +81,9 @@ int hs_snap_load(const char *path, struct hs_snap *s);
 void hs_snap_free(struct hs_snap *s);
 
 /* Point k's RAM into ram (ram_size bytes, zeroed by the caller). */
-void hs_snap_fill_ram(const struct hs_snap *s, enum hs_snap_point k, uint8_t *ram);
+void hs_snap_fill_ram(const struct hs_snap *s, unsigned k, uint8_t *ram);
+/* The index of the point named name, or -1. */
+int hs_snap_find(const struct hs_snap *s, const char *name);
 
 /* 64-bit checksum used for snapshot files (FNV-1a over 8-byte words). */
 uint64_t hs_snap_hash(const void *p, size_t len, uint64_t h);

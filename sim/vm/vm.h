@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "hotsim/image.h"
+#include "hotsim/point.h"
 
 /* --- building the boot inputs --------------------------------------------- */
 
@@ -138,6 +139,8 @@ struct hs_vm_boot {
 	const char *dir;		/* scratch directory */
 	const char *keep_dir;		/* NULL, or keep the machine at every point
 					 * there as <point>.mig (validation) */
+	const struct hs_boot_point *points;	/* what to take (point.h) */
+	unsigned npoints;
 };
 
 /* Boot img and snapshot every point (boot.c); -1 with hs_errmsg() saying
@@ -145,21 +148,26 @@ struct hs_vm_boot {
 int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s);
 
 /*
- * The snapshot of img on a QEMU CPU: loaded from the cache (verified), or
- * booted now and stored (snapcache.c). Concurrent callers wait for the one
- * that boots. *booted says which happened. -1 with hs_errmsg(): QEMU
- * missing (with the install line), a boot that fails (console tail).
+ * The snapshot of img on a QEMU CPU at the given points: loaded from the
+ * cache (verified; the points are part of its key), or booted now and
+ * stored (snapcache.c). Concurrent callers wait for the one that boots.
+ * *booted says which happened. When it boots and keep_dir is not NULL,
+ * the machine at every point is kept there as hs_vm_boot_keep keeps it
+ * (validation needs no second boot). -1 with hs_errmsg(): QEMU missing
+ * (with the install line), a boot that fails (console tail).
  */
-int hs_vm_snapshot(const struct hs_image *img, const char *qemu_cpu, struct hs_snap *s, int *booted);
-/* The same; when it boots (*booted), the machine at every point is kept
- * in keep_dir as hs_vm_boot_keep keeps it (validation needs no second boot). */
-int hs_vm_snapshot_keep(const struct hs_image *img, const char *qemu_cpu, const char *keep_dir,
-			struct hs_snap *s, int *booted);
+struct hs_vm_points {
+	const struct hs_boot_point *v;
+	unsigned n;
+};
+int hs_vm_snapshot(const struct hs_image *img, const char *qemu_cpu, const struct hs_vm_points *pts,
+		   const char *keep_dir, struct hs_snap *s, int *booted);
 
 /* Boot img again as hs_vm_snapshot would, keeping the machine at every
  * point in dir (<point>.mig, with Image and initramfs.cpio) for
  * hs_vm_record; s gets the points' registers and RAM. */
-int hs_vm_boot_keep(const struct hs_image *img, const char *qemu_cpu, const char *dir, struct hs_snap *s);
+int hs_vm_boot_keep(const struct hs_image *img, const char *qemu_cpu, const struct hs_vm_points *pts,
+		    const char *dir, struct hs_snap *s);
 
 /*
  * Restore the machine kept at a point (hs_vm_boot_keep), write patches
