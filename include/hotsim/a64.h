@@ -133,7 +133,8 @@ static inline int a64_is_mem(unsigned cls)
  * Words other layers test by encoding (the runner, the overlay check, the
  * scanners), as mask/value pairs the way arch/arm64/include/asm/insn.h
  * writes them; a64_is_<name>(word). The classifier (a64_decode) is the
- * richer view; these are for code that only has a word.
+ * richer view; these are for code that only has a word. Words hotsim
+ * writes come from the generators in sim/a64/encode.h.
  */
 #define A64_INSN_FUNCS(name, mask, value) \
 	static inline int a64_is_##name(uint32_t w) { return (w & (mask)) == (value); }
@@ -150,18 +151,26 @@ A64_INSN_FUNCS(mrs_tpidr_el1, 0xffffffe0u, 0xd538d080u)	/* mrs Xt, tpidr_el1 */
 A64_INSN_FUNCS(mrs_sp_el0, 0xffffffe0u, 0xd5384100u)	/* mrs Xt, sp_el0 */
 A64_INSN_FUNCS(mov_x30_to_x9, 0xffffffffu, 0xaa1e03e9u)	/* mov x9, x30 (ftrace's entry word) */
 A64_INSN_FUNCS(mov_reg, 0xffe0ffe0u, 0xaa0003e0u)	/* mov Xd, Xm (orr Xd, xzr, Xm) */
-
-#define A64_WORD_NOP 0xd503201fu
-#define A64_WORD_SMC0 0xd4000003u
+A64_INSN_FUNCS(ldr_w_uimm, 0xffc00000u, 0xb9400000u)	/* ldr Wt, [Xn, #uimm] */
+A64_INSN_FUNCS(str_w_uimm, 0xffc00000u, 0xb9000000u)	/* str Wt, [Xn, #uimm] */
+A64_INSN_FUNCS(add_w_1, 0xfffffc00u, 0x11000400u)	/* add Wd, Wn, #1 */
+A64_INSN_FUNCS(lse_cas, 0x3fa07c00u, 0x08a07c00u)	/* cas{a,l,al}{b,h,} */
+A64_INSN_FUNCS(lse_swp, 0x3f20fc00u, 0x38208000u)	/* swp{a,l,al}{b,h,} */
+A64_INSN_FUNCS(lse_ldop, 0x3f208c00u, 0x38200000u)	/* ld<op>{a,l,al}{b,h,} (st<op>: Rt = xzr) */
+A64_INSN_FUNCS(add_reg, 0x7fe0fc00u, 0x0b000000u)	/* add Rd, Rn, Rm (no shift) */
+A64_INSN_FUNCS(eor_reg, 0x7f200000u, 0x4a000000u)	/* eor Rd, Rn, Rm{, shift} */
+A64_INSN_FUNCS(movz_x, 0xff800000u, 0xd2800000u)	/* movz Xd, #imm16{, lsl #16*hw} */
+A64_INSN_FUNCS(sub_sp_sp_imm, 0xff8003ffu, 0xd10003ffu)	/* sub sp, sp, #imm12{, lsl #12} */
+A64_INSN_FUNCS(stp_x_post, 0xffc00000u, 0xa8800000u)	/* stp Xt1, Xt2, [Xn], #imm7 */
+A64_INSN_FUNCS(str_x30_uimm, 0xffc0001fu, 0xf900001eu)	/* str x30, [Xn, #uimm] */
+/* Rm (bits 20:16) */
+static inline unsigned a64_rm(uint32_t w) { return (w >> 16) & 31; }
+/* the 12-bit unsigned immediate of a load/store (unsigned offset) */
+static inline unsigned a64_uimm12(uint32_t w) { return (w >> 10) & 0xfff; }
 
 /* Rt / Rd (bits 4:0) and Rn (bits 9:5) of a word */
 static inline unsigned a64_rt(uint32_t w) { return w & 31; }
 static inline unsigned a64_rn(uint32_t w) { return (w >> 5) & 31; }
-/* b imm26 from pc to target (in range, 4-aligned: the caller's to check) */
-static inline uint32_t a64_b_word(uint64_t pc, uint64_t target)
-{
-	return 0x14000000u | (uint32_t)(((target - pc) >> 2) & 0x3ffffff);
-}
 
 /*
  * Exception vectors (Arm ARM D1.10.2): VBAR_EL1 + a group for where the
@@ -183,6 +192,12 @@ static inline uint64_t a64_vector_offset(int from_el, unsigned kind)
 {
 	return (from_el == 0 ? A64_VEC_LOWER_A64 : A64_VEC_CUR_SPX) + kind;
 }
+
+/* The word with the fields that only say where something is cleared
+ * (branch offsets, literal and adr(p) addresses, add-immediate and
+ * unsigned load/store offsets): the same code at other addresses, or
+ * reaching moved data, compares equal (location.c). */
+uint32_t a64_without_location(uint32_t w);
 
 /* pack/unpack of sysreg encodings */
 #define A64_SYSREG(op0, op1, crn, crm, op2) \

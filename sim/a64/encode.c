@@ -92,3 +92,18 @@ uint32_t a64_gen_orr_wa3(unsigned rd)
 	 * N=0, immr=1, imms=14 */
 	return 0x32000000u | (1u << 16) | (14u << 10) | (31u << 5) | (rd & 31);
 }
+
+uint32_t a64_gen_ldr_lit64(unsigned rt, int64_t off)
+{
+	return 0x58000000u | ((uint32_t)((off >> 2) & 0x7ffff) << 5) | (rt & 31);
+}
+
+uint32_t a64_gen_blr(unsigned rn)
+{
+	return 0xd63f0000u | ((rn & 31) << 5);
+}
+
+uint32_t a64_gen_brk(uint16_t imm)
+{
+	return 0xd4200000u | ((uint32_t)imm << 5);
+}

@@ -27,6 +27,13 @@ int a64_uses_literal(uint32_t insn);
 /* b from -> to; 0 if out of range */
 uint32_t a64_gen_b(uint64_t from, uint64_t to);
 
+/* ldr xt, <literal at pc + off> (off a multiple of 4 within 1 MiB) */
+uint32_t a64_gen_ldr_lit64(unsigned rt, int64_t off);
+/* brk #imm16 */
+uint32_t a64_gen_brk(uint16_t imm);
+/* blr xn */
+uint32_t a64_gen_blr(unsigned rn);
+
 /* movz xd, #imm16 */
 uint32_t a64_gen_movz64(unsigned rd, uint16_t imm);
 

@@ -14,8 +14,48 @@
 #include "hotsim/err.h"
 #include "emu/booted.h"
 #include "hotsim/point.h"
-#include "emu/booted_internal.h"
 #include "emu/runner_internal.h"
+
+struct bt_run {
+	uint64_t va, pa, len;
+};
+
+struct bt_runs {
+	struct bt_run *v;
+	size_t n, cap;
+};
+
+struct hs_booted {
+	char what[600];			/* "vmlinux (booted on cortex-a53)" */
+	const struct hs_snap *snap;
+	uint8_t *ram;
+	uint64_t ram_base, ram_size, tcr;
+	struct bt_runs kernel, user;	/* mapped now; sorted by address */
+	uint64_t user_table;		/* the TTBR0 table user is from */
+	/* the undo log: each page's content before its first write */
+	uint8_t *saved;			/* bitmap by page */
+	uint32_t *undo_pfn;
+	uint8_t *undo_data;
+	size_t nundo, capundo;
+	/* pages the overlay patched (hs_bt_patch), as sealed */
+	uint32_t *sealed_pfn;
+	uint8_t *sealed_data;
+	size_t nsealed;
+	/* the point the runner is at */
+	int point;
+	uint64_t vbar;			/* VBAR_EL1 to use (0: the snapshot's) */
+	uint64_t counter0, icount0, cntfrq, cval, ctl;
+	uint64_t counter_override;	/* validation: QEMU's clock, 0: the point's */
+	uint64_t sp_el1;		/* the kernel's SP while user code runs */
+	uint64_t stop_elr;
+	int stop_set;
+	unsigned remaps, svcs;
+};
+
+static struct hs_booted *bt_of(const struct hs_runner *r)
+{
+	return r->bes;
+}
 
 #define PAGE 4096ULL
 #define OA_MASK 0x0000fffffffff000ULL	/* descriptor output address, 48-bit PA */
@@ -97,7 +137,7 @@ static int walk_table(struct hs_booted *bt, uint64_t ttbr, int hi, struct bt_run
 
 static int map_runs(struct hs_runner *r, const struct bt_runs *rs)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 
 	for (size_t i = 0; i < rs->n; i++) {
 		uc_err e = uc_mem_map_ptr(r->uc, rs->v[i].va, rs->v[i].len, UC_PROT_ALL,
@@ -115,7 +155,7 @@ static int map_runs(struct hs_runner *r, const struct bt_runs *rs)
  * reserved one) keeps the current mapping. */
 static int set_user(struct hs_runner *r, uint64_t ttbr0, int force)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 	struct bt_runs next = { 0 };
 	uint64_t table = ttbr0 & OA_MASK;
 
@@ -142,7 +182,7 @@ static int set_user(struct hs_runner *r, uint64_t ttbr0, int force)
  * remapped only when it differs. */
 static int set_kernel(struct hs_runner *r, uint64_t ttbr1)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 	struct bt_runs next = { 0 };
 
 	if (walk_table(bt, ttbr1, 1, &next)) {
@@ -181,7 +221,7 @@ static const struct bt_run *find_run(const struct bt_runs *rs, uint64_t va)
 
 /* RAM offset of a virtual address, or -1 (kernel runs are sorted by the
  * walk; user runs too, both walks visit addresses in order). */
-int64_t hs_bt_offset(struct hs_booted *bt, uint64_t va)
+static int64_t offset_of(struct hs_booted *bt, uint64_t va)
 {
 	const struct bt_run *run = find_run(&bt->kernel, va);
 
@@ -192,13 +232,13 @@ int64_t hs_bt_offset(struct hs_booted *bt, uint64_t va)
 	return (int64_t)(run->pa - bt->ram_base + (va - run->va));
 }
 
-void *hs_bt_host(struct hs_booted *bt, uint64_t va, uint64_t len)
+static void *host_of(struct hs_booted *bt, uint64_t va, uint64_t len)
 {
-	int64_t off = hs_bt_offset(bt, va);
+	int64_t off = offset_of(bt, va);
 
 	if (off < 0 || (uint64_t)off + len > bt->ram_size)
 		return NULL;
-	if (len && hs_bt_offset(bt, va + len - 1) != off + (int64_t)len - 1)
+	if (len && offset_of(bt, va + len - 1) != off + (int64_t)len - 1)
 		return NULL;	/* crosses into another run */
 	return bt->ram + off;
 }
@@ -227,12 +267,12 @@ static int save_page(struct hs_booted *bt, uint64_t pfn)
 	return 0;
 }
 
-void hs_bt_written(struct hs_runner *r, uint64_t va, uint64_t len)
+static void written(struct hs_runner *r, uint64_t va, uint64_t len)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 
 	for (uint64_t p = va & ~(PAGE - 1); p < va + len; p += PAGE) {
-		int64_t off = hs_bt_offset(bt, p);
+		int64_t off = offset_of(bt, p);
 
 		if (off >= 0 && save_page(bt, (uint64_t)off / PAGE))
 			hs_rt_stop(r, "%s", hs_errmsg());
@@ -241,7 +281,7 @@ void hs_bt_written(struct hs_runner *r, uint64_t va, uint64_t len)
 
 static void undo(struct hs_runner *r)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 
 	for (size_t i = 0; i < bt->nundo; i++) {
 		uint64_t pfn = bt->undo_pfn[i];
@@ -254,7 +294,7 @@ static void undo(struct hs_runner *r)
 
 uint64_t hs_bt_dirty_pages(const struct hs_runner *r)
 {
-	return r->bt ? r->bt->nundo : 0;
+	return bt_of(r) ? bt_of(r)->nundo : 0;
 }
 
 /* --- registers --------------------------------------------------------- */
@@ -278,12 +318,11 @@ static uint64_t get_spsr(struct hs_runner *r)
 
 static void set_regs(struct hs_runner *r, const struct hs_snap_regs *s, uint64_t pc)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 	int user = (s->pstate & 0xf) == 0;
 
-	for (int i = 0; i < 31; i++)
-		hs_rt_set_reg(r, i <= 28 ? UC_ARM64_REG_X0 + i : i == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30,
-			      s->x[i]);
+	for (unsigned i = 0; i < 31; i++)
+		hs_rt_set_x(r, i, s->x[i]);
 	for (int i = 0; i < 32; i++) {
 		uint8_t v[16];	/* Unicorn 2.0.1 takes the 128 bits as bytes */
 
@@ -321,9 +360,9 @@ static void set_regs(struct hs_runner *r, const struct hs_snap_regs *s, uint64_t
 /* --- exceptions --------------------------------------------------------- */
 
 /* svc from "user" code (EL1t): the entry the hardware would make from EL0. */
-int hs_bt_svc(struct hs_runner *r)
+static int svc_entry(struct hs_runner *r)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 	uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC), ps = hs_rt_reg(r, UC_ARM64_REG_PSTATE);
 	uint64_t vbar = hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1);
 	uint32_t word = 0;
@@ -350,9 +389,9 @@ int hs_bt_svc(struct hs_runner *r)
 }
 
 /* eret, before it executes: return to user code at EL1t, or to EL1h. */
-void hs_bt_eret(struct hs_runner *r)
+static void eret(struct hs_runner *r)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 	uint64_t spsr = get_spsr(r), elr = hs_rt_reg(r, UC_ARM64_REG_ELR_EL1);
 
 	switch (spsr & 0x1f) {
@@ -384,60 +423,59 @@ void hs_bt_eret(struct hs_runner *r)
 
 static uint64_t counter(const struct hs_runner *r)
 {
-	const struct hs_booted *bt = r->bt;
+	const struct hs_booted *bt = bt_of(r);
 
 	/* QEMU with -icount shift=0: one instruction is one nanosecond */
 	return bt->counter0 + (r->icount - bt->icount0) * bt->cntfrq / 1000000000ULL;
 }
 
-#define ENC A64_SYSREG
 
 /* 1: handled (value written to rt, or the write consumed), 0: Unicorn's. */
-int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
+static int sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 	uint64_t v = 0, now = counter(r);
 
 	if (write && rt != UC_ARM64_REG_XZR)
 		v = hs_rt_reg(r, rt);
 	switch (enc) {
-	case ENC(3, 3, 14, 0, 1): case ENC(3, 3, 14, 0, 2):	/* CNTPCT, CNTVCT */
-	case ENC(3, 3, 14, 0, 5): case ENC(3, 3, 14, 0, 6):	/* the self-synchronising forms */
+	case A64_SYSREG(3, 3, 14, 0, 1): case A64_SYSREG(3, 3, 14, 0, 2):	/* CNTPCT, CNTVCT */
+	case A64_SYSREG(3, 3, 14, 0, 5): case A64_SYSREG(3, 3, 14, 0, 6):	/* the self-synchronising forms */
 		if (write)
 			return 0;
 		v = now;
 		break;
-	case ENC(3, 3, 14, 0, 0):				/* CNTFRQ */
+	case A64_SYSREG(3, 3, 14, 0, 0):				/* CNTFRQ */
 		if (write)
 			return 0;
 		v = bt->cntfrq;
 		break;
-	case ENC(3, 3, 14, 3, 1):				/* CNTV_CTL */
+	case A64_SYSREG(3, 3, 14, 3, 1):				/* CNTV_CTL */
 		if (write) {
 			bt->ctl = v & 3;
 			return 1;
 		}
 		v = bt->ctl | ((bt->ctl & 1) && now >= bt->cval ? 4 : 0);
 		break;
-	case ENC(3, 3, 14, 3, 2):				/* CNTV_CVAL */
+	case A64_SYSREG(3, 3, 14, 3, 2):				/* CNTV_CVAL */
 		if (write) {
 			bt->cval = v;
 			return 1;
 		}
 		v = bt->cval;
 		break;
-	case ENC(3, 3, 14, 3, 0):				/* CNTV_TVAL */
+	case A64_SYSREG(3, 3, 14, 3, 0):				/* CNTV_TVAL */
 		if (write) {
 			bt->cval = now + (uint64_t)(int64_t)(int32_t)v;
 			return 1;
 		}
 		v = (uint32_t)(bt->cval - now);
 		break;
-	case ENC(3, 0, 2, 0, 0):				/* TTBR0_EL1: switch_mm */
+	case A64_SYSREG(3, 0, 2, 0, 0):				/* TTBR0_EL1: switch_mm */
 		if (write && set_user(r, v, 0))
 			hs_rt_stop(r, "%s", hs_errmsg());
 		return 0;
-	case ENC(3, 0, 1, 0, 0):				/* SCTLR_EL1: keep the MMU off */
+	case A64_SYSREG(3, 0, 1, 0, 0):				/* SCTLR_EL1: keep the MMU off */
 		if (!write)
 			return 0;
 		set_cp(r, 3, 0, 1, 0, 0, v & ~1ULL);
@@ -452,6 +490,23 @@ int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
 
 /* --- the runner ------------------------------------------------------------ */
 
+static void *host(struct hs_runner *r, uint64_t va, uint64_t len)
+{
+	return host_of(bt_of(r), va, len);
+}
+
+static void booted_free(struct hs_runner *r);
+
+static const struct hs_backend booted_backend = {
+	.name = "booted",
+	.host = host,
+	.written = written,
+	.svc = svc_entry,
+	.eret = eret,
+	.sysreg = sysreg,
+	.free = booted_free,
+};
+
 struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_snap *snap,
 				   const struct hs_core *core)
 {
@@ -461,8 +516,9 @@ struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_s
 
 	if (!r)
 		return NULL;
-	if (!(bt = r->bt = hs_calloc(1, sizeof(*bt))))
+	if (!(bt = r->bes = hs_calloc(1, sizeof(*bt))))
 		goto fail;
+	r->be = &booted_backend;
 	snprintf(bt->what, sizeof(bt->what), "%s (booted on %s)", img->path, snap->h.cpu);
 	bt->snap = snap;
 	bt->ram_base = snap->h.ram_base;
@@ -495,15 +551,15 @@ fail:
 
 int hs_bt_patch(struct hs_runner *r, uint64_t va, const void *bytes, size_t len)
 {
-	struct hs_booted *bt = r->bt;
-	uint8_t *p = hs_bt_host(bt, va, len);
+	struct hs_booted *bt = bt_of(r);
+	uint8_t *p = host_of(bt, va, len);
 
 	if (!p)
 		return hs_fail("%s: overlay at 0x%llx outside the mapped kernel", bt->what,
 			       (unsigned long long)va);
 	memcpy(p, bytes, len);
 	for (uint64_t a = va & ~(PAGE - 1); a < va + len; a += PAGE) {
-		uint32_t pfn = (uint32_t)((uint64_t)hs_bt_offset(bt, a) / PAGE);
+		uint32_t pfn = (uint32_t)((uint64_t)offset_of(bt, a) / PAGE);
 		size_t i;
 
 		for (i = 0; i < bt->nsealed && bt->sealed_pfn[i] != pfn; i++)
@@ -522,7 +578,7 @@ int hs_bt_patch(struct hs_runner *r, uint64_t va, const void *bytes, size_t len)
 
 int hs_bt_seal(struct hs_runner *r)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 
 	/* the overlay was written through host pointers, not logged: it
 	 * stays, and the log starts empty; its pages are kept for checks */
@@ -539,7 +595,7 @@ int hs_bt_seal(struct hs_runner *r)
 
 int hs_bt_enter(struct hs_runner *r, unsigned k, uint64_t pc_override)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 	const struct hs_snap *snap = bt->snap;
 	const struct hs_snap_regs *s = &snap->pts[k].regs;
 
@@ -574,35 +630,35 @@ int hs_bt_enter(struct hs_runner *r, unsigned k, uint64_t pc_override)
 
 void hs_bt_set_vbar(struct hs_runner *r, uint64_t vbar)
 {
-	r->bt->vbar = vbar;
+	bt_of(r)->vbar = vbar;
 }
 
 uint64_t hs_bt_pa(struct hs_runner *r, uint64_t va)
 {
-	int64_t off = hs_bt_offset(r->bt, va);
+	int64_t off = offset_of(bt_of(r), va);
 
-	return off < 0 ? 0 : r->bt->ram_base + (uint64_t)off;
+	return off < 0 ? 0 : bt_of(r)->ram_base + (uint64_t)off;
 }
 
 void hs_bt_counter_override(struct hs_runner *r, uint64_t counter)
 {
-	r->bt->counter_override = counter;
+	bt_of(r)->counter_override = counter;
 }
 
 void hs_bt_stop_at_eret(struct hs_runner *r, uint64_t elr)
 {
-	r->bt->stop_elr = elr;
-	r->bt->stop_set = 1;
+	bt_of(r)->stop_elr = elr;
+	bt_of(r)->stop_set = 1;
 }
 
 unsigned hs_bt_remaps(const struct hs_runner *r)
 {
-	return r->bt ? r->bt->remaps : 0;
+	return bt_of(r) ? bt_of(r)->remaps : 0;
 }
 
 int hs_bt_check_pristine(struct hs_runner *r, unsigned k)
 {
-	struct hs_booted *bt = r->bt;
+	struct hs_booted *bt = bt_of(r);
 	uint8_t *want = mmap(NULL, bt->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int rc = 0;
 
@@ -619,10 +675,13 @@ int hs_bt_check_pristine(struct hs_runner *r, unsigned k)
 	return rc;
 }
 
-void hs_bt_free(struct hs_booted *bt)
+static void booted_free(struct hs_runner *r)
 {
+	struct hs_booted *bt = bt_of(r);
+
 	if (!bt)
 		return;
+	r->bes = NULL;
 	if (bt->ram)
 		munmap(bt->ram, bt->ram_size);
 	free(bt->kernel.v);

@@ -7,9 +7,10 @@
 #include <unicorn/unicorn.h>
 
 #include "hotsim/err.h"
+#include "a64/encode.h"
 #include "emu/calls.h"
 
-#define BLR_X19 0xd63f0260u	/* blr x19 */
+#define BLR_X19 a64_gen_blr(19)
 #define CALLS_STACK (256 * 1024)
 
 int hs_calls_init(struct hs_runner *r, unsigned n, struct hs_calls *c)
@@ -38,17 +39,14 @@ int hs_calls_init(struct hs_runner *r, unsigned n, struct hs_calls *c)
 int hs_calls_trace(struct hs_runner *r, const struct hs_calls *c, uint64_t fn, const uint64_t *args,
 		   int nargs, unsigned ncalls, uint64_t budget, struct hs_trace *tr)
 {
-	static const int regs[8] = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
-				     UC_ARM64_REG_X3, UC_ARM64_REG_X4, UC_ARM64_REG_X5,
-				     UC_ARM64_REG_X6, UC_ARM64_REG_X7 };
 	struct hs_run run = { .what = "snippet", .budget = budget, .trace = tr };
 
 	if (!ncalls || ncalls > c->n)
 		return hs_fail("%u calls asked of a harness of %u", ncalls, c->n);
-	for (int i = 0; i < 8; i++)
-		hs_rt_set_reg(r, regs[i], i < nargs ? args[i] : 0);
-	hs_rt_set_reg(r, UC_ARM64_REG_X19, fn);
-	hs_rt_set_reg(r, UC_ARM64_REG_X30, HS_EXIT_VA);
+	for (unsigned i = 0; i < 8; i++)
+		hs_rt_set_x(r, i, (int)i < nargs ? args[i] : 0);
+	hs_rt_set_x(r, 19, fn);
+	hs_rt_set_x(r, 30, HS_EXIT_VA);
 	hs_rt_set_reg(r, UC_ARM64_REG_SP, c->stack);
 	run.pc = c->harness + 4ULL * (c->n - ncalls);
 	run.stop = c->harness + 4ULL * c->n;

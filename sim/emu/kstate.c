@@ -200,9 +200,9 @@ static uint64_t loop_body(struct hs_runner *r, uint64_t fn, uint64_t *call_pc)
 	uint32_t code[6];
 	uint64_t at;
 
-	code[0] = 0x58000000u | (4u << 5) | 16;	/* ldr x16, lit (+16) */
-	code[1] = 0xd63f0200u;			/* blr x16 */
-	code[2] = 0x17fffffeu;			/* b code[0] */
+	code[0] = a64_gen_ldr_lit64(16, 16);	/* ldr x16, lit (+16) */
+	code[1] = a64_gen_blr(16);		/* blr x16 */
+	code[2] = a64_gen_b(8, 0);		/* b code[0] */
 	code[3] = A64_NOP;
 	code[4] = (uint32_t)fn;			/* lit: .quad fn */
 	code[5] = (uint32_t)(fn >> 32);

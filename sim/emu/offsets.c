@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "elf/btf.h"
+#include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "elf/ksyms.h"
 #include "emu/offsets.h"
@@ -30,9 +31,9 @@ static uint32_t word_at(const struct hs_image *img, const uint8_t *mem, uint64_t
 /* movz xd, #imm{, lsl #16*hw}: 1 and the value */
 static int movz64(uint32_t w, unsigned *rd, uint64_t *v)
 {
-	if ((w & 0xff800000u) != 0xd2800000u)
+	if (!a64_is_movz_x(w))
 		return 0;
-	*rd = w & 31;
+	*rd = a64_rt(w);
 	*v = (uint64_t)((w >> 5) & 0xffff) << (16 * ((w >> 21) & 3));
 	return 1;
 }
@@ -40,9 +41,9 @@ static int movz64(uint32_t w, unsigned *rd, uint64_t *v)
 /* sub sp, sp, #imm{, lsl #12} */
 static int sub_sp_imm(uint32_t w, uint64_t *v)
 {
-	if ((w & 0xff8003ffu) != 0xd10003ffu)
+	if (!a64_is_sub_sp_sp_imm(w))
 		return 0;
-	*v = (uint64_t)((w >> 10) & 0xfff) << (((w >> 22) & 1) ? 12 : 0);
+	*v = (uint64_t)a64_uimm12(w) << (((w >> 22) & 1) ? 12 : 0);
 	return 1;
 }
 
@@ -60,7 +61,7 @@ static int thread_size(const struct hs_image *img, struct hs_offsets *o)
 	return 0;
 }
 
-/* kernel_ventry: the EL1h IRQ entry at vectors + 0x280 */
+/* kernel_ventry: the EL1h IRQ entry at vectors + 0x280 (A64_VEC_CUR_SPX + A64_VEC_IRQ) */
 static int pt_regs_size(const struct hs_image *img, const uint8_t *mem, struct hs_offsets *o)
 {
 	const struct hs_sym *v = need(img, "vectors");
@@ -70,7 +71,7 @@ static int pt_regs_size(const struct hs_image *img, const uint8_t *mem, struct h
 	for (unsigned i = 0; i < 8; i++) {
 		uint64_t n;
 
-		if (sub_sp_imm(word_at(img, mem, v->addr + 0x280 + 4 * i), &n) && n && n % 16 == 0) {
+		if (sub_sp_imm(word_at(img, mem, v->addr + a64_vector_offset(1, A64_VEC_IRQ) + 4 * i), &n) && n && n % 16 == 0) {
 			o->pt_regs_size = n;
 			snprintf(o->how[1], sizeof(o->how[1]), "sub sp, sp, #%llu at vectors+0x%x",
 				 (unsigned long long)n, 0x280 + 4 * i);
@@ -95,8 +96,8 @@ static int cpu_context_layout(const struct hs_image *img, const uint8_t *mem, co
 		uint32_t w = word_at(img, mem, f->addr + 4 * i);
 
 		/* stp xT1, xT2, [xN], #16 (64-bit, post-index) */
-		if ((w & 0xffc00000u) == 0xa8800000u && ((w >> 15) & 0x7f) == 2) {
-			unsigned t1 = w & 31;
+		if (a64_is_stp_x_post(w) && ((w >> 15) & 0x7f) == 2) {
+			unsigned t1 = a64_rt(w);
 
 			if (t1 != (pairs < 5 ? 19 + 2 * pairs : 29))
 				break;
@@ -104,7 +105,7 @@ static int cpu_context_layout(const struct hs_image *img, const uint8_t *mem, co
 			if (pairs == 6) {
 				uint32_t n = word_at(img, mem, f->addr + 4 * (i + 1));
 
-				if ((n & 0xffc0001fu) == 0xf900001eu && ((n >> 10) & 0xfff) == 0)
+				if (a64_is_str_x30_uimm(n) && a64_uimm12(n) == 0)
 					return 0;	/* str x30, [x8]: pc at 96 */
 			}
 		}

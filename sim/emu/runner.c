@@ -1,11 +1,8 @@
 /*
- * runner.c - Unicorn set-up, hooks and runs (see runner.h).
- *
- * One code hook does the per-instruction work: budget, host stubs/shims,
- * the stop address, the shadow call stack for fault reports, and the trace.
- * Memory hooks attach data addresses to the last trace record. The
- * interrupt hook turns exceptions into either emulation (GICv3 CPU
- * interface registers, firmware calls) or a reported stop.
+ * runner.c - the runner's lifecycle (see runner.h): Unicorn set-up, the
+ * flat backend's memory (the patched image, hotsim's heap, harness and
+ * sentinel pages), registers, stubs and shims, runs and calls. What
+ * happens during a run is hooks.c; the booted backend is booted.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +10,7 @@
 #include <unicorn/unicorn.h>
 
 #include "hotsim/err.h"
-#include "emu/booted_internal.h"
+#include "a64/encode.h"
 #include "emu/runner.h"
 #include "emu/runner_internal.h"
 
@@ -42,10 +39,31 @@ void hs_rt_set_cp(struct hs_runner *r, struct uc_arm64_cp_reg *cp)
 	uc_reg_write(r->uc, UC_ARM64_REG_CP_REG, cp);
 }
 
+int hs_uc_xreg(unsigned n)
+{
+	return n <= 28 ? UC_ARM64_REG_X0 + (int)n : n == 29 ? UC_ARM64_REG_X29 :
+	       n == 30 ? UC_ARM64_REG_X30 : UC_ARM64_REG_XZR;
+}
+
+uint64_t hs_rt_x(struct hs_runner *r, unsigned n)
+{
+	return n < 31 ? hs_rt_reg(r, hs_uc_xreg(n)) : 0;
+}
+
+void hs_rt_set_x(struct hs_runner *r, unsigned n, uint64_t v)
+{
+	if (n < 31)
+		hs_rt_set_reg(r, hs_uc_xreg(n), v);
+}
+
 void *hs_rt_host(struct hs_runner *r, uint64_t va, uint64_t len)
 {
-	if (r->bt)
-		return hs_bt_host(r->bt, va, len);
+	return r->be->host(r, va, len);
+}
+
+/* The flat backend: the image copy, the heap and the harness page. */
+static void *flat_host(struct hs_runner *r, uint64_t va, uint64_t len)
+{
 	if (va >= HS_HEAP_VA && va - HS_HEAP_VA <= HS_HEAP_SIZE && len <= HS_HEAP_SIZE - (va - HS_HEAP_VA))
 		return r->heap + (va - HS_HEAP_VA);
 	if (va >= HS_HARNESS_VA && va - HS_HARNESS_VA <= HS_HARNESS_SIZE &&
@@ -193,234 +211,9 @@ int hs_rt_shim(struct hs_runner *r, const char *sym, hs_shim_fn fn, void *ctx, i
 	return add_fn(r, s->addr, s->name, fn, ctx, 0);
 }
 
-static struct hs_hookfn *find_fn(struct hs_runner *r, uint64_t pc)
-{
-	if (pc < r->fn_lo || pc > r->fn_hi)
-		return NULL;
-	for (unsigned i = 0; i < r->nfns; i++)
-		if (r->fns[i].addr == pc)
-			return &r->fns[i];
-	return NULL;
-}
-
 void hs_rt_gic_raise(struct hs_runner *r, uint32_t intid)
 {
 	r->gic_pending = intid;
-}
-
-/* Stop the current run with a message (first one wins). */
-void hs_rt_stop(struct hs_runner *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!r->stop_msg[0]) {
-		va_start(ap, fmt);
-		vsnprintf(r->stop_msg, sizeof(r->stop_msg), fmt, ap);
-		va_end(ap);
-	}
-	uc_emu_stop(r->uc);
-}
-
-static void call_stack(struct hs_runner *r, char *buf, size_t len)
-{
-	size_t used = 0;
-	char where[128];
-
-	buf[0] = 0;
-	for (int i = r->csp - 1, n = 0; i >= 0 && n < 8 && used + 2 < len; i--, n++) {
-		int w = snprintf(buf + used, len - used, "%s%s", n ? " <- " : "",
-				 hs_addr_fmt(r->img, r->cstack[i] - 4, where, sizeof(where)));
-		if (w < 0 || (size_t)w >= len - used)
-			break;
-		used += (size_t)w;
-	}
-}
-
-void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
-{
-	struct hs_runner *r = ud;
-	struct hs_hookfn *f;
-	const struct a64_insn *in;
-	uint32_t word = 0;
-	long idx;
-
-	(void)size;
-	if (++r->icount > r->budget_end) {
-		char where[128];
-
-		hs_rt_stop(r, "instruction budget of %llu exhausted at %s (runaway?)",
-			   (unsigned long long)r->budget, hs_addr_fmt(r->img, pc, where, sizeof(where)));
-		return;
-	}
-	if (r->stop_pc && pc == r->stop_pc) {
-		uint64_t sp = 0;
-
-		if (r->stop_sp_min)
-			uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
-		if ((!r->stop_sp_min || sp >= r->stop_sp_min) && --r->stop_hits_left == 0) {
-			r->reached_stop = 1;
-			uc_emu_stop(uc);
-			return;
-		}
-	}
-	if (pc >= r->poison_lo && pc < r->poison_hi) {
-		for (unsigned i = 0; i < r->npoison; i++)
-			if (pc >= r->poison[i].lo && pc < r->poison[i].hi) {
-				hs_rt_stop(r, "%s", r->poison[i].why);
-				return;
-			}
-	}
-	if ((f = find_fn(r, pc)) != NULL) {
-		uint64_t x[8], lr;
-		static const int regs[8] = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
-					     UC_ARM64_REG_X3, UC_ARM64_REG_X4, UC_ARM64_REG_X5,
-					     UC_ARM64_REG_X6, UC_ARM64_REG_X7 };
-
-		for (int i = 0; i < 8; i++)
-			uc_reg_read(uc, regs[i], &x[i]);
-		if (f->fn) {
-			if (f->fn(r, f->ctx, x)) {
-				hs_rt_stop(r, "%s", hs_errmsg());
-				return;
-			}
-		} else {
-			x[0] = f->ret;
-		}
-		if (r->tr) {
-			hs_trace_note_stub(r->tr, f->name, f->addr);
-			if (r->tr->n)
-				r->tr->v[r->tr->n - 1].flags |= HS_T_STUB;
-		}
-		uc_reg_write(uc, UC_ARM64_REG_X0, &x[0]);
-		uc_reg_read(uc, UC_ARM64_REG_X30, &lr);
-		uc_reg_write(uc, UC_ARM64_REG_PC, &lr);
-		if (r->csp > 0)
-			r->csp--;
-		return;
-	}
-	/* decoded once per address; the word comes straight from our own
-	 * mapping (uc_mem_read per instruction was an eighth of the run time) */
-	idx = hs_dcache_find(&r->dc, pc);
-	if (idx < 0) {
-		const void *p = hs_rt_host(r, pc, 4);
-
-		if (!p)
-			return;	/* the fetch fault hook reports it */
-		memcpy(&word, p, 4);
-		idx = hs_dcache_get(&r->dc, pc, word);
-	}
-	if (idx < 0) {
-		hs_rt_stop(r, "%s", hs_errmsg());
-		return;
-	}
-	in = &r->dc.v[idx].in;
-	if (r->tr && !r->tracing && pc == r->trace_from)
-		r->tracing = 1;
-	if (r->tracing && hs_trace_push(r->tr, pc, (uint32_t)idx)) {
-		hs_rt_stop(r, "%s", hs_errmsg());
-		return;
-	}
-	if (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND) {
-		if (r->csp < HS_CSTACK)
-			r->cstack[r->csp++] = pc + 4;
-	} else if (in->cls == A64_C_RET && r->csp > 0) {
-		r->csp--;
-	}
-	if (r->tracing && (in->cls == A64_C_MRS || in->cls == A64_C_MSR || in->cls == A64_C_SYS))
-		hs_trace_note_sysreg(r->tr, in->sysreg, in->cls != A64_C_MRS);
-	if (r->bt) {
-		if (in->cls == A64_C_ERET)
-			hs_bt_eret(r);
-		else if ((in->word & 0xffffffe0u) == 0xd50b7420u)	/* dc zva: no store hook */
-			hs_bt_written(r, hs_rt_reg(r, UC_ARM64_REG_X0 + (int)(in->word & 31)) & ~511ULL, 512);
-	}
-}
-
-void hs_rt_on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ud)
-{
-	struct hs_runner *r = ud;
-
-	(void)uc, (void)value;
-	if (r->tracing && r->tr->n && !r->tr->v[r->tr->n - 1].addr)
-		r->tr->v[r->tr->n - 1].addr = addr;
-	if (r->bt && type == UC_MEM_WRITE)
-		hs_bt_written(r, addr, (uint64_t)size);
-}
-
-static bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
-			void *ud)
-{
-	struct hs_runner *r = ud;
-	char where[128], stack[512];
-	uint64_t pc = 0;
-	const char *kind = type == UC_MEM_WRITE_UNMAPPED ? "write to" :
-			   type == UC_MEM_FETCH_UNMAPPED ? "instruction fetch from" : "read of";
-
-	(void)value;
-	uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
-	call_stack(r, stack, sizeof(stack));
-	hs_rt_stop(r, "fault: %s unmapped 0x%llx (%d bytes) at %s%s%s", kind,
-		   (unsigned long long)addr, size, hs_addr_fmt(r->img, pc, where, sizeof(where)),
-		   stack[0] ? ", called from " : "", stack);
-	return false;
-}
-
-static void on_intr(uc_engine *uc, uint32_t intno, void *ud)
-{
-	struct hs_runner *r = ud;
-	char where[128], stack[512];
-	uint64_t pc = 0;
-	uint32_t word = 0;
-
-	uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
-	uc_mem_read(uc, pc, &word, 4);
-	switch (intno) {
-	case 1:	/* UDEF: maybe a system register Unicorn lacks (GIC CPU interface) */
-		if ((word & 0xffc00000u) == 0xd5000000u && hs_rt_emulate_sysreg(r, pc, word) == 0)
-			return;
-		break;
-	case 2:		/* SVC: from user code of a booted state (PC is past it) */
-		if (r->bt && hs_bt_svc(r) == 0)
-			return;
-		break;
-	case 11: case 13:	/* HVC / SMC: firmware (PC is already past it) */
-		if (hs_rt_firmware_call(r) == 0)
-			return;
-		break;
-	default:
-		break;
-	}
-	if (r->stop_msg[0]) {
-		uc_emu_stop(uc);
-		return;
-	}
-	call_stack(r, stack, sizeof(stack));
-	if (intno == 7 && ((word >> 5) & 0xffff) == 0x800) {	/* BUG_BRK_IMM */
-		char msg[900];
-
-		hs_kmsg_trap(r, pc, stack, msg, sizeof(msg));
-		hs_rt_stop(r, "%s", msg);
-	} else if (intno == 7)
-		hs_rt_stop(r, "brk #0x%x at %s%s%s", (word >> 5) & 0xffff,
-			   hs_addr_fmt(r->img, pc, where, sizeof(where)), stack[0] ? ", called from " : "",
-			   stack);
-	else if (intno == 1)
-		hs_rt_stop(r, "undefined instruction 0x%08x at %s%s%s", word,
-			   hs_addr_fmt(r->img, pc, where, sizeof(where)), stack[0] ? ", called from " : "",
-			   stack);
-	else
-		hs_rt_stop(r, "exception %u at %s%s%s", intno, hs_addr_fmt(r->img, pc, where, sizeof(where)),
-			   stack[0] ? ", called from " : "", stack);
-}
-
-static uint32_t on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud)
-{
-	return hs_rt_sysreg_hook(ud, uc, reg, cp, 0);
-}
-
-static uint32_t on_msr(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud)
-{
-	return hs_rt_sysreg_hook(ud, uc, reg, cp, 1);
 }
 
 static int map(struct hs_runner *r, uint64_t va, uint64_t len, void *host)
@@ -461,6 +254,11 @@ static int overlaps_own(struct hs_runner *r)
 	return hs_fail("%s: no free user address for hotsim's exit page", r->img->path);
 }
 
+static const struct hs_backend flat_backend = {
+	.name = "flat",
+	.host = flat_host,
+};
+
 struct hs_runner *hs_rt_new_common(const struct hs_image *img, const struct hs_core *core)
 {
 	struct hs_runner *r = hs_calloc(1, sizeof(*r));
@@ -471,6 +269,7 @@ struct hs_runner *hs_rt_new_common(const struct hs_image *img, const struct hs_c
 		return NULL;
 	r->img = img;
 	r->core = core;
+	r->be = &flat_backend;
 	hs_dcache_init(&r->dc);
 	e = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &r->uc);
 	if (e != UC_ERR_OK) {
@@ -484,10 +283,10 @@ struct hs_runner *hs_rt_new_common(const struct hs_image *img, const struct hs_c
 	}
 	if (uc_hook_add(r->uc, &r->h_code, UC_HOOK_CODE, (void *)hs_rt_on_code, r, 1, 0) ||
 	    uc_hook_add(r->uc, &r->h_mem, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)hs_rt_on_mem, r, 1, 0) ||
-	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)on_unmapped, r, 1, 0) ||
-	    uc_hook_add(r->uc, &h, UC_HOOK_INTR, (void *)on_intr, r, 1, 0) ||
-	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)on_mrs, r, 1, 0, UC_ARM64_INS_MRS) ||
-	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)on_msr, r, 1, 0, UC_ARM64_INS_MSR)) {
+	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hs_rt_on_unmapped, r, 1, 0) ||
+	    uc_hook_add(r->uc, &h, UC_HOOK_INTR, (void *)hs_rt_on_intr, r, 1, 0) ||
+	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)hs_rt_on_mrs, r, 1, 0, UC_ARM64_INS_MRS) ||
+	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)hs_rt_on_msr, r, 1, 0, UC_ARM64_INS_MSR)) {
 		hs_fail("unicorn: cannot install hooks");
 		goto fail;
 	}
@@ -522,7 +321,7 @@ struct hs_runner *hs_runner_new(const struct hs_image *img, uint8_t *mem, const 
 	memset(r->harness, 0, HS_HARNESS_SIZE);
 	/* the sentinel page holds brk #0xdead in case it is ever executed */
 	for (unsigned i = 0; i < PAGE / 4; i++)
-		((uint32_t *)r->exitpage)[i] = 0xd43bd5a0u;
+		((uint32_t *)r->exitpage)[i] = a64_gen_brk(0xdead);
 	if (overlaps_own(r) || map(r, img->base, img->span, r->mem) ||
 	    map(r, HS_HEAP_VA, HS_HEAP_SIZE, r->heap) ||
 	    map(r, HS_HARNESS_VA, HS_HARNESS_SIZE, r->harness) || map(r, HS_EXIT_VA, PAGE, r->exitpage) ||
@@ -550,7 +349,8 @@ void hs_runner_free(struct hs_runner *r)
 	free(r->snap.harness);
 	if (r->uc)
 		uc_close(r->uc);
-	hs_bt_free(r->bt);
+	if (r->be->free)
+		r->be->free(r);
 	hs_dcache_free(&r->dc);
 	free(r->mem);
 	free(r->heap);
@@ -597,13 +397,10 @@ int hs_rt_run(struct hs_runner *r, const struct hs_run *run)
 int hs_rt_call(struct hs_runner *r, const char *what, uint64_t fn, const uint64_t *args, int nargs,
 	       uint64_t sp, uint64_t budget, uint64_t *ret)
 {
-	static const int regs[8] = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
-				     UC_ARM64_REG_X3, UC_ARM64_REG_X4, UC_ARM64_REG_X5,
-				     UC_ARM64_REG_X6, UC_ARM64_REG_X7 };
 	struct hs_run run = { .what = what, .pc = fn, .budget = budget };
 
 	for (int i = 0; i < nargs && i < 8; i++)
-		hs_rt_set_reg(r, regs[i], args[i]);
+		hs_rt_set_x(r, (unsigned)i, args[i]);
 	hs_rt_set_reg(r, UC_ARM64_REG_X30, HS_EXIT_VA);
 	hs_rt_set_reg(r, UC_ARM64_REG_SP, sp ? sp : r->setup_stack);
 	if (hs_rt_run(r, &run))

@@ -18,11 +18,34 @@ struct hs_hookfn {
 	uint64_t ret;
 };
 
-struct hs_booted;
+struct hs_runner;
+
+/*
+ * What differs between the two kinds of runner, behind one interface (the
+ * way QEMU's MemoryRegionOps hide what backs memory): a flat runner over
+ * a patched image with hotsim's synthesized state (runner.c), and one over
+ * a booted kernel's snapshot (booted.c). The hooks call these and never
+ * ask which kind they serve. NULL members: nothing to do.
+ */
+struct hs_backend {
+	const char *name;
+	/* host pointer to len bytes of emulator memory, or NULL */
+	void *(*host)(struct hs_runner *r, uint64_t va, uint64_t len);
+	/* a store (or dc zva) is about to write [va, va + len) */
+	void (*written)(struct hs_runner *r, uint64_t va, uint64_t len);
+	/* svc from user code: perform the exception entry (0), or -1 */
+	int (*svc)(struct hs_runner *r);
+	/* eret, before it executes */
+	void (*eret)(struct hs_runner *r);
+	/* MRS/MSR of an implemented register: 1 handled, 0 Unicorn's */
+	int (*sysreg)(struct hs_runner *r, int rt, unsigned enc, int write);
+	void (*free)(struct hs_runner *r);
+};
 
 struct hs_runner {
 	uc_engine *uc;
-	struct hs_booted *bt;	/* booted state (booted.c), or NULL */
+	const struct hs_backend *be;	/* never NULL */
+	void *bes;			/* the backend's own state */
 	const struct hs_image *img;
 	uint8_t *mem;		/* patched image memory (mapped) */
 	const struct hs_core *core;
@@ -79,9 +102,13 @@ void hs_rt_stop(struct hs_runner *r, const char *fmt, ...) __attribute__((format
  * memory mapped yet (runner.c; hs_runner_new and hs_runner_booted). */
 struct hs_runner *hs_rt_new_common(const struct hs_image *img, const struct hs_core *core);
 
-/* the per-instruction and memory hooks (runner.c; re-added by bare mode) */
+/* the hooks (hooks.c; the code and memory ones re-added by bare mode) */
 void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud);
 void hs_rt_on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ud);
+bool hs_rt_on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ud);
+void hs_rt_on_intr(uc_engine *uc, uint32_t intno, void *ud);
+uint32_t hs_rt_on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud);
+uint32_t hs_rt_on_msr(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud);
 
 /* sysreg.c */
 void hs_rt_sysreg_init(struct hs_runner *r);

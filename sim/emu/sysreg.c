@@ -14,7 +14,6 @@
 
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
-#include "emu/booted_internal.h"
 #include "emu/runner_internal.h"
 
 #define ENC(op0, op1, crn, crm, op2) A64_SYSREG(op0, op1, crn, crm, op2)
@@ -70,7 +69,7 @@ uint32_t hs_rt_sysreg_hook(struct hs_runner *r, uc_engine *uc, uc_arm64_reg rt,
 {
 	uint64_t v;
 
-	if (r->bt && hs_bt_sysreg(r, rt, enc_of(cp), write))
+	if (r->be->sysreg && r->be->sysreg(r, rt, enc_of(cp), write))
 		return 1;
 	if (write)
 		return 0;
@@ -98,31 +97,13 @@ uint32_t hs_rt_sysreg_hook(struct hs_runner *r, uc_engine *uc, uc_arm64_reg rt,
 	return 1;
 }
 
-static void set_x(struct hs_runner *r, unsigned rt, uint64_t v)
-{
-	if (rt < 31) {
-		int reg = rt <= 28 ? UC_ARM64_REG_X0 + (int)rt : (rt == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30);
-
-		uc_reg_write(r->uc, reg, &v);
-	}
-}
-
-static uint64_t get_x(struct hs_runner *r, unsigned rt)
-{
-	uint64_t v = 0;
-
-	if (rt < 31) {
-		int reg = rt <= 28 ? UC_ARM64_REG_X0 + (int)rt : (rt == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30);
-
-		uc_reg_read(r->uc, reg, &v);
-	}
-	return v;
-}
+#define set_x hs_rt_set_x
+#define get_x hs_rt_x
 
 int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word)
 {
 	int read = (word >> 21) & 1;
-	unsigned rt = word & 31;
+	unsigned rt = a64_rt(word);
 	uint16_t enc = ENC(2 + ((word >> 19) & 1), (word >> 16) & 7, (word >> 12) & 15,
 			   (word >> 8) & 15, (word >> 5) & 7);
 	uint64_t v = 0, next = pc + 4;

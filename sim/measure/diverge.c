@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "hotsim/image.h"
 #include "hotsim/measure.h"
@@ -64,29 +65,6 @@ int ms_profile(const struct hs_image *img, const struct hs_trace *t, struct ms_r
 	return 0;
 }
 
-/* Instruction fields that only say where something is, by class
- * (mask/value, as the kernel's insn.h classifies): kept bits. */
-static const struct {
-	uint32_t mask, value, keep;
-} where_fields[] = {
-	{ 0x7c000000, 0x14000000, 0xfc000000 },	/* B, BL */
-	{ 0xff000010, 0x54000000, 0xff00001f },	/* B.cond */
-	{ 0x7e000000, 0x34000000, 0xff00001f },	/* CBZ, CBNZ */
-	{ 0x7e000000, 0x36000000, 0xfff8001f },	/* TBZ, TBNZ */
-	{ 0x1f000000, 0x10000000, 0x9f00001f },	/* ADR, ADRP */
-	{ 0x3b000000, 0x18000000, 0xff00001f },	/* LDR (literal) */
-	{ 0x1f800000, 0x11000000, 0xffc003ff },	/* ADD/SUB (immediate) */
-	{ 0x3b000000, 0x39000000, 0xffc003ff },	/* LDR/STR (unsigned offset) */
-};
-
-static uint32_t masked(uint32_t w)
-{
-	for (size_t i = 0; i < HS_ARRAY_SIZE(where_fields); i++)
-		if ((w & where_fields[i].mask) == where_fields[i].value)
-			return w & where_fields[i].keep;
-	return w;
-}
-
 static int same_code(const struct hs_image *a, const struct ms_fn_count *fa, const struct hs_image *b,
 		     const struct ms_fn_count *fb)
 {
@@ -103,7 +81,7 @@ static int same_code(const struct hs_image *a, const struct ms_fn_count *fa, con
 
 		memcpy(&u, x + k, 4);
 		memcpy(&v, y + k, 4);
-		if (masked(u) != masked(v))
+		if (a64_without_location(u) != a64_without_location(v))
 			return 0;
 	}
 	return 1;

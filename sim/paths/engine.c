@@ -134,7 +134,7 @@ static int exception_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
 
 		hs_read32(c->img, c->pt->mem, at, &w);
 		/* the first branch out of the vector table names the handler */
-		if ((w & 0xfc000000u) == 0x14000000u && a64_branch_imm_offset(w, &off) &&
+		if (a64_is_b(w) && a64_branch_imm_offset(w, &off) &&
 		    (uint64_t)(at + (uint64_t)off - vbar) >= 0x800)
 			target = hs_sym_at(c->img, at + (uint64_t)off);
 	}
@@ -166,15 +166,13 @@ static int exception_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
 		hs_rt_gic_raise(c->r, d->intid);
 	} else {
 		/* svc #0: ESR_EL1.EC = 0x15 (SVC64), IL; the caller's registers */
-		static const int xr[6] = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
-					   UC_ARM64_REG_X3, UC_ARM64_REG_X4, UC_ARM64_REG_X5 };
 		uc_arm64_cp_reg esr = { .op0 = 3, .op1 = 0, .crn = 5, .crm = 2, .op2 = 0,
 					.val = (0x15ULL << 26) | (1ULL << 25) };
 
 		hs_rt_set_cp(c->r, &esr);
-		for (int i = 0; i < 6; i++)
-			hs_rt_set_reg(c->r, xr[i], d->args[i]);
-		hs_rt_set_reg(c->r, UC_ARM64_REG_X8, (uint64_t)(int64_t)d->syscall);
+		for (unsigned i = 0; i < 6; i++)
+			hs_rt_set_x(c->r, i, d->args[i]);
+		hs_rt_set_x(c->r, 8, (uint64_t)(int64_t)d->syscall);
 	}
 	run.pc = vbar + vector;
 	out->entry = run.pc;
@@ -209,7 +207,7 @@ static uint64_t return_site(const struct hs_path_ctx *c, const char *const *call
 			int64_t off;
 
 			hs_read32(c->img, c->pt->mem, a, &w);
-			if ((w & 0xfc000000u) == 0x94000000u && a64_branch_imm_offset(w, &off) &&
+			if (a64_is_bl(w) && a64_branch_imm_offset(w, &off) &&
 			    a + (uint64_t)off == t->addr)
 				return a + 4;
 		}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hotsim/a64.h"
+#include "a64/encode.h"
 #include "hotsim/err.h"
 #include "emu/booted.h"
 #include "paths/path_internal.h"
@@ -74,7 +75,7 @@ static int qemu_patches(struct hs_boot_state *b, struct qpatches *q)
 		q->v[q->n] = b->patches[i];
 		for (uint32_t k = 0; k + 4 <= q->v[q->n].len; k += 4)
 		{
-			uint32_t w, nop = A64_WORD_NOP;
+			uint32_t w, nop = A64_NOP;
 
 			memcpy(&w, q->v[q->n].bytes + k, 4);
 			if (a64_is_smc0(w))
@@ -86,7 +87,7 @@ static int qemu_patches(struct hs_boot_state *b, struct qpatches *q)
 		q->slots = qv;
 		for (uint64_t k = 0; k < A64_VEC_SIZE / A64_VEC_ENTRY; k++) {
 			uint64_t at = qv + A64_VEC_ENTRY * k, to = b->vbar + A64_VEC_ENTRY * k;
-			uint32_t w = a64_b_word(at, to);
+			uint32_t w = a64_gen_b(at, to);
 			struct hs_vm_patch *p = &q->v[q->n++];
 
 			p->va = at;

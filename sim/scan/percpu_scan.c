@@ -14,8 +14,8 @@ const char *const hs_pcpu_kind_names[HS_PCPU_NKINDS] = {
 	"read", "write", "add", "add_return", "xchg", "cmpxchg", "ptr"
 };
 
-#define MRS_TPIDR_EL1(w) (((w) & 0xffffffe0u) == 0xd538d080u)
-#define MRS_SP_EL0(w)	 (((w) & 0xffffffe0u) == 0xd5384100u)
+#define MRS_TPIDR_EL1(w) a64_is_mrs_tpidr_el1(w)
+#define MRS_SP_EL0(w)	 a64_is_mrs_sp_el0(w)
 #define FWD_LIMIT 28
 #define BACK_LIMIT 10
 
@@ -64,8 +64,8 @@ static int reads_any(const struct a64_insn *in, uint32_t mask)
 	return 0;
 }
 
-static unsigned rn(uint32_t w) { return (w >> 5) & 31; }
-static unsigned rt(uint32_t w) { return w & 31; }
+#define rn a64_rn
+#define rt a64_rt
 
 
 /*
@@ -173,9 +173,9 @@ static uint32_t live_subset(const struct scan *s, uint64_t start, uint32_t mask,
 			} else if (in.cls == A64_C_CALL_IND) {
 				found |= depth ? 0 : m & ARG_REGS;
 				m &= ~CALLER_SAVED;
-			} else if (in.cls == A64_C_EXC && (w & 0xffe0001fu) == 0xd4200000u) {
+			} else if (in.cls == A64_C_EXC && a64_is_brk(w)) {
 				/* brk: BUG()/WARN() trap; a WARN returns to the next pc */
-			} else if (in.cls == A64_C_EXC && (w & 0xffe00000u) == 0xd4000000u) {
+			} else if (in.cls == A64_C_EXC && a64_is_exc_gen(w)) {
 				/* svc/hvc/smc: SMCCC takes arguments in x0-x7 */
 				found |= m & ARG_REGS;
 				m &= ~CALLER_SAVED;
@@ -217,11 +217,11 @@ static int lse_kind(const struct scan *s, uint64_t pc, uint32_t w)
 {
 	uint32_t nw;
 
-	if ((w & 0x3fa07c00u) == 0x08a07c00u)
+	if (a64_is_lse_cas(w))
 		return HS_PCPU_CMPXCHG;
-	if ((w & 0x3f20fc00u) == 0x38208000u)
+	if (a64_is_lse_swp(w))
 		return HS_PCPU_XCHG;
-	if ((w & 0x3f208c00u) != 0x38200000u)
+	if (!a64_is_lse_ldop(w))
 		return -1;
 	/* ld<op>: the old value lands in Rt; an op whose result nobody reads
 	 * is this_cpu_add() however it is encoded (7.x uses ldadd for both).
@@ -229,8 +229,8 @@ static int lse_kind(const struct scan *s, uint64_t pc, uint32_t w)
 	 * "add Rt, Rt, Rs" right after: that belongs to the op, not a use. */
 	if (rt(w) == 31)
 		return HS_PCPU_ADD;
-	if (!word(s, pc + 4, &nw) && (nw & 0x7fe0fc00u) == 0x0b000000u &&
-	    rt(nw) == rt(w) && rn(nw) == rt(w) && ((nw >> 16) & 31) == ((w >> 16) & 31))
+	if (!word(s, pc + 4, &nw) && a64_is_add_reg(nw) &&
+	    rt(nw) == rt(w) && rn(nw) == rt(w) && a64_rm(nw) == a64_rm(w))
 		pc += 4;
 	return reg_used(s, pc + 4, 1u << rt(w)) ? HS_PCPU_ADD_RETURN : HS_PCPU_ADD;
 }
@@ -288,9 +288,9 @@ static int llsc(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, un
 				site->kind = HS_PCPU_ADD_RETURN;
 			return 0;
 		} else if (in.cls == A64_C_BCOND || (in.flags & A64_F_SETFLAGS) ||
-			   ((w & 0x7f200000u) == 0x4a000000u)) {
+			   a64_is_eor_reg(w)) {
 			/* cmp/eor + cbnz: compare-and-exchange */
-			compare |= in.cls == A64_C_BCOND || (w & 0x7f200000u) == 0x4a000000u;
+			compare |= in.cls == A64_C_BCOND || a64_is_eor_reg(w);
 		} else if (in.cls == A64_C_ALU || in.cls == A64_C_ALU_SHIFT) {
 			arith = 1;
 		}
@@ -310,16 +310,16 @@ static uint64_t wrapper_before(const struct scan *s, uint64_t mrs, uint32_t *off
 			continue;
 		/* the three instructions may be interleaved with others */
 		for (uint64_t a = pc + 4; a < mrs; a += 4) {
-			if (word(s, a, &w1) || (w1 & 0xffc00000u) != 0xb9400000u || rn(w1) != rt(w))
+			if (word(s, a, &w1) || !a64_is_ldr_w_uimm(w1) || rn(w1) != rt(w))
 				continue;
 			for (uint64_t b = a + 4; b < mrs; b += 4) {
-				if (word(s, b, &w2) || (w2 & 0xfffffc00u) != (0x11000400u | 0) ||
+				if (word(s, b, &w2) || !a64_is_add_w_1(w2) ||
 				    rn(w2) != rt(w1))
 					continue;
 				for (uint64_t c = b + 4; c < mrs; c += 4)
-					if (!word(s, c, &w3) && (w3 & 0xffc00000u) == 0xb9000000u &&
-					    rn(w3) == rt(w) && ((w3 >> 10) & 0xfff) == ((w1 >> 10) & 0xfff)) {
-						*off = ((w1 >> 10) & 0xfff) * 4;
+					if (!word(s, c, &w3) && a64_is_str_w_uimm(w3) &&
+					    rn(w3) == rt(w) && a64_uimm12(w3) == a64_uimm12(w1)) {
+						*off = a64_uimm12(w1) * 4;
 						return pc;
 					}
 			}
@@ -347,7 +347,7 @@ static int wrapper_after(const struct scan *s, struct hs_pcpu_site *site, uint64
 		if (in.cls == A64_C_BCOND)
 			break;
 		/* str wK, [xT, #off]: the decremented count written back */
-		if ((w & 0xffc00000u) == 0xb9000000u && ((w >> 10) & 0xfff) * 4 == off) {
+		if (a64_is_str_w_uimm(w) && a64_uimm12(w) * 4 == off) {
 			/* then the test: cbz/cbnz (and a reload) */
 			for (int k = 0; k < 3; k++) {
 				uint64_t npc = pc + 4 * (k + 1);
@@ -415,7 +415,7 @@ static int classify(const struct scan *s, uint64_t mrs, struct hs_pcpu_site *sit
 		} else if (addr && reads_any(&in, addr)) {
 			int k = in.cls == A64_C_ATOMIC ? lse_kind(s, pc, w) : -1;
 
-			if ((w & 0xffe0ffe0u) == 0xaa0003e0u && rt(w) != 31) {
+			if (a64_is_mov_reg(w) && rt(w) != 31) {
 				/* mov xd, xa: the address is in another register too
 				 * (the LSE helpers pin their operands) */
 				addr |= 1u << rt(w);

@@ -1,0 +1,239 @@
+/*
+ * hooks.c - what the runner does on each event of a run (runner.h): the
+ * per-instruction hook (budget, host stubs/shims, the stop address, the
+ * shadow call stack for fault reports, the trace, and the backend's eret
+ * and dc zva), the memory hooks (data addresses for the trace, stores for
+ * the backend), the fault hook and the interrupt hook (GICv3 CPU interface
+ * emulation, firmware calls, svc for the backend, or a reported stop).
+ * The runner's lifecycle is runner.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unicorn/unicorn.h>
+
+#include "hotsim/err.h"
+#include "emu/runner.h"
+#include "emu/runner_internal.h"
+
+static struct hs_hookfn *find_fn(struct hs_runner *r, uint64_t pc)
+{
+	if (pc < r->fn_lo || pc > r->fn_hi)
+		return NULL;
+	for (unsigned i = 0; i < r->nfns; i++)
+		if (r->fns[i].addr == pc)
+			return &r->fns[i];
+	return NULL;
+}
+
+/* Stop the current run with a message (first one wins). */
+void hs_rt_stop(struct hs_runner *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->stop_msg[0]) {
+		va_start(ap, fmt);
+		vsnprintf(r->stop_msg, sizeof(r->stop_msg), fmt, ap);
+		va_end(ap);
+	}
+	uc_emu_stop(r->uc);
+}
+
+static void call_stack(struct hs_runner *r, char *buf, size_t len)
+{
+	size_t used = 0;
+	char where[128];
+
+	buf[0] = 0;
+	for (int i = r->csp - 1, n = 0; i >= 0 && n < 8 && used + 2 < len; i--, n++) {
+		int w = snprintf(buf + used, len - used, "%s%s", n ? " <- " : "",
+				 hs_addr_fmt(r->img, r->cstack[i] - 4, where, sizeof(where)));
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
+{
+	struct hs_runner *r = ud;
+	struct hs_hookfn *f;
+	const struct a64_insn *in;
+	uint32_t word = 0;
+	long idx;
+
+	(void)size;
+	if (++r->icount > r->budget_end) {
+		char where[128];
+
+		hs_rt_stop(r, "instruction budget of %llu exhausted at %s (runaway?)",
+			   (unsigned long long)r->budget, hs_addr_fmt(r->img, pc, where, sizeof(where)));
+		return;
+	}
+	if (r->stop_pc && pc == r->stop_pc) {
+		uint64_t sp = 0;
+
+		if (r->stop_sp_min)
+			uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
+		if ((!r->stop_sp_min || sp >= r->stop_sp_min) && --r->stop_hits_left == 0) {
+			r->reached_stop = 1;
+			uc_emu_stop(uc);
+			return;
+		}
+	}
+	if (pc >= r->poison_lo && pc < r->poison_hi) {
+		for (unsigned i = 0; i < r->npoison; i++)
+			if (pc >= r->poison[i].lo && pc < r->poison[i].hi) {
+				hs_rt_stop(r, "%s", r->poison[i].why);
+				return;
+			}
+	}
+	if ((f = find_fn(r, pc)) != NULL) {
+		uint64_t x[8], lr;
+
+		for (unsigned i = 0; i < 8; i++)
+			x[i] = hs_rt_x(r, i);
+		if (f->fn) {
+			if (f->fn(r, f->ctx, x)) {
+				hs_rt_stop(r, "%s", hs_errmsg());
+				return;
+			}
+		} else {
+			x[0] = f->ret;
+		}
+		if (r->tr) {
+			hs_trace_note_stub(r->tr, f->name, f->addr);
+			if (r->tr->n)
+				r->tr->v[r->tr->n - 1].flags |= HS_T_STUB;
+		}
+		uc_reg_write(uc, UC_ARM64_REG_X0, &x[0]);
+		uc_reg_read(uc, UC_ARM64_REG_X30, &lr);
+		uc_reg_write(uc, UC_ARM64_REG_PC, &lr);
+		if (r->csp > 0)
+			r->csp--;
+		return;
+	}
+	/* decoded once per address; the word comes straight from our own
+	 * mapping (uc_mem_read per instruction was an eighth of the run time) */
+	idx = hs_dcache_find(&r->dc, pc);
+	if (idx < 0) {
+		const void *p = hs_rt_host(r, pc, 4);
+
+		if (!p)
+			return;	/* the fetch fault hook reports it */
+		memcpy(&word, p, 4);
+		idx = hs_dcache_get(&r->dc, pc, word);
+	}
+	if (idx < 0) {
+		hs_rt_stop(r, "%s", hs_errmsg());
+		return;
+	}
+	in = &r->dc.v[idx].in;
+	if (r->tr && !r->tracing && pc == r->trace_from)
+		r->tracing = 1;
+	if (r->tracing && hs_trace_push(r->tr, pc, (uint32_t)idx)) {
+		hs_rt_stop(r, "%s", hs_errmsg());
+		return;
+	}
+	if (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND) {
+		if (r->csp < HS_CSTACK)
+			r->cstack[r->csp++] = pc + 4;
+	} else if (in->cls == A64_C_RET && r->csp > 0) {
+		r->csp--;
+	}
+	if (r->tracing && (in->cls == A64_C_MRS || in->cls == A64_C_MSR || in->cls == A64_C_SYS))
+		hs_trace_note_sysreg(r->tr, in->sysreg, in->cls != A64_C_MRS);
+	if (in->cls == A64_C_ERET && r->be->eret)
+		r->be->eret(r);
+	else if (r->be->written && a64_is_dc_zva(in->word))
+		/* dc zva has no store hook: the largest block (DCZID_EL0.BS 7, 512 bytes) */
+		r->be->written(r, hs_rt_x(r, a64_rt(in->word)) & ~511ULL, 512);
+}
+
+void hs_rt_on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ud)
+{
+	struct hs_runner *r = ud;
+
+	(void)uc, (void)value;
+	if (r->tracing && r->tr->n && !r->tr->v[r->tr->n - 1].addr)
+		r->tr->v[r->tr->n - 1].addr = addr;
+	if (type == UC_MEM_WRITE && r->be->written)
+		r->be->written(r, addr, (uint64_t)size);
+}
+
+bool hs_rt_on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+			void *ud)
+{
+	struct hs_runner *r = ud;
+	char where[128], stack[512];
+	uint64_t pc = 0;
+	const char *kind = type == UC_MEM_WRITE_UNMAPPED ? "write to" :
+			   type == UC_MEM_FETCH_UNMAPPED ? "instruction fetch from" : "read of";
+
+	(void)value;
+	uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+	call_stack(r, stack, sizeof(stack));
+	hs_rt_stop(r, "fault: %s unmapped 0x%llx (%d bytes) at %s%s%s", kind,
+		   (unsigned long long)addr, size, hs_addr_fmt(r->img, pc, where, sizeof(where)),
+		   stack[0] ? ", called from " : "", stack);
+	return false;
+}
+
+void hs_rt_on_intr(uc_engine *uc, uint32_t intno, void *ud)
+{
+	struct hs_runner *r = ud;
+	char where[128], stack[512];
+	uint64_t pc = 0;
+	uint32_t word = 0;
+
+	uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+	uc_mem_read(uc, pc, &word, 4);
+	switch (intno) {
+	case 1:	/* UDEF: maybe a system register Unicorn lacks (GIC CPU interface) */
+		if (a64_is_sys_space(word) && hs_rt_emulate_sysreg(r, pc, word) == 0)
+			return;
+		break;
+	case 2:		/* SVC: from user code (booted state; PC is past it) */
+		if (r->be->svc && r->be->svc(r) == 0)
+			return;
+		break;
+	case 11: case 13:	/* HVC / SMC: firmware (PC is already past it) */
+		if (hs_rt_firmware_call(r) == 0)
+			return;
+		break;
+	default:
+		break;
+	}
+	if (r->stop_msg[0]) {
+		uc_emu_stop(uc);
+		return;
+	}
+	call_stack(r, stack, sizeof(stack));
+	if (intno == 7 && ((word >> 5) & 0xffff) == 0x800) {	/* BUG_BRK_IMM */
+		char msg[900];
+
+		hs_kmsg_trap(r, pc, stack, msg, sizeof(msg));
+		hs_rt_stop(r, "%s", msg);
+	} else if (intno == 7)
+		hs_rt_stop(r, "brk #0x%x at %s%s%s", (word >> 5) & 0xffff,
+			   hs_addr_fmt(r->img, pc, where, sizeof(where)), stack[0] ? ", called from " : "",
+			   stack);
+	else if (intno == 1)
+		hs_rt_stop(r, "undefined instruction 0x%08x at %s%s%s", word,
+			   hs_addr_fmt(r->img, pc, where, sizeof(where)), stack[0] ? ", called from " : "",
+			   stack);
+	else
+		hs_rt_stop(r, "exception %u at %s%s%s", intno, hs_addr_fmt(r->img, pc, where, sizeof(where)),
+			   stack[0] ? ", called from " : "", stack);
+}
+
+uint32_t hs_rt_on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud)
+{
+	return hs_rt_sysreg_hook(ud, uc, reg, cp, 0);
+}
+
+uint32_t hs_rt_on_msr(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud)
+{
+	return hs_rt_sysreg_hook(ud, uc, reg, cp, 1);
+}
+
