@@ -151,13 +151,15 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 	static struct ms_image base, patched;
 	static struct ms_compare c;
 	static struct rp_details d;
-	struct ms_options m;
+	struct ms_options m, mp;
 	int rc = HS_EXIT_OK;
 
 	ms_opts(o, &m);
+	mp = m;
+	mp.pin_from = &base;	/* the patched image at the baseline's sites */
 	memset(&d, 0, sizeof(d));
 	if (cli_check_params(&o->params) || ms_measure(base_file, &m, &base) ||
-	    (patched_file && ms_measure_pinned(patched_file, &m, &base, &patched))) {
+	    (patched_file && ms_measure(patched_file, &mp, &patched))) {
 		rc = cli_error();
 		goto out;
 	}

@@ -267,7 +267,7 @@ static int run(void *p, char **args)
 	}
 	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
 		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
-		struct hs_session *ses = pt ? hs_session_new_src(pt, o->src) : NULL;
+		struct hs_session *ses = pt ? hs_session_new(pt, o->src) : NULL;
 
 		if (!ses) {
 			hs_patched_free(pt);
@@ -278,7 +278,7 @@ static int run(void *p, char **args)
 		for (int k = 0; k < o->paths.n; k++) {
 			struct hs_path_run pr;
 
-			if (hs_path_run_in(ses, o->paths.v[k], MS_TRACE_CAP, &pr)) {
+			if (hs_path_run(ses, o->paths.v[k], &(struct hs_run_opts){ .trace_limit = MS_TRACE_CAP }, &pr)) {
 				rc = cli_error();
 				hs_path_run_free(&pr);
 				break;

@@ -112,7 +112,7 @@ static int run(void *p, char **args)
 			rc = cli_error();
 			break;
 		}
-		if (hs_path_run_src(def, pt, o->src, MS_TRACE_CAP, &pr)) {
+		if (hs_path_run_alone(def, pt, o->src, &(struct hs_run_opts){ .trace_limit = MS_TRACE_CAP }, &pr)) {
 			rc = cli_error();
 		} else if (!pr.ok) {
 			hs_fail("%s on %s cannot run: %s", def->name, o->cpus.v[i]->name, pr.why);

@@ -1,5 +1,5 @@
 /*
- * hotsim - cycle-level simulator for the arm64 Linux kernel's hottest paths.
+ * main.c - hotsim, a cycle-level simulator for the arm64 Linux kernel's hottest paths.
  * main.c dispatches to one file per subcommand; each command's option table
  * (options.h) gives its parsing and its help, and `hotsim help` prints all
  * of them (the README's command list is that text).

@@ -467,7 +467,7 @@ Test(models, kernel_path, .timeout = 60)
 		struct hs_path_run pr;
 
 		cr_assert_not_null(pt, "%s", hs_errmsg());
-		cr_assert_eq(hs_path_run_src(hs_path_find("irq-el1"), pt, HS_SRC_SYNTH, 1u << 20, &pr), 0);
+		cr_assert_eq(hs_path_run_alone(hs_path_find("irq-el1"), pt, HS_SRC_SYNTH, &(struct hs_run_opts){ .trace_limit = 1u << 20 }, &pr), 0);
 		cr_assert(pr.ok, "%s", pr.why);
 		p1 = calloc(pr.tr.n, sizeof(*p1));
 		p2 = calloc(pr.tr.n, sizeof(*p2));

@@ -35,7 +35,7 @@ static struct hs_patched *patch(const struct hs_image *img, const char *cpu)
 
 static void run(const char *path, const struct hs_patched *p, struct hs_path_run *pr)
 {
-	cr_assert_eq(hs_path_run_src(hs_path_find(path), p, HS_SRC_SYNTH, LIMIT, pr), 0, "%s", hs_errmsg());
+	cr_assert_eq(hs_path_run_alone(hs_path_find(path), p, HS_SRC_SYNTH, &(struct hs_run_opts){ .trace_limit = LIMIT }, pr), 0, "%s", hs_errmsg());
 	cr_assert(pr->ok, "%s on %s (%s): %s", path, p->core->name, p->img->path, pr->why);
 }
 
@@ -321,15 +321,15 @@ Test(paths, session_runs_are_independent)
 {
 	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *p = patch(img, "a55");
-	struct hs_session *s = hs_session_new_src(p, HS_SRC_SYNTH);
+	struct hs_session *s = hs_session_new(p, HS_SRC_SYNTH);
 	struct hs_path_run alone, after, tmp;
 
 	cr_assert_not_null(s);
 	run("cswitch", p, &alone);
-	cr_assert_eq(hs_path_run_in(s, hs_path_find("irq-el1"), LIMIT, &tmp), 0);
+	cr_assert_eq(hs_path_run(s, hs_path_find("irq-el1"), &(struct hs_run_opts){ .trace_limit = LIMIT }, &tmp), 0);
 	cr_assert(tmp.ok, "%s", tmp.why);
 	hs_path_run_free(&tmp);
-	cr_assert_eq(hs_path_run_in(s, hs_path_find("cswitch"), LIMIT, &after), 0);
+	cr_assert_eq(hs_path_run(s, hs_path_find("cswitch"), &(struct hs_run_opts){ .trace_limit = LIMIT }, &after), 0);
 	cr_assert(after.ok, "%s", after.why);
 	cr_assert_eq(alone.tr.n, after.tr.n);
 	for (size_t i = 0; i < alone.tr.n; i++) {
@@ -349,20 +349,20 @@ Test(paths, booted_session_runs_are_independent, .timeout = 600)
 {
 	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *p = patch(img, "a53");
-	struct hs_session *first = hs_session_new_src(p, HS_SRC_BOOTED);
-	struct hs_session *s = hs_session_new_src(p, HS_SRC_BOOTED);
+	struct hs_session *first = hs_session_new(p, HS_SRC_BOOTED);
+	struct hs_session *s = hs_session_new(p, HS_SRC_BOOTED);
 	static const char *const others[] = { "irq-el1", "syscall.getpid", "irq-el0", "syscall.invalid" };
 	struct hs_path_run alone, after, tmp;
 
 	cr_assert(first && s);
-	cr_assert_eq(hs_path_run_in(first, hs_path_find("sched-pipe"), LIMIT, &alone), 0);
+	cr_assert_eq(hs_path_run(first, hs_path_find("sched-pipe"), &(struct hs_run_opts){ .trace_limit = LIMIT }, &alone), 0);
 	cr_assert(alone.ok && alone.booted, "%s", alone.why);
 	for (int i = 0; i < 4; i++) {
-		cr_assert_eq(hs_path_run_in(s, hs_path_find(others[i]), LIMIT, &tmp), 0);
+		cr_assert_eq(hs_path_run(s, hs_path_find(others[i]), &(struct hs_run_opts){ .trace_limit = LIMIT }, &tmp), 0);
 		cr_assert(tmp.ok && tmp.booted, "%s: %s", others[i], tmp.why);
 		hs_path_run_free(&tmp);
 	}
-	cr_assert_eq(hs_path_run_in(s, hs_path_find("sched-pipe"), LIMIT, &after), 0);
+	cr_assert_eq(hs_path_run(s, hs_path_find("sched-pipe"), &(struct hs_run_opts){ .trace_limit = LIMIT }, &after), 0);
 	cr_assert(after.ok, "%s", after.why);
 	cr_assert_eq(alone.tr.n, after.tr.n);
 	for (size_t i = 0; i < alone.tr.n; i++) {

@@ -69,6 +69,9 @@ struct ms_options {
 					 * moves by 4 x ((37k mod 128) + 1) bytes */
 	struct ms_param params[MS_MAX_PARAMS];
 	int nparams;
+	/* compare: measure every segment row in the function this image's
+	 * run measured it in (the patched image at the baseline's sites) */
+	const struct ms_image *pin_from;
 };
 
 struct ms_image {
@@ -81,10 +84,6 @@ struct ms_image {
  * (bad image, unknown parameter). A path that cannot run is a row with !ok. */
 int ms_measure(const char *path, const struct ms_options *o, struct ms_image *out);
 
-/* The same, measuring every segment row in the function pin_from measured
- * it in (compare: the patched image at the baseline's sites). */
-int ms_measure_pinned(const char *path, const struct ms_options *o, const struct ms_image *pin_from,
-		      struct ms_image *out);
 void ms_free(struct ms_image *m);
 
 /* A model for core with the command-line overrides applied. */

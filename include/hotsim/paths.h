@@ -83,7 +83,7 @@ enum hs_exc_kind {
 };
 
 /*
- * The booted form of a path (sim/paths/booted.c): it starts at a boot
+ * The booted form of a path (sim/paths/booted_state.c): it starts at a boot
  * point (point.h), which the vm layer takes in every boot because this
  * definition names it, and ends at an eret. A path without one runs on
  * synthesized state only.
@@ -147,35 +147,36 @@ const struct hs_path_def *hs_path_find(const char *name);
 /* The path that is the periodic tick (def->tick), or NULL. */
 const struct hs_path_def *hs_path_tick(void);
 
-/* Build state and run one path; out->ok says whether it ran. Returns -1 only
- * for internal failures (out of memory). */
-int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
-		struct hs_path_run *out);
-int hs_path_run_src(const struct hs_path_def *d, const struct hs_patched *pt, enum hs_state_source src,
-		    size_t trace_limit, struct hs_path_run *out);
+/* How a run is made; zero is the default for every field. */
+struct hs_run_opts {
+	size_t trace_limit;			/* records; 0: 4,000,000 */
+	const struct hs_path_pins *pins;	/* NULL: the path picks its sites */
+};
 
 /*
- * Several paths on one patched image: boot state is built once, snapshotted,
- * and every run starts from the snapshot (same results as hs_path_run, which
- * is one session used once, without rebuilding state or retranslating code).
- * A run from a session is valid until the next run or hs_session_free.
+ * Several paths on one patched image: boot state is built once (booted
+ * under QEMU where the source allows it, once per image and boot CPU,
+ * cached; or hotsim's own synthesized state), snapshotted, and every run
+ * starts from the snapshot, without rebuilding state or retranslating
+ * code - results do not depend on what ran before. A run from a session
+ * is valid until the next run or hs_session_free.
  */
 struct hs_session;
-struct hs_session *hs_session_new(const struct hs_patched *pt);
-/* The same with a state source; booting under QEMU happens here (once per
- * image and boot CPU; cached). */
-struct hs_session *hs_session_new_src(const struct hs_patched *pt, enum hs_state_source src);
+struct hs_session *hs_session_new(const struct hs_patched *pt, enum hs_state_source src);
 /* What a session's booted state is: "booted on QEMU cortex-a53 ..." or why
  * there is none. */
 const char *hs_session_state(const struct hs_session *s, int *booted);
 /* Details of the booted state: the overlay's ranges, the patching check. */
 unsigned hs_session_state_notes(const struct hs_session *s, const char **notes, unsigned max);
 void hs_session_free(struct hs_session *s);
-int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
-		   struct hs_path_run *out);
-/* The same, with segments pinned (NULL: the path picks). */
-int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
-		       const struct hs_path_pins *pins, struct hs_path_run *out);
+
+/* Run one path; out->ok says whether it ran (out->why when not). Returns
+ * -1 only for internal failures (out of memory). */
+int hs_path_run(struct hs_session *s, const struct hs_path_def *d, const struct hs_run_opts *o,
+		struct hs_path_run *out);
+/* The same on a session of its own, which the run keeps (freed with it). */
+int hs_path_run_alone(const struct hs_path_def *d, const struct hs_patched *pt, enum hs_state_source src,
+		      const struct hs_run_opts *o, struct hs_path_run *out);
 
 void hs_path_run_free(struct hs_path_run *out);
 

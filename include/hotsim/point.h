@@ -4,7 +4,7 @@
  * state"). A path definition names its point (kernels/paths/); the vm layer
  * takes the points it is given, boots once per image and QEMU CPU and keeps
  * every point's registers and RAM in the snapshot (sim/vm/); the replay
- * starts there (sim/emu/booted.c).
+ * starts there (sim/emu/backend_booted.c).
  */
 #ifndef HOTSIM_POINT_H
 #define HOTSIM_POINT_H

@@ -1,5 +1,5 @@
 /*
- * cswitch: a real switch between two runnable tasks. Task A yields:
+ * cswitch.c - cswitch: a real switch between two runnable tasks. Task A yields:
  * __schedule -> pick_next_task (CFS) -> context_switch -> __switch_to ->
  * cpu_switch_to -> finish_task_switch, ending when task B, asleep in
  * __schedule since its own last yield, is back out of schedule().

@@ -1,5 +1,5 @@
 /*
- * irq-el0: the same IRQ taken from user space (AArch64 EL0): el0t_64_irq,
+ * irq_el0.c - irq-el0: the same IRQ taken from user space (AArch64 EL0): el0t_64_irq,
  * kernel_entry 0, el0t_64_irq_handler -> el0_interrupt, the root handler
  * through handle_arch_irq, then ret_to_user with no pending work and
  * kernel_exit 0 to eret. On cores with a Spectre-BHB mitigation the vector

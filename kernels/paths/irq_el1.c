@@ -1,5 +1,5 @@
 /*
- * irq-el1: an IRQ taken while the kernel runs (task A in kernel code with
+ * irq_el1.c - irq-el1: an IRQ taken while the kernel runs (task A in kernel code with
  * IRQs on): vector entry el1h_64_irq, kernel_entry, el1h_64_irq_handler ->
  * el1_interrupt -> do_interrupt_handler -> the root handler through
  * handle_arch_irq (gic_handle_irq acks INTID 27, the virtual timer, through

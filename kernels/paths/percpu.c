@@ -1,5 +1,5 @@
 /*
- * percpu: this_cpu_*() operations as this image compiles them.
+ * percpu.c - percpu: this_cpu_*() operations as this image compiles them.
  *  (a) per-op: for read, write, add, add_return, xchg and cmpxchg, one real
  *      site of the image (with its preempt_disable/enable wrapper where the
  *      config has one) is executed in the emulator, in task A's context;

@@ -1,5 +1,5 @@
 /*
- * sched-pipe: one round trip of `perf bench sched pipe` (tools/perf/bench/
+ * sched_pipe.c - sched-pipe: one round trip of `perf bench sched pipe` (tools/perf/bench/
  * sched-pipe.c: two tasks, two pipes, one byte each way) between the boot
  * workload's processes, from the booted state only: A writes a byte,
  * B (asleep in read) is woken, A blocks in read and the CPU switches to B

@@ -1,5 +1,5 @@
 /*
- * syscall.getpid: getpid() from a user task - svc #0 with x8 = 172
+ * syscall_getpid.c - syscall.getpid: getpid() from a user task - svc #0 with x8 = 172
  * (__NR_getpid, include/uapi/asm-generic/unistd.h): el0t_64_sync,
  * el0t_64_sync_handler -> el0_svc -> do_el0_svc -> invoke_syscall ->
  * __arm64_sys_getpid, then ret_to_user with no pending work and eret.

@@ -1,5 +1,5 @@
 /*
- * syscall.invalid: a syscall number out of range (x8 = 4095, above every
+ * syscall_invalid.c - syscall.invalid: a syscall number out of range (x8 = 4095, above every
  * kernel's __NR_syscalls) - the entry and exit of a syscall with no work:
  * el0_svc -> invoke_syscall, which answers -ENOSYS (do_ni_syscall /
  * sys_ni_syscall), then ret_to_user and eret. The path the this_cpu series

@@ -1,5 +1,5 @@
 /*
- * a64_decode.c - A64 instruction classifier: top-level dispatch and names.
+ * decode.c - A64 instruction classifier: top-level dispatch and names.
  *
  * The Arm ARM (DDI 0487, "A64 Instruction Set Encoding") splits the space on
  * op0 = bits 28:25 first; each resulting group has its own mask/value table

@@ -1,5 +1,5 @@
 /*
- * a64_disasm.c - disassembly text for reports.
+ * disasm.c - disassembly text for reports.
  *
  * Capstone 4.0.2 (Debian 12) knows ARMv8.0-8.2 but not LSE atomics, RCpc
  * loads, pointer authentication, BTI, MTE or the newer hints, it decodes

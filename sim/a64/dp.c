@@ -1,5 +1,5 @@
 /*
- * a64_dp.c - integer data processing (Arm ARM DDI 0487, C4.1.4 "Data
+ * dp.c - integer data processing (Arm ARM DDI 0487, C4.1.4 "Data
  * Processing -- Immediate", op0 = 100x, and C4.1.6 "Data Processing --
  * Register", op0 = x101).
  *

@@ -1,4 +1,4 @@
-/* a64_encode.c - see a64_encode.h. Encodings from the Arm ARM (DDI 0487), C4. */
+/* encode.c - see a64_encode.h. Encodings from the Arm ARM (DDI 0487), C4. */
 #include "a64/encode.h"
 
 static int64_t sext(uint64_t v, unsigned bits)

@@ -1,5 +1,5 @@
 /*
- * a64_encode.h - the few A64 encodings boot-time patching needs (the kernel's
+ * encode.h - the few A64 encodings boot-time patching needs (the kernel's
  * aarch64_insn_gen_*() and branch-offset helpers, for the same jobs).
  */
 #ifndef HOTSIM_A64_ENCODE_H

@@ -1,5 +1,5 @@
 /*
- * a64_fp.c - scalar floating point and the cryptographic extension (Arm
+ * fp.c - scalar floating point and the cryptographic extension (Arm
  * ARM DDI 0487, C4.1.8, the op0 = x0x1 and 010x/1100 rows).
  *
  * All A64_C_FPSIMD.  General registers are exact for the conversions that

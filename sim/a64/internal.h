@@ -1,5 +1,5 @@
 /*
- * a64_internal.h - shared pieces of the A64 decoder (sim/a64_*.c only).
+ * internal.h - shared pieces of the A64 decoder (sim/a64_*.c only).
  *
  * The decoder is a set of ordered { mask, value } tables in the style of
  * the kernel's arch/arm64/include/asm/insn.h (__AARCH64_INSN_FUNCS): the

@@ -1,5 +1,5 @@
 /*
- * a64_ldst.c - loads and stores (Arm ARM DDI 0487, C4.1.5 "Loads and
+ * ldst.c - loads and stores (Arm ARM DDI 0487, C4.1.5 "Loads and
  * Stores", op0 = x1x0), including exclusives, load-acquire/store-release,
  * RCpc, LSE atomics, pointer-authenticated loads, MTE tag stores and the
  * Advanced SIMD structure loads/stores.

@@ -1,5 +1,5 @@
 /*
- * a64_simd.c - Advanced SIMD data processing, vector and scalar (Arm ARM
+ * simd.c - Advanced SIMD data processing, vector and scalar (Arm ARM
  * DDI 0487, C4.1.8 "Data Processing -- Scalar Floating-Point and Advanced
  * SIMD", the op0 = 0xx0 and 01x1 rows).
  *

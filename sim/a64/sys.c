@@ -1,5 +1,5 @@
 /*
- * a64_sys.c - branches, exception generation and system instructions
+ * sys.c - branches, exception generation and system instructions
  * (Arm ARM DDI 0487, C4.1.3 "Branches, Exception Generating and System
  * instructions", op0 = 101x), plus UDF from the reserved space.
  */

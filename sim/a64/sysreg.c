@@ -1,5 +1,5 @@
 /*
- * a64_sysreg.c - names of the system registers an arm64 kernel touches.
+ * sysreg.c - names of the system registers an arm64 kernel touches.
  *
  * Encodings are op0, op1, CRn, CRm, op2 from the Arm ARM (DDI 0487),
  * chapter D17/D19 "AArch64 System Register Descriptions" and the GICv3

@@ -1,5 +1,5 @@
 /*
- * a64_text.c - disassembly text built from the decoder's fields, for the
+ * text.c - disassembly text built from the decoder's fields, for the
  * words Capstone 4.0.2 cannot decode or spells differently from the Arm
  * ARM's preferred disassembly (which GNU objdump follows).  The format
  * follows objdump: lower case, "#0x.." for most immediates, decimal

@@ -1,5 +1,5 @@
 /*
- * a64_text_fb.c - text for allocated words Capstone 4.0.2 refuses:
+ * text_fb.c - text for allocated words Capstone 4.0.2 refuses:
  * CONSTRAINED UNPREDICTABLE register combinations of loads and stores
  * (writeback into the transfer register, ldp with Rt == Rt2) that objdump
  * still prints, the LORegion ldlar/stllr, Advanced SIMD copies with

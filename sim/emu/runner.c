@@ -2,7 +2,7 @@
  * runner.c - the runner's lifecycle (see runner.h): Unicorn set-up, the
  * flat backend's memory (the patched image, hotsim's heap, harness and
  * sentinel pages), registers, stubs and shims, runs and calls. What
- * happens during a run is hooks.c; the booted backend is booted.c.
+ * happens during a run is hooks.c; the booted backend is backend_booted.c.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,7 +24,7 @@ struct hs_runner;
  * What differs between the two kinds of runner, behind one interface (the
  * way QEMU's MemoryRegionOps hide what backs memory): a flat runner over
  * a patched image with hotsim's synthesized state (runner.c), and one over
- * a booted kernel's snapshot (booted.c). The hooks call these and never
+ * a booted kernel's snapshot (backend_booted.c). The hooks call these and never
  * ask which kind they serve. NULL members: nothing to do.
  */
 struct hs_backend {

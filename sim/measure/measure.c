@@ -366,7 +366,9 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 	int rc = 0;
 
 	pins_of(pin_from, d, cpu, &pins);
-	if (hs_path_run_pinned(ses, d, MS_TRACE_CAP, pin_from ? &pins : NULL, &pr))
+	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .pins = pin_from ? &pins : NULL };
+
+	if (hs_path_run(ses, d, &ro, &pr))
 		return -1;
 	if (!pr.ok) {
 		if (!(row = new_row(out, d->name, d->name, cpu)))
@@ -424,12 +426,8 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 
 int ms_measure(const char *path, const struct ms_options *o, struct ms_image *out)
 {
-	return ms_measure_pinned(path, o, NULL, out);
-}
+	const struct ms_image *pin_from = o->pin_from;
 
-int ms_measure_pinned(const char *path, const struct ms_options *o, const struct ms_image *pin_from,
-		      struct ms_image *out)
-{
 	memset(out, 0, sizeof(*out));
 	out->img = hs_image_open(path);
 	if (!out->img)
@@ -443,7 +441,7 @@ int ms_measure_pinned(const char *path, const struct ms_options *o, const struct
 		if (!pt)
 			return -1;
 		m = ms_model(o, o->cores[c]->name);
-		ses = m ? hs_session_new_src(pt, o->src) : NULL;
+		ses = m ? hs_session_new(pt, o->src) : NULL;
 		if (!m || !ses) {
 			hs_model_free(m);
 			hs_patched_free(pt);
@@ -485,7 +483,9 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 	memset(out, 0, sizeof(*out));
 	if (!(out->pt = hs_patch(img, core)))
 		return -1;
-	if (hs_path_run_src(d, out->pt, o->src, MS_TRACE_CAP, &out->run))
+	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP };
+
+	if (hs_path_run_alone(d, out->pt, o->src, &ro, &out->run))
 		return -1;
 	if (!out->run.ok)
 		return hs_fail("%s on %s cannot run: %s", d->name, core->name, out->run.why);

@@ -1,6 +1,6 @@
 /*
  * path_internal.h - what path definitions with their own run function and
- * the benchmarks use of the path engine (engine.c): the context of a run
+ * the benchmarks use of the path sessions (session.c): the context of a run
  * and the shared path kinds.
  */
 #ifndef HOTSIM_PATHS_INTERNAL_H
@@ -25,7 +25,7 @@ struct hs_path_ctx {
 /* Benchmarks: restore the session and set the path up without running it. */
 int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct hs_path_run *out,
 		       struct hs_run *run, struct hs_runner **r);
-/* Shared by the path kinds (sim/paths/engine.c). */
+/* Shared by the path kinds (sim/paths/session.c). */
 int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
 int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
 void hs_path_note(struct hs_path_run *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -40,7 +40,7 @@ int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct h
  * Spectre-BHB slot of __bp_harden_el1_vectors; desc names it. */
 uint64_t hs_path_vectors(const struct hs_image *img, const struct hs_core *core, char *desc, size_t len);
 
-/* The booted state of a session (booted.c). */
+/* The booted state of a session (booted_state.c). */
 struct hs_boot_state {
 	int ok, loaded;
 	int booted_now;			/* the snapshot was booted by this init */

@@ -15,7 +15,7 @@
 #include "hotsim/a64.h"
 #include "a64/encode.h"
 #include "hotsim/err.h"
-#include "emu/booted.h"
+#include "emu/backend_booted.h"
 #include "paths/path_internal.h"
 #include "vm/vm.h"
 

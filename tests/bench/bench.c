@@ -80,7 +80,7 @@ static void machine(void)
  */
 static double emulate(const struct hs_path_def *d, const struct hs_patched *pt, int bare, size_t *n)
 {
-	struct hs_session *ses = hs_session_new(pt);
+	struct hs_session *ses = hs_session_new(pt, HS_SRC_AUTO);
 	double t[REPS];
 
 	if (!ses)

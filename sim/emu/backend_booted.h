@@ -1,5 +1,5 @@
 /*
- * booted.h - a runner over a booted kernel's snapshot (sim/vm/snapshot.h):
+ * backend_booted.h - a runner over a booted kernel's snapshot (sim/vm/snapshot.h):
  * the kernel's own RAM, mapped at every virtual address its page tables
  * map, with the MMU off (Unicorn 2.0.1 runs high kernel addresses flat).
  *

@@ -1,5 +1,5 @@
 /*
- * engine.c - what the path definitions share: build state, enter an
+ * session.c - what the path definitions share: build state, enter an
  * exception as the hardware would, switch tasks through yield(), check
  * landmarks, and the registry lookup.
  */
@@ -328,7 +328,7 @@ struct hs_session {
 	char boot_why[700];	/* when !boot.ok: why there is no booted state */
 };
 
-struct hs_session *hs_session_new_src(const struct hs_patched *pt, enum hs_state_source src)
+struct hs_session *hs_session_new(const struct hs_patched *pt, enum hs_state_source src)
 {
 	struct hs_session *s = hs_calloc(1, sizeof(*s));
 
@@ -378,11 +378,6 @@ static int synth_state(struct hs_session *s)
 	return 0;
 }
 
-struct hs_session *hs_session_new(const struct hs_patched *pt)
-{
-	return hs_session_new_src(pt, HS_SRC_AUTO);
-}
-
 const char *hs_session_state(const struct hs_session *s, int *booted)
 {
 	*booted = s->boot.ok;
@@ -422,17 +417,17 @@ static int run_booted(struct hs_session *s, const struct hs_path_def *d, size_t 
 	return 0;
 }
 
-int hs_path_run_in(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
-		   struct hs_path_run *out)
+int hs_path_run(struct hs_session *s, const struct hs_path_def *d, const struct hs_run_opts *o,
+		struct hs_path_run *out)
 {
-	return hs_path_run_pinned(s, d, trace_limit, NULL, out);
-}
-
-int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
-		       const struct hs_path_pins *pins, struct hs_path_run *out)
-{
+	static const struct hs_run_opts defaults;
+	size_t trace_limit;
 	struct hs_path_ctx c;
 	int rc = 0;
+
+	if (!o)
+		o = &defaults;
+	trace_limit = o->trace_limit ? o->trace_limit : 4000000;
 
 	memset(out, 0, sizeof(*out));
 	out->def = d;
@@ -446,7 +441,7 @@ int hs_path_run_pinned(struct hs_session *s, const struct hs_path_def *d, size_t
 	if (d->kind != HS_PATH_BOOTED && synth_state(s))
 		return -1;
 	c = s->c;	/* runs may change their copy of the state */
-	c.pins = pins;
+	c.pins = o->pins;
 	if (d->kind == HS_PATH_BOOTED) {
 		snprintf(out->why, sizeof(out->why), "needs the booted state: %s", s->boot_why);
 		return 0;
@@ -511,15 +506,15 @@ int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct
 	return hs_path_prepare(&c, d, out, run);
 }
 
-int hs_path_run_src(const struct hs_path_def *d, const struct hs_patched *pt, enum hs_state_source src,
-		    size_t trace_limit, struct hs_path_run *out)
+int hs_path_run_alone(const struct hs_path_def *d, const struct hs_patched *pt, enum hs_state_source src,
+		      const struct hs_run_opts *o, struct hs_path_run *out)
 {
-	struct hs_session *s = hs_session_new_src(pt, src);
+	struct hs_session *s = hs_session_new(pt, src);
 
 	memset(out, 0, sizeof(*out));
 	if (!s)
 		return -1;
-	if (hs_path_run_in(s, d, trace_limit, out)) {
+	if (hs_path_run(s, d, o, out)) {
 		hs_session_free(s);
 		return -1;
 	}
@@ -531,12 +526,6 @@ int hs_path_run_src(const struct hs_path_def *d, const struct hs_patched *pt, en
 	out->owns_runner = 1;
 	hs_session_free(s);
 	return 0;
-}
-
-int hs_path_run(const struct hs_path_def *d, const struct hs_patched *pt, size_t trace_limit,
-		struct hs_path_run *out)
-{
-	return hs_path_run_src(d, pt, HS_SRC_AUTO, trace_limit, out);
 }
 
 void hs_path_run_free(struct hs_path_run *out)

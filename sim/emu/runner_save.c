@@ -1,5 +1,5 @@
 /*
- * runner_snapshot.c - returning a runner to a saved state (so one Unicorn
+ * runner_save.c - returning a runner to a saved state (so one Unicorn
  * instance, with its translated code, serves many runs), and the bare mode
  * benchmarks use to measure Unicorn without hotsim's hooks.
  */

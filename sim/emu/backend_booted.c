@@ -1,5 +1,5 @@
 /*
- * booted.c - the runner over a booted kernel's snapshot (see booted.h):
+ * backend_booted.c - the runner over a booted kernel's snapshot (see backend_booted.h):
  * page-table walk and mappings, the user half and switch_mm, exception
  * entry and return, the virtual timer, and the undo log that returns RAM
  * to a point between runs.
@@ -12,7 +12,7 @@
 
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
-#include "emu/booted.h"
+#include "emu/backend_booted.h"
 #include "hotsim/point.h"
 #include "emu/runner_internal.h"
 
@@ -348,7 +348,7 @@ static void set_regs(struct hs_runner *r, const struct hs_snap_regs *s, uint64_t
 	set_cp(r, 3, 0, 13, 0, 1, s->contextidr);	/* CONTEXTIDR_EL1 */
 	set_cp(r, 3, 0, 14, 1, 0, s->cntkctl);		/* CNTKCTL_EL1 */
 	/* banked stack pointers, then the level, then the live one: the host
-	 * writes do not move SP between banks (booted.h) */
+	 * writes do not move SP between banks (backend_booted.h) */
 	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, s->sp_el0);
 	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, s->sp_el1);
 	hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, user ? (s->pstate & ~0xfULL) | 4 : s->pstate);

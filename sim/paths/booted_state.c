@@ -1,5 +1,5 @@
 /*
- * booted.c - paths run from the state the kernel built for itself while
+ * booted_state.c - paths run from the state the kernel built for itself while
  * booting under QEMU (README, "Booted state"): the snapshot for the core's
  * boot CPU, hotsim's own patching for the modelled core overlaid on it, a
  * run from a workload point to its eret, then the window and sub-rows the
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unicorn/unicorn.h>
 
-#include "emu/booted.h"
+#include "emu/backend_booted.h"
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "paths/path_internal.h"
