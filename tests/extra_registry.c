@@ -41,7 +41,7 @@ static const char *const stubs[] = { "generic_handle_domain_irq", NULL };
  * point because this definition names it, and validation steps it.
  */
 static const struct hs_boot_point point = {
-	.name = "extra-read", .kind = HS_POINT_SVC, .site = "hs_at_read", .record = HS_REC_STEPPED,
+	.name = "extra-read", .kind = HS_POINT_SVC, .site = "hs_at_read",
 };
 
 const struct hs_path_def hs_path_extra = {
@@ -52,5 +52,5 @@ const struct hs_path_def hs_path_extra = {
 	.from_el = 1,
 	.intid = 27,
 	.stubs = stubs,
-	.boot = { .point = &point },
+	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 2, .samples = 8 } },
 };

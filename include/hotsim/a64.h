@@ -143,6 +143,7 @@ A64_INSN_FUNCS(brk, 0xffe0001fu, 0xd4200000u)		/* brk #imm16 */
 A64_INSN_FUNCS(exc_gen, 0xffe00000u, 0xd4000000u)	/* svc, hvc, smc, brk, hlt, dcps */
 A64_INSN_FUNCS(smc0, 0xffffffffu, 0xd4000003u)		/* smc #0 */
 A64_INSN_FUNCS(nop, 0xffffffffu, 0xd503201fu)
+A64_INSN_FUNCS(wfi, 0xffffffffu, 0xd503207fu)
 A64_INSN_FUNCS(b, 0xfc000000u, 0x14000000u)		/* b imm26 */
 A64_INSN_FUNCS(bl, 0xfc000000u, 0x94000000u)		/* bl imm26 */
 A64_INSN_FUNCS(sys_space, 0xffc00000u, 0xd5000000u)	/* mrs/msr/sys/sysl, hints, barriers */

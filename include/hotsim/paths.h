@@ -60,6 +60,11 @@ struct hs_path_run {
 	unsigned nparts;
 	uint8_t *part_of;
 	int booted;			/* ran from the booted state */
+	/* the operations of the run in its trace, in order: the first warmup
+	 * are history (they warm caches and predictors), the rest are the
+	 * samples; a synthesized run is one op, the whole trace */
+	struct hs_op_range { size_t begin, end; } *ops;
+	unsigned nops, warmup;
 	char state[800];		/* where its state came from, and why not booted */
 	struct hs_runner *r;
 	int owns_runner;		/* freed with the run (hs_path_run) */
@@ -94,14 +99,36 @@ struct hs_split;	/* sim/paths/split.h: what a splitter may read of a run */
  * bookkeeping. */
 typedef void (*hs_split_fn)(struct hs_split *s, struct hs_path_run *out, size_t begin, size_t end);
 
+/*
+ * One operation of a booted path, which the replay samples many times in a
+ * row from the point (README, "Steady state").
+ */
+enum hs_op_kind {
+	HS_OP_SYSCALL,		/* A's svc at the point's site, to the eret that
+				 * returns after it (or after end_site) */
+	HS_OP_IRQ		/* an IRQ taken from EL from_el, to its eret */
+};
+
+struct hs_op_def {
+	enum hs_op_kind kind;
+	int from_el;		/* HS_OP_IRQ */
+	/* HS_OP_SYSCALL: NULL, or the op ends at the eret that returns to the
+	 * instruction after this workload label (sched-pipe: A's next read()) */
+	const char *end_site;
+	/* HS_OP_IRQ: where the replay (and QEMU, in validation) stops the
+	 * guest so that the next tick is due at once - a workload label, or
+	 * kernel functions ("a|b": the first this image has) - instead of
+	 * running the milliseconds between two natural ticks */
+	const char *warp;
+	unsigned warmup;	/* operations replayed before the first sample */
+	unsigned samples;	/* samples by default (--samples overrides) */
+};
+
 struct hs_boot_def {
 	const struct hs_boot_point *point;	/* NULL: synthesized only */
-	/* NULL: the run ends at the eret back to the point's context; else at
-	 * the eret that returns to the instruction after this workload label
-	 * (sched-pipe: A's next read()) */
-	const char *end_site;
-	const char *window;	/* keep only the first call of this function, from its
-				 * entry to its first return (in whichever task) */
+	struct hs_op_def op;
+	const char *window;	/* keep only the first call of this function in each
+				 * op, from its entry to its first return */
 	hs_split_fn split;	/* sub-rows, or NULL */
 	const char *const *landmarks;	/* more functions the booted form passes */
 };
@@ -151,6 +178,7 @@ const struct hs_path_def *hs_path_tick(void);
 struct hs_run_opts {
 	size_t trace_limit;			/* records; 0: 4,000,000 */
 	const struct hs_path_pins *pins;	/* NULL: the path picks its sites */
+	unsigned samples;			/* booted: 0 the path's default */
 };
 
 /*
@@ -184,18 +212,20 @@ void hs_path_run_free(struct hs_path_run *out);
  * Validation (sim/paths/validate.c): each path's booted run against QEMU's
  * own instruction stream from the same point - the image booted again
  * (the snapshot must come out the same), the machine restored at the
- * point with hotsim's overlay written into it and run to the path's last
- * eret (single-stepped from an svc point, recorded by a TCG plugin from an
- * IRQ point). The whole run from the point is compared: for cswitch that
- * is the round trip its window lies in.
+ * point with hotsim's overlay written into it, run free with the
+ * recording plugin and stopped where the replay stops it (its stop
+ * site, the ticks' samples). The whole stream of every operation the
+ * path samples is compared, its warm-up included; for cswitch that is
+ * the round trips its windows lie in.
  */
 struct hs_validation {
 	const struct hs_path_def *def;
 	int ran;			/* both streams were recorded */
 	int identical;
 	const char *point;		/* the snapshot point the run starts at */
-	const char *how;		/* "single-stepped" | "plugin-recorded" */
+	const char *how;		/* "plugin-recorded" */
 	size_t n;			/* instructions compared */
+	unsigned nops;			/* operations they hold */
 	size_t at;			/* first divergence */
 	uint64_t pc, next_replay, next_qemu;
 	char why[800];			/* !ran: why not */

@@ -26,6 +26,6 @@ const struct hs_path_def hs_path_cswitch = {
 	.landmarks = landmarks,
 	/* booted: A blocks in read() and B, woken by A's write(), runs: the
 	 * first __schedule of the round trip, to B's return from it */
-	.boot = { .point = &hs_point_pipe, .end_site = "hs_at_read", .window = "__schedule",
-		  .landmarks = boot_landmarks },
+	.boot = { .point = &hs_point_pipe, .window = "__schedule", .landmarks = boot_landmarks,
+		  .op = { .kind = HS_OP_SYSCALL, .end_site = "hs_at_read", .warmup = 8, .samples = 64 } },
 };

@@ -7,10 +7,11 @@
  */
 #include "irq_split.h"
 
-/* booted: the tick the pipe point's machine takes at once when it resumes
- * (its clock is at the next deadline), from A in user space at its write() */
+/* booted: ticks while A spins in user space (the workload's hs_at_spin
+ * phase); each sample the tick that comes when the guest stops at the
+ * spin's label hs_tick_el0 (its clock jumps to the deadline) */
 static const struct hs_boot_point point = {
-	.name = "irq-el0", .kind = HS_POINT_IRQ, .from_el = 0, .after = "pipe", .record = HS_REC_PLUGIN,
+	.name = "spin", .kind = HS_POINT_SVC, .site = "hs_at_spin",
 };
 
 static const char *const stubs[] = {
@@ -38,5 +39,7 @@ const struct hs_path_def hs_path_irq_el0 = {
 	.stubs = stubs,
 	.landmarks = landmarks,
 	/* booted: the tick while A runs in user space */
-	.boot = { .point = &point, .split = hs_irq_split, .landmarks = boot_landmarks },
+	.boot = { .point = &point, .split = hs_irq_split, .landmarks = boot_landmarks,
+		  .op = { .kind = HS_OP_IRQ, .from_el = 0, .warp = "hs_tick_el0", .warmup = 4,
+			  .samples = 40 } },
 };

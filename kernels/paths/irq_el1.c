@@ -8,10 +8,12 @@
  */
 #include "irq_split.h"
 
-/* booted: the first tick that finds A in the kernel (clearing user memory
- * in read() of /dev/zero) after the pipe point's machine resumes */
+/* booted: ticks while the kernel clears user memory for A (read() of
+ * /dev/zero, the workload's hs_at_zero phase); each sample the tick that
+ * comes when the guest stops at the clearing function (its clock jumps to
+ * the deadline) */
 static const struct hs_boot_point point = {
-	.name = "irq-el1", .kind = HS_POINT_IRQ, .from_el = 1, .after = "pipe", .record = HS_REC_PLUGIN,
+	.name = "zero", .kind = HS_POINT_SVC, .site = "hs_at_zero",
 };
 
 static const char *const stubs[] = {
@@ -39,6 +41,8 @@ const struct hs_path_def hs_path_irq_el1 = {
 	.stubs = stubs,
 	.landmarks = landmarks,
 	/* booted: the tick while the kernel clears user memory for A */
-	.boot = { .point = &point, .split = hs_irq_split, .landmarks = boot_landmarks },
+	.boot = { .point = &point, .split = hs_irq_split, .landmarks = boot_landmarks,
+		  .op = { .kind = HS_OP_IRQ, .from_el = 1, .warp = "__arch_clear_user|__clear_user",
+			  .warmup = 4, .samples = 40 } },
 	.tick = 1,	/* the tick as a running kernel takes it: projections add it */
 };

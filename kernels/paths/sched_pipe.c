@@ -12,9 +12,9 @@
 #include "paths/split.h"
 
 /* booted: A at the svc of its write() (the workload's hs_at_write), B
- * asleep in read(); the machine here is where the IRQ points start from */
+ * asleep in read(); each op is a round trip, to A's read() returning */
 const struct hs_boot_point hs_point_pipe = {
-	.name = "pipe", .kind = HS_POINT_SVC, .site = "hs_at_write", .record = HS_REC_STEPPED,
+	.name = "pipe", .kind = HS_POINT_SVC, .site = "hs_at_write",
 };
 
 static const char *const landmarks[] = {
@@ -110,6 +110,7 @@ const struct hs_path_def hs_path_sched_pipe = {
 	.summary = "one perf bench sched pipe round trip between two processes (booted state only)",
 	.kind = HS_PATH_BOOTED,
 	.landmarks = landmarks,
-	.boot = { .point = &hs_point_pipe, .end_site = "hs_at_read", .split = pipe_split },
+	.boot = { .point = &hs_point_pipe, .split = pipe_split,
+		  .op = { .kind = HS_OP_SYSCALL, .end_site = "hs_at_read", .warmup = 8, .samples = 64 } },
 	.bench = &bench,
 };

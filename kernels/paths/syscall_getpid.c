@@ -8,7 +8,7 @@
 
 /* booted: A at the svc of its getpid() (the workload's hs_at_getpid) */
 static const struct hs_boot_point point = {
-	.name = "getpid", .kind = HS_POINT_SVC, .site = "hs_at_getpid", .record = HS_REC_STEPPED,
+	.name = "getpid", .kind = HS_POINT_SVC, .site = "hs_at_getpid",
 };
 
 static const char *const landmarks[] = {
@@ -24,5 +24,7 @@ const struct hs_path_def hs_path_syscall_getpid = {
 	.from_el = 0,
 	.syscall = 172,		/* __NR_getpid */
 	.landmarks = landmarks,
-	.boot = { .point = &point },
+	/* booted: consecutive getpid()s of the workload's loop (1 in 48 refills
+	 * the per-CPU random batch on 6.x kernels: many samples) */
+	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
 };

@@ -9,7 +9,7 @@
 
 /* booted: A at the svc of syscall 4095 (the workload's hs_at_invalid) */
 static const struct hs_boot_point point = {
-	.name = "invalid", .kind = HS_POINT_SVC, .site = "hs_at_invalid", .record = HS_REC_STEPPED,
+	.name = "invalid", .kind = HS_POINT_SVC, .site = "hs_at_invalid",
 };
 
 static const char *const landmarks[] = {
@@ -24,5 +24,5 @@ const struct hs_path_def hs_path_syscall_invalid = {
 	.from_el = 0,
 	.syscall = 4095,
 	.landmarks = landmarks,
-	.boot = { .point = &point },
+	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
 };

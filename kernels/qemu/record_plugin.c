@@ -6,7 +6,8 @@
  * recorded without stopping it).
  *
  * Arguments (-plugin record.so,out=PATH,win=AT:MAX,win=AT:MAX...): a
- * window starts the first time the guest executes AT and keeps MAX pcs.
+ * window starts the first time the guest executes AT (AT 0: the first
+ * instruction it executes) and keeps MAX pcs.
  * When every window is full, or QEMU exits, PATH gets for each window a
  * 64-bit count and its pcs (written under a temporary name, then renamed,
  * so a reader never sees half a file). Built against the qemu-plugin.h of
@@ -65,7 +66,7 @@ static void on_exec(unsigned int vcpu, void *udata)
 	for (int i = 0; i < nwin; i++) {
 		struct window *w = &win[i];
 
-		if (w->state == 0 && pc == w->at)
+		if (w->state == 0 && (pc == w->at || !w->at))
 			w->state = 1;
 		if (w->state == 1) {
 			w->pcs[w->n++] = pc;
@@ -107,7 +108,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 
 			win[nwin].at = strtoull(argv[i] + 4, &end, 0);
 			win[nwin].max = *end == ':' ? strtoull(end + 1, NULL, 0) : 0;
-			if (!win[nwin].max || win[nwin].max > 16000000)
+			if (!win[nwin].max || win[nwin].max > 64000000)
 				return -1;
 			win[nwin].pcs = malloc(win[nwin].max * sizeof(uint64_t));
 			if (!win[nwin].pcs)

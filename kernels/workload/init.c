@@ -4,24 +4,38 @@
  *
  * First it waits until it runs alone: a distro kernel's boot leaves async
  * work running (crypto self-tests in kthreads), which would otherwise be
- * what the scheduler switches to. Then two processes ping-pong one byte
- * over two pipes - the loop of `perf bench sched pipe` - for WARMUP
- * round trips, so caches of the kernel's
- * own state (slabs, the scheduler's averages, the pipe buffers) are what a
- * running system has. Then process A passes once through each of the
- * snapshot points, every one an `svc` with a global label hotsim puts a
- * breakpoint on (sites below; B never executes them):
+ * what the scheduler switches to. Then it takes the kernel to its steady
+ * state before anything is measured (README, "Steady state"):
+ *   - it sleeps until the kernel has been up STEADY_UPTIME_S seconds: 6.x
+ *     reseeds its crng every max(1 s, uptime / 2) for the first two
+ *     minutes, then once a minute; under -icount shift=0,sleep=off an
+ *     idle guest's clock jumps to its next timer, so the sleep costs the
+ *     host almost nothing;
+ *   - it runs every operation it will be measured on many times (the
+ *     first random draw after the sleep reseeds; slab caches, the pipe's
+ *     pages, PELT averages and the scheduler's tree settle).
+ * Then the phases, each a loop of OPS operations that starts at a
+ * labelled svc (a "site", global symbol) where hotsim stops the boot and
+ * takes the point's snapshot; the replay runs on from there through as
+ * many consecutive operations as it samples:
  *
- *   hs_at_getpid    getpid()                      -> syscall.getpid
- *   hs_at_invalid   syscall 4095 (out of range)   -> syscall.invalid
- *   hs_at_write     write(a, 1 byte), B asleep in read(a)
- *   hs_at_read      read(b, 1 byte)               -> sched-pipe, cswitch
+ *   hs_at_getpid   getpid()                      -> syscall.getpid
+ *   hs_at_invalid  syscall 4095 (out of range)   -> syscall.invalid
+ *   hs_at_write    write(a, 1 byte), B asleep in read(a); A's read(b)
+ *                  at hs_at_read ends the round trip -> sched-pipe, cswitch
+ *   hs_at_spin     getpid(), then A spins in user space through the label
+ *                  hs_tick_el0 -> irq-el0
+ *   hs_at_zero     read() of /dev/zero, 256 KiB at a time (the kernel
+ *                  clears user memory) -> irq-el1
  *
- * followed by two phases in which the periodic tick is left to arrive on
- * its own: A spinning in user space (irq-el0: hotsim stops at the EL0 IRQ
- * vector) and A inside long read()s of /dev/zero (irq-el1: the EL1 IRQ
- * vector). Every site reads the virtual counter into x9 just before its
- * svc, so the snapshot knows the guest time to the tick.
+ * A boot stopped at a point finds its clock at the next timer deadline
+ * when it resumes (QEMU's icount warp), so the tick comes at once; the
+ * replay does the same. The IRQ phases use that on purpose: hotsim stops
+ * (and its replay warps) at hs_tick_el0, or at a kernel function of the
+ * read, each time it is reached, so each tick is a sample without
+ * replaying the milliseconds of spinning between two natural ticks.
+ * Every site reads the virtual counter into x9 just before its svc.
+ * B never executes a site.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -33,7 +47,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WARMUP 2000		/* round trips before the points */
+#define STEADY_UPTIME_S 130	/* past the crng's early-boot reseeding (2 minutes) */
+#define WARMUP 2000		/* of each operation, after the sleep */
+#define OPS 1100		/* per phase: what the replay can sample (with its warm-up) */
 #define SPIN_TICKS 1250000	/* 20 ms of the 62.5 MHz counter: > 2 ticks at HZ=100 */
 #define ZERO_CHUNK (256 << 10)
 
@@ -55,18 +71,33 @@
 		".size " #name "_fn, . - " #name "_fn\n")
 
 /* long name_fn(a, b, c, nr): x0-x2 arguments, x3 the syscall number */
-#define SITE_DECL(name) long name##_fn(long a, long b, long c, long nr)
+#define SITE_DECL(name) long name##_fn(long a, long b, long c, nr_t nr)
+typedef long nr_t;
 
 SITE(hs_sys);		/* every other syscall */
 SITE(hs_at_getpid);
 SITE(hs_at_invalid);
 SITE(hs_at_write);
 SITE(hs_at_read);
+SITE(hs_at_spin);
+SITE(hs_at_zero);
 SITE_DECL(hs_sys);
 SITE_DECL(hs_at_getpid);
 SITE_DECL(hs_at_invalid);
 SITE_DECL(hs_at_write);
 SITE_DECL(hs_at_read);
+SITE_DECL(hs_at_spin);
+SITE_DECL(hs_at_zero);
+
+/* A labelled instruction of the EL0 spin, where the IRQ samples are taken. */
+__asm__(".text\n.balign 16\n.globl hs_tick_el0\n"
+	".type hs_tick_el0_fn, %function\n"
+	"hs_tick_el0_fn:\n"
+	"hs_tick_el0:\n"
+	"	nop\n"
+	"	ret\n"
+	".size hs_tick_el0_fn, . - hs_tick_el0_fn\n");
+void hs_tick_el0_fn(void);
 
 static uint64_t counter(void)
 {
@@ -87,24 +118,24 @@ static void say(const char *s)
 
 static char zero_buf[ZERO_CHUNK];
 
-/* Runnable tasks, from /proc/loadavg ("0.00 0.00 0.00 1/57 123"); 0 if
- * it cannot be read. */
-static int running(void)
+/* A small number at the start of a /proc file ("0.00 0.00 0.00 1/57 123",
+ * "131.04 128.00"): field k (0-based, blank-separated); -1 if unreadable. */
+static long proc_field(const char *path, int k)
 {
 	char buf[128];
-	int fd = open("/proc/loadavg", O_RDONLY), n;
+	int fd = open(path, O_RDONLY), n;
 	const char *p = buf;
 
 	if (fd < 0)
-		return 0;
+		return -1;
 	n = (int)read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return -1;
 	buf[n] = 0;
-	for (int field = 0; field < 3 && p; field++)
+	for (int field = 0; field < k && p; field++)
 		p = strchr(p + 1, ' ');
-	return p ? atoi(p + 1) : 0;
+	return p ? atol(p + (k ? 1 : 0)) : -1;
 }
 
 /* Until this process has been the only runnable task for 200 ms (20
@@ -114,11 +145,22 @@ static void wait_alone(void)
 	struct timespec ten_ms = { 0, 10 * 1000 * 1000 };
 	int quiet = 0;
 
-	mkdir("/proc", 0555);
-	mount("proc", "/proc", "proc", 0, NULL);
 	for (int i = 0; i < 6000 && quiet < 20; i++) {
 		nanosleep(&ten_ms, NULL);
-		quiet = running() <= 1 ? quiet + 1 : 0;
+		/* "1/57": runnable / all, the fourth field */
+		quiet = proc_field("/proc/loadavg", 3) <= 1 ? quiet + 1 : 0;
+	}
+}
+
+/* Sleep until the kernel has been up STEADY_UPTIME_S seconds. */
+static void steady_uptime(void)
+{
+	long up = proc_field("/proc/uptime", 0);
+
+	if (up >= 0 && up < STEADY_UPTIME_S) {
+		struct timespec t = { STEADY_UPTIME_S - up, 0 };
+
+		nanosleep(&t, NULL);
 	}
 }
 
@@ -129,6 +171,8 @@ int main(void)
 	volatile uint64_t spins = 0;
 
 	say("HOTSIM workload start\n");
+	mkdir("/proc", 0555);
+	mount("proc", "/proc", "proc", 0, NULL);
 	wait_alone();
 	z = open("/dev/zero", O_RDONLY);
 	if (z < 0 || pipe(a) || pipe(b)) {
@@ -142,18 +186,32 @@ int main(void)
 			hs_sys_fn(b[1], (long)&c, 1, NR_WRITE);
 		}
 	}
+	steady_uptime();
+	say("HOTSIM workload steady\n");
 	for (int i = 0; i < WARMUP; i++) {
 		hs_sys_fn(a[1], (long)&c, 1, NR_WRITE);
 		hs_sys_fn(b[0], (long)&c, 1, NR_READ);
+		hs_sys_fn(0, 0, 0, NR_GETPID);
+		hs_sys_fn(0, 0, 0, NR_INVALID);
+		if (i % 64 == 0)
+			hs_sys_fn(z, (long)zero_buf, sizeof(zero_buf), NR_READ);
 	}
-	hs_at_getpid_fn(0, 0, 0, NR_GETPID);
-	hs_at_invalid_fn(0, 0, 0, NR_INVALID);
-	hs_at_write_fn(a[1], (long)&c, 1, NR_WRITE);
-	hs_at_read_fn(b[0], (long)&c, 1, NR_READ);
-	/* irq-el0: the tick arrives while A spins in user space */
-	for (uint64_t t0 = counter(); counter() - t0 < SPIN_TICKS;)
+	for (int i = 0; i < OPS; i++)
+		hs_at_getpid_fn(0, 0, 0, NR_GETPID);
+	for (int i = 0; i < OPS; i++)
+		hs_at_invalid_fn(0, 0, 0, NR_INVALID);
+	for (int i = 0; i < OPS; i++) {
+		hs_at_write_fn(a[1], (long)&c, 1, NR_WRITE);
+		hs_at_read_fn(b[0], (long)&c, 1, NR_READ);
+	}
+	/* irq-el0: the tick while A spins in user space */
+	hs_at_spin_fn(0, 0, 0, NR_GETPID);
+	for (uint64_t t0 = counter(); counter() - t0 < SPIN_TICKS;) {
+		hs_tick_el0_fn();
 		spins++;
+	}
 	/* irq-el1: ... and while the kernel clears user memory for A */
+	hs_at_zero_fn(z, (long)zero_buf, sizeof(zero_buf), NR_READ);
 	for (uint64_t t0 = counter(); counter() - t0 < SPIN_TICKS;)
 		hs_sys_fn(z, (long)zero_buf, sizeof(zero_buf), NR_READ);
 	say("HOTSIM workload done\n");

@@ -1,8 +1,9 @@
 /*
- * backend_booted.c - the runner over a booted kernel's snapshot (see backend_booted.h):
- * page-table walk and mappings, the user half and switch_mm, exception
- * entry and return, the virtual timer, and the undo log that returns RAM
- * to a point between runs.
+ * backend_booted.c - the runner over a booted kernel's snapshot (see
+ * backend_booted.h): page-table walk and mappings, the user half and
+ * switch_mm, the undo log that returns RAM to a point between runs, the
+ * overlay, and entering a point. Exceptions are booted_exc.c, time and
+ * the GIC booted_timer.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,50 +13,7 @@
 
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
-#include "emu/backend_booted.h"
-#include "hotsim/point.h"
-#include "emu/runner_internal.h"
-
-struct bt_run {
-	uint64_t va, pa, len;
-};
-
-struct bt_runs {
-	struct bt_run *v;
-	size_t n, cap;
-};
-
-struct hs_booted {
-	char what[600];			/* "vmlinux (booted on cortex-a53)" */
-	const struct hs_snap *snap;
-	uint8_t *ram;
-	uint64_t ram_base, ram_size, tcr;
-	struct bt_runs kernel, user;	/* mapped now; sorted by address */
-	uint64_t user_table;		/* the TTBR0 table user is from */
-	/* the undo log: each page's content before its first write */
-	uint8_t *saved;			/* bitmap by page */
-	uint32_t *undo_pfn;
-	uint8_t *undo_data;
-	size_t nundo, capundo;
-	/* pages the overlay patched (hs_bt_patch), as sealed */
-	uint32_t *sealed_pfn;
-	uint8_t *sealed_data;
-	size_t nsealed;
-	/* the point the runner is at */
-	int point;
-	uint64_t vbar;			/* VBAR_EL1 to use (0: the snapshot's) */
-	uint64_t counter0, icount0, cntfrq, cval, ctl;
-	uint64_t counter_override;	/* validation: QEMU's clock, 0: the point's */
-	uint64_t sp_el1;		/* the kernel's SP while user code runs */
-	uint64_t stop_elr;
-	int stop_set;
-	unsigned remaps, svcs;
-};
-
-static struct hs_booted *bt_of(const struct hs_runner *r)
-{
-	return r->bes;
-}
+#include "emu/booted_internal.h"
 
 #define PAGE 4096ULL
 #define OA_MASK 0x0000fffffffff000ULL	/* descriptor output address, 48-bit PA */
@@ -153,7 +111,7 @@ static int map_runs(struct hs_runner *r, const struct bt_runs *rs)
 
 /* The user half for a new TTBR0 table; an empty table (software PAN's
  * reserved one) keeps the current mapping. */
-static int set_user(struct hs_runner *r, uint64_t ttbr0, int force)
+int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force)
 {
 	struct hs_booted *bt = bt_of(r);
 	struct bt_runs next = { 0 };
@@ -299,7 +257,7 @@ uint64_t hs_bt_dirty_pages(const struct hs_runner *r)
 
 /* --- registers --------------------------------------------------------- */
 
-static void set_cp(struct hs_runner *r, int op0, int op1, int crn, int crm, int op2, uint64_t v)
+void hs_bt_set_cp(struct hs_runner *r, int op0, int op1, int crn, int crm, int op2, uint64_t v)
 {
 	uc_arm64_cp_reg cp = { .crn = (uint32_t)crn, .crm = (uint32_t)crm, .op0 = (uint32_t)op0,
 			       .op1 = (uint32_t)op1, .op2 = (uint32_t)op2, .val = v };
@@ -308,7 +266,7 @@ static void set_cp(struct hs_runner *r, int op0, int op1, int crn, int crm, int 
 }
 
 /* SPSR_EL1 has no Unicorn register id: by encoding */
-static uint64_t get_spsr(struct hs_runner *r)
+uint64_t hs_bt_get_spsr(struct hs_runner *r)
 {
 	uc_arm64_cp_reg cp = { .crn = 4, .crm = 0, .op0 = 3, .op1 = 0, .op2 = 0 };
 
@@ -332,7 +290,7 @@ static void set_regs(struct hs_runner *r, const struct hs_snap_regs *s, uint64_t
 	hs_rt_set_reg(r, UC_ARM64_REG_FPCR, s->fpcr);
 	hs_rt_set_reg(r, UC_ARM64_REG_FPSR, s->fpsr);
 	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, s->elr);
-	set_cp(r, 3, 0, 4, 0, 0, s->spsr);	/* SPSR_EL1 */
+	hs_bt_set_cp(r, 3, 0, 4, 0, 0, s->spsr);	/* SPSR_EL1 */
 	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, s->esr);
 	hs_rt_set_reg(r, UC_ARM64_REG_FAR_EL1, s->far);
 	hs_rt_set_reg(r, UC_ARM64_REG_VBAR_EL1, bt->vbar ? bt->vbar : s->vbar);
@@ -343,10 +301,10 @@ static void set_regs(struct hs_runner *r, const struct hs_snap_regs *s, uint64_t
 	hs_rt_set_reg(r, UC_ARM64_REG_TTBR1_EL1, s->ttbr1);
 	hs_rt_set_reg(r, UC_ARM64_REG_MAIR_EL1, s->mair);
 	hs_rt_set_reg(r, UC_ARM64_REG_CPACR_EL1, s->cpacr);
-	set_cp(r, 3, 0, 2, 0, 2, s->tcr);		/* TCR_EL1 */
-	set_cp(r, 3, 0, 1, 0, 0, s->sctlr & ~1ULL);	/* SCTLR_EL1, MMU off */
-	set_cp(r, 3, 0, 13, 0, 1, s->contextidr);	/* CONTEXTIDR_EL1 */
-	set_cp(r, 3, 0, 14, 1, 0, s->cntkctl);		/* CNTKCTL_EL1 */
+	hs_bt_set_cp(r, 3, 0, 2, 0, 2, s->tcr);		/* TCR_EL1 */
+	hs_bt_set_cp(r, 3, 0, 1, 0, 0, s->sctlr & ~1ULL);	/* SCTLR_EL1, MMU off */
+	hs_bt_set_cp(r, 3, 0, 13, 0, 1, s->contextidr);	/* CONTEXTIDR_EL1 */
+	hs_bt_set_cp(r, 3, 0, 14, 1, 0, s->cntkctl);		/* CNTKCTL_EL1 */
 	/* banked stack pointers, then the level, then the live one: the host
 	 * writes do not move SP between banks (backend_booted.h) */
 	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, s->sp_el0);
@@ -355,137 +313,6 @@ static void set_regs(struct hs_runner *r, const struct hs_snap_regs *s, uint64_t
 	hs_rt_set_reg(r, UC_ARM64_REG_SP, user ? s->sp_el0 : s->sp_el1);
 	bt->sp_el1 = s->sp_el1;
 	hs_rt_set_reg(r, UC_ARM64_REG_PC, pc);
-}
-
-/* --- exceptions --------------------------------------------------------- */
-
-/* svc from "user" code (EL1t): the entry the hardware would make from EL0. */
-static int svc_entry(struct hs_runner *r)
-{
-	struct hs_booted *bt = bt_of(r);
-	uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC), ps = hs_rt_reg(r, UC_ARM64_REG_PSTATE);
-	uint64_t vbar = hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1);
-	uint32_t word = 0;
-	const void *p = hs_rt_host(r, pc - 4, 4);
-
-	if ((ps & 0xf) != 4) {
-		char where[128];
-
-		hs_rt_stop(r, "svc at EL1 at %s", hs_addr_fmt(r->img, pc - 4, where, sizeof(where)));
-		return -1;
-	}
-	if (p)
-		memcpy(&word, p, 4);
-	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, hs_rt_reg(r, UC_ARM64_REG_SP));
-	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, pc);
-	set_cp(r, 3, 0, 4, 0, 0, ps & ~0xfULL);
-	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x56000000ULL | ((word >> 5) & 0xffff));
-	hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | 0x3c5);
-	hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
-	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
-	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + a64_vector_offset(0, A64_VEC_SYNC));
-	bt->svcs++;
-	return 0;
-}
-
-/* eret, before it executes: return to user code at EL1t, or to EL1h. */
-static void eret(struct hs_runner *r)
-{
-	struct hs_booted *bt = bt_of(r);
-	uint64_t spsr = get_spsr(r), elr = hs_rt_reg(r, UC_ARM64_REG_ELR_EL1);
-
-	switch (spsr & 0x1f) {
-	case 0:		/* EL0t */
-		bt->sp_el1 = hs_rt_reg(r, UC_ARM64_REG_SP);
-		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
-		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (spsr & ~0x1fULL) | 4);
-		hs_rt_set_reg(r, UC_ARM64_REG_SP, hs_rt_reg(r, UC_ARM64_REG_SP_EL0));
-		break;
-	case 5:		/* EL1h */
-		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, spsr);
-		break;
-	default:
-		hs_rt_stop(r, "eret to mode 0x%llx (hotsim returns to EL0t and EL1h only)",
-			   (unsigned long long)(spsr & 0x1f));
-		return;
-	}
-	hs_rt_set_reg(r, UC_ARM64_REG_PC, elr);
-	/* a pc write from a hook restarts Unicorn at the new pc and eats a
-	 * uc_emu_stop: end the run when that pc comes, untraced */
-	if (bt->stop_set && elr == bt->stop_elr) {
-		r->stop_pc = elr;
-		r->stop_sp_min = 0;
-		r->stop_hits_left = 1;
-	}
-}
-
-/* --- timer and system registers ------------------------------------------ */
-
-static uint64_t counter(const struct hs_runner *r)
-{
-	const struct hs_booted *bt = bt_of(r);
-
-	/* QEMU with -icount shift=0: one instruction is one nanosecond */
-	return bt->counter0 + (r->icount - bt->icount0) * bt->cntfrq / 1000000000ULL;
-}
-
-
-/* 1: handled (value written to rt, or the write consumed), 0: Unicorn's. */
-static int sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
-{
-	struct hs_booted *bt = bt_of(r);
-	uint64_t v = 0, now = counter(r);
-
-	if (write && rt != UC_ARM64_REG_XZR)
-		v = hs_rt_reg(r, rt);
-	switch (enc) {
-	case A64_SYSREG(3, 3, 14, 0, 1): case A64_SYSREG(3, 3, 14, 0, 2):	/* CNTPCT, CNTVCT */
-	case A64_SYSREG(3, 3, 14, 0, 5): case A64_SYSREG(3, 3, 14, 0, 6):	/* the self-synchronising forms */
-		if (write)
-			return 0;
-		v = now;
-		break;
-	case A64_SYSREG(3, 3, 14, 0, 0):				/* CNTFRQ */
-		if (write)
-			return 0;
-		v = bt->cntfrq;
-		break;
-	case A64_SYSREG(3, 3, 14, 3, 1):				/* CNTV_CTL */
-		if (write) {
-			bt->ctl = v & 3;
-			return 1;
-		}
-		v = bt->ctl | ((bt->ctl & 1) && now >= bt->cval ? 4 : 0);
-		break;
-	case A64_SYSREG(3, 3, 14, 3, 2):				/* CNTV_CVAL */
-		if (write) {
-			bt->cval = v;
-			return 1;
-		}
-		v = bt->cval;
-		break;
-	case A64_SYSREG(3, 3, 14, 3, 0):				/* CNTV_TVAL */
-		if (write) {
-			bt->cval = now + (uint64_t)(int64_t)(int32_t)v;
-			return 1;
-		}
-		v = (uint32_t)(bt->cval - now);
-		break;
-	case A64_SYSREG(3, 0, 2, 0, 0):				/* TTBR0_EL1: switch_mm */
-		if (write && set_user(r, v, 0))
-			hs_rt_stop(r, "%s", hs_errmsg());
-		return 0;
-	case A64_SYSREG(3, 0, 1, 0, 0):				/* SCTLR_EL1: keep the MMU off */
-		if (!write)
-			return 0;
-		set_cp(r, 3, 0, 1, 0, 0, v & ~1ULL);
-		return 1;
-	default:
-		return 0;
-	}
-	if (rt != UC_ARM64_REG_XZR)
-		hs_rt_set_reg(r, rt, v);
-	return 1;
 }
 
 /* --- the runner ------------------------------------------------------------ */
@@ -497,13 +324,31 @@ static void *host(struct hs_runner *r, uint64_t va, uint64_t len)
 
 static void booted_free(struct hs_runner *r);
 
+static void at_warp(struct hs_runner *r, uint64_t pc)
+{
+	const struct hs_booted *bt = bt_of(r);
+
+	for (int i = 0; i < 4; i++)
+		if (bt->spec.warp[i] == pc) {
+			hs_bt_warp(r);
+			return;
+		}
+}
+
 static const struct hs_backend booted_backend = {
 	.name = "booted",
 	.host = host,
 	.written = written,
-	.svc = svc_entry,
-	.eret = eret,
-	.sysreg = sysreg,
+	.svc = hs_bt_svc_entry,
+	.eret = hs_bt_eret,
+	.sysreg = hs_bt_sysreg,
+	.event = hs_bt_event,
+	.at_warp = at_warp,
+	.wfx = hs_bt_wfx,
+	.gic_ack = hs_bt_gic_ack,
+	.gic_pending = hs_bt_pending,
+	.gic_eoi = hs_bt_gic_eoi,
+	.gic_sgi = hs_bt_gic_sgi,
 	.free = booted_free,
 };
 
@@ -535,7 +380,7 @@ struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_s
 		goto fail;
 	hs_snap_fill_ram(snap, 0, bt->ram);
 	if (walk_table(bt, s0->ttbr1, 1, &bt->kernel) || map_runs(r, &bt->kernel) ||
-	    set_user(r, s0->ttbr0, 1))
+	    hs_bt_set_user(r, s0->ttbr0, 1))
 		goto fail;
 	if (!bt->kernel.n) {
 		hs_fail("%s: TTBR1_EL1 maps nothing", bt->what);
@@ -593,7 +438,7 @@ int hs_bt_seal(struct hs_runner *r)
 	return 0;
 }
 
-int hs_bt_enter(struct hs_runner *r, unsigned k, uint64_t pc_override)
+int hs_bt_enter(struct hs_runner *r, unsigned k)
 {
 	struct hs_booted *bt = bt_of(r);
 	const struct hs_snap *snap = bt->snap;
@@ -612,17 +457,22 @@ int hs_bt_enter(struct hs_runner *r, unsigned k, uint64_t pc_override)
 			memcpy(bt->ram + pfn * PAGE, snap->data + (size_t)i * PAGE, PAGE);
 		}
 	/* each point's tables are its own: walk both halves again */
-	if (set_kernel(r, s->ttbr1) || set_user(r, s->ttbr0, 1))
+	if (set_kernel(r, s->ttbr1) || hs_bt_set_user(r, s->ttbr0, 1))
 		return -1;
-	set_regs(r, s, pc_override ? pc_override : s->pc);
+	set_regs(r, s, s->pc);
 	bt->point = (int)k;
+	/* the guest stopped at the point: QEMU resumes it at its next timer
+	 * deadline (the point's counter is its CNTV_CVAL), so the tick comes
+	 * at once */
 	bt->counter0 = bt->counter_override ? bt->counter_override : s->counter;
 	bt->icount0 = r->icount;
 	bt->cval = s->cntv_cval;
 	bt->ctl = s->cntv_ctl & 3;
-	bt->stop_set = 0;
-	/* an IRQ point: the tick's INTID is what the GIC has pending */
-	r->gic_pending = snap->pts[k].kind == HS_POINT_IRQ ? TIMER_INTID : 1023;
+	bt->timer_active = 0;
+	bt->sgi_pending = bt->sgi_active = 0;
+	hs_bt_ops_reset(bt);
+	r->next_flags = 0;
+	hs_bt_next_event(r);
 	/* pages a previous run wrote may hold code Unicorn translated */
 	uc_ctl_remove_cache(r->uc, 0, ~0ULL);
 	return 0;
@@ -645,10 +495,39 @@ void hs_bt_counter_override(struct hs_runner *r, uint64_t counter)
 	bt_of(r)->counter_override = counter;
 }
 
-void hs_bt_stop_at_eret(struct hs_runner *r, uint64_t elr)
+void hs_bt_set_ops(struct hs_runner *r, const struct hs_bt_opspec *spec)
 {
-	bt_of(r)->stop_elr = elr;
-	bt_of(r)->stop_set = 1;
+	struct hs_booted *bt = bt_of(r);
+
+	bt->spec = *spec;
+	r->warp_lo = 1;
+	r->warp_hi = 0;
+	for (int i = 0; i < 4; i++) {
+		uint64_t w = spec->warp[i];
+
+		if (!w)
+			continue;
+		if (w < r->warp_lo || r->warp_lo > r->warp_hi)
+			r->warp_lo = w;
+		if (w > r->warp_hi)
+			r->warp_hi = w;
+	}
+}
+
+const struct hs_bt_op *hs_bt_ops(const struct hs_runner *r, unsigned *n)
+{
+	*n = bt_of(r)->nops;
+	return bt_of(r)->ops;
+}
+
+unsigned hs_bt_irqs(const struct hs_runner *r)
+{
+	return bt_of(r) ? bt_of(r)->irqs : 0;
+}
+
+unsigned hs_bt_warps(const struct hs_runner *r)
+{
+	return bt_of(r) ? bt_of(r)->warps : 0;
 }
 
 unsigned hs_bt_remaps(const struct hs_runner *r)
@@ -691,5 +570,6 @@ static void booted_free(struct hs_runner *r)
 	free(bt->undo_data);
 	free(bt->sealed_pfn);
 	free(bt->sealed_data);
+	free(bt->ops);
 	free(bt);
 }

@@ -26,10 +26,35 @@
 struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_snap *snap,
 				   const struct hs_core *core);
 
-/* Put the runner at point k: RAM, registers, timer, GIC (an IRQ point has
- * the timer's INTID pending). Changes made since the last enter are
- * undone first; pc is the point's, or pc_override when non-zero. */
-int hs_bt_enter(struct hs_runner *r, unsigned k, uint64_t pc_override);
+/* Put the runner at point k: RAM, registers, the timer as QEMU resumes a
+ * stopped guest (its clock at the next deadline: the tick is due at once),
+ * the GIC with nothing active. Changes made since the last enter are
+ * undone first. */
+int hs_bt_enter(struct hs_runner *r, unsigned k);
+
+/*
+ * What one operation of a run is, and how many the run ends after. The
+ * replay runs on from the point through consecutive operations, taking
+ * the ticks QEMU would take (the virtual timer from the instruction
+ * count, interrupts at the instruction QEMU takes them, its warp when a
+ * debugger stop or a wfi idles the guest).
+ */
+struct hs_bt_opspec {
+	int irq;		/* 0: from the svc at site to the eret that returns to
+				 * end_elr; 1: an IRQ taken from EL from_el, to its eret */
+	uint64_t site, end_elr;
+	int from_el;
+	/* where a stop warps the clock (the boot stops there, so the next tick
+	 * is due at once): up to 4 addresses, 0 unused */
+	uint64_t warp[4];
+	unsigned want;		/* the run ends after this many operations */
+};
+struct hs_bt_op {
+	size_t begin, end;	/* records [begin, end) of the run's trace */
+};
+void hs_bt_set_ops(struct hs_runner *r, const struct hs_bt_opspec *spec);
+/* The operations the last run found, in order. */
+const struct hs_bt_op *hs_bt_ops(const struct hs_runner *r, unsigned *n);
 
 /* The per-core overlay: patch bytes of the booted kernel at a virtual
  * address, before hs_bt_seal; they become part of every point's state. */
@@ -44,11 +69,11 @@ uint64_t hs_bt_pa(struct hs_runner *r, uint64_t va);
  * QEMU's clock after a restore); 0 clears it. */
 void hs_bt_counter_override(struct hs_runner *r, uint64_t counter);
 
-/* End the run at the eret that returns to elr (the eret is traced). */
-void hs_bt_stop_at_eret(struct hs_runner *r, uint64_t elr);
-
-/* Counts for reports: user-half remaps (switch_mm) and svc entries. */
+/* Counts for reports: user-half remaps (switch_mm), interrupts taken,
+ * clock warps. */
 unsigned hs_bt_remaps(const struct hs_runner *r);
+unsigned hs_bt_irqs(const struct hs_runner *r);
+unsigned hs_bt_warps(const struct hs_runner *r);
 
 /* Pages written since the last enter (tests check the undo log is whole). */
 uint64_t hs_bt_dirty_pages(const struct hs_runner *r);

@@ -81,6 +81,14 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 			return;
 		}
 	}
+	/* the backend's stop sites, then its interrupts (QEMU takes one
+	 * before the instruction at the deadline executes) */
+	if (pc >= r->warp_lo && pc <= r->warp_hi)
+		r->be->at_warp(r, pc);
+	if (r->icount > r->next_event && r->be->event(r, pc)) {
+		r->icount--;	/* the instruction at pc did not execute */
+		return;
+	}
 	if (pc >= r->poison_lo && pc < r->poison_hi) {
 		for (unsigned i = 0; i < r->npoison; i++)
 			if (pc >= r->poison[i].lo && pc < r->poison[i].hi) {
@@ -135,6 +143,10 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 		hs_rt_stop(r, "%s", hs_errmsg());
 		return;
 	}
+	if (r->next_flags && r->tracing) {
+		r->tr->v[r->tr->n - 1].flags |= r->next_flags;
+		r->next_flags = 0;
+	}
 	if (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND) {
 		if (r->csp < HS_CSTACK)
 			r->cstack[r->csp++] = pc + 4;
@@ -145,6 +157,8 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 		hs_trace_note_sysreg(r->tr, in->sysreg, in->cls != A64_C_MRS);
 	if (in->cls == A64_C_ERET && r->be->eret)
 		r->be->eret(r);
+	else if (r->be->wfx && a64_is_wfi(in->word))
+		r->be->wfx(r);
 	else if (r->be->written && a64_is_dc_zva(in->word))
 		/* dc zva has no store hook: the largest block (DCZID_EL0.BS 7, 512 bytes) */
 		r->be->written(r, hs_rt_x(r, a64_rt(in->word)) & ~511ULL, 512);

@@ -270,6 +270,9 @@ struct hs_runner *hs_rt_new_common(const struct hs_image *img, const struct hs_c
 	r->img = img;
 	r->core = core;
 	r->be = &flat_backend;
+	r->next_event = UINT64_MAX;
+	r->warp_lo = 1;
+	r->warp_hi = 0;
 	hs_dcache_init(&r->dc);
 	e = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &r->uc);
 	if (e != UC_ERR_OK) {

@@ -39,6 +39,21 @@ struct hs_backend {
 	void (*eret)(struct hs_runner *r);
 	/* MRS/MSR of an implemented register: 1 handled, 0 Unicorn's */
 	int (*sysreg)(struct hs_runner *r, int rt, unsigned enc, int write);
+	/* the instruction count reached r->next_event, before the instruction
+	 * at pc executes: 1 when the backend redirected (an interrupt taken,
+	 * pc written) and the instruction did not execute */
+	int (*event)(struct hs_runner *r, uint64_t pc);
+	/* pc is in [r->warp_lo, r->warp_hi]: the backend's stop sites */
+	void (*at_warp)(struct hs_runner *r, uint64_t pc);
+	/* wfi/wfe is about to execute */
+	void (*wfx)(struct hs_runner *r);
+	/* the GIC CPU interface, when the backend models its interrupts:
+	 * acknowledge (IAR: the INTID, 1023 none), the highest pending
+	 * (HPPIR), end (EOIR/DIR), and ICC_SGI1R_EL1 written */
+	uint32_t (*gic_ack)(struct hs_runner *r);
+	uint32_t (*gic_pending)(const struct hs_runner *r);
+	void (*gic_eoi)(struct hs_runner *r, uint32_t intid);
+	void (*gic_sgi)(struct hs_runner *r, uint64_t v);
 	void (*free)(struct hs_runner *r);
 };
 
@@ -60,6 +75,11 @@ struct hs_runner {
 	struct hs_dcache dc;
 	uc_hook h_code, h_mem;
 	int hooks_off;		/* bare mode (benchmarks) */
+
+	/* backend events (hooks.c asks cheaply, the backend decides) */
+	uint64_t next_event;		/* icount; UINT64_MAX: none */
+	uint64_t warp_lo, warp_hi;	/* pc range of the backend's stop sites; lo > hi: none */
+	uint32_t next_flags;		/* HS_T_* for the next traced record (an exception entry) */
 
 	/* the current run */
 	struct hs_trace *tr;

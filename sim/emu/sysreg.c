@@ -114,18 +114,26 @@ int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word)
 	case ICC_IAR1:
 		if (!read)
 			goto unknown;
+		if (r->be->gic_ack) {
+			v = r->be->gic_ack(r);
+			break;
+		}
 		v = r->gic_pending;
 		r->gic_pending = SPURIOUS_INTID;	/* acknowledged */
 		break;
 	case ICC_HPPIR1:
 		if (!read)
 			goto unknown;
-		v = r->gic_pending;
+		v = r->be->gic_pending ? r->be->gic_pending(r) : r->gic_pending;
 		break;
 	case ICC_EOIR1: case ICC_DIR: case ICC_SGI1R:
 		if (read)
 			goto unknown;
 		r->gic_eois += enc == ICC_EOIR1;
+		if (enc != ICC_SGI1R && r->be->gic_eoi)
+			r->be->gic_eoi(r, (uint32_t)(get_x(r, rt) & 0xffffff));
+		else if (enc == ICC_SGI1R && r->be->gic_sgi)
+			r->be->gic_sgi(r, get_x(r, rt));
 		break;
 	case ICC_PMR:
 		if (read)

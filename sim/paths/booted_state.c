@@ -314,113 +314,143 @@ static int point_of(const struct hs_boot_state *b, const struct hs_path_def *d)
 	return k;
 }
 
-/* Where the path's first instruction is, and the ELR of its last eret:
- * an svc point starts at the svc and returns after it; an IRQ point
- * starts at the vector and returns where the tick came from; an end site
- * ends at the eret that returns after that label. */
-static int ends(const struct hs_boot_state *b, const struct hs_path_def *d, int k, uint64_t *pc,
-		uint64_t *elr)
+/* A workload label, else the first of a list of kernel functions
+ * ("a|b"): the address, 0 when neither has it. */
+static uint64_t site_addr(const struct hs_image *img, const char *spec)
 {
-	const struct hs_snap_point *p = &b->snap.pts[k];
+	char buf[160], *save = NULL;
+	uint64_t a = 0;
 
-	if (p->kind == HS_POINT_IRQ) {
-		*pc = b->vbar + a64_vector_offset(p->from_el, A64_VEC_IRQ);
-		*elr = p->regs.elr;
-	} else {
-		*pc = p->regs.pc;
-		*elr = p->regs.pc + 4;
-	}
-	if (d->boot.end_site) {
-		if (hs_workload_sym(d->boot.end_site, elr))
-			return hs_fail("%s: no %s in the workload", d->name, d->boot.end_site);
-		*elr += 4;
+	if (!spec || !hs_workload_sym(spec, &a))
+		return a;
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *n = strtok_r(buf, "|", &save); n; n = strtok_r(NULL, "|", &save)) {
+		const struct hs_sym *f = hs_sym_spec(img, n, NULL);
+
+		if (f)
+			return f->addr;
 	}
 	return 0;
 }
 
-/* The record after every svc is an exception entry (the models charge it). */
-static void flag_entries(struct hs_runner *r, struct hs_trace *t, int starts_at_vector)
+uint64_t hs_boot_warp_site(const struct hs_boot_state *b, const struct hs_path_def *d)
 {
-	const struct hs_dcache *dc = hs_rt_dcache(r);
-
-	if (starts_at_vector && t->n)
-		t->v[0].flags |= HS_T_EXC_ENTRY;
-	for (size_t i = 1; i < t->n; i++)
-		if (a64_is_svc(dc->v[t->v[i - 1].sidx].in.word))
-			t->v[i].flags |= HS_T_EXC_ENTRY;
+	return d->boot.op.warp ? site_addr(hs_rt_image(b->r), d->boot.op.warp) : 0;
 }
 
-/* Keep only the first call of fn: from its entry to its first return. */
+/* The operations of d from point k, as the replay counts them. */
+static int op_spec(const struct hs_boot_state *b, const struct hs_path_def *d, int k, unsigned want,
+		   struct hs_bt_opspec *spec)
+{
+	const struct hs_op_def *op = &d->boot.op;
+	const struct hs_snap_point *p = &b->snap.pts[k];
+
+	memset(spec, 0, sizeof(*spec));
+	spec->irq = op->kind == HS_OP_IRQ;
+	spec->from_el = op->from_el;
+	spec->site = p->site;
+	spec->end_elr = p->site + 4;
+	spec->want = want;
+	if (op->end_site) {
+		if (hs_workload_sym(op->end_site, &spec->end_elr))
+			return hs_fail("%s: no %s in the workload", d->name, op->end_site);
+		spec->end_elr += 4;
+	}
+	if (op->warp && !(spec->warp[0] = site_addr(hs_rt_image(b->r), op->warp)))
+		return hs_fail("%s: neither the workload nor this image has %s", d->name, op->warp);
+	return 0;
+}
+
+/* Keep only the first call of fn in each op: from its entry to its first
+ * return (in whichever task). */
 static int window(const struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out)
 {
-	const struct hs_sym *f = hs_sym_lookup(b->r ? hs_rt_image(b->r) : NULL, d->boot.window, NULL);
+	const struct hs_sym *f = hs_sym_lookup(hs_rt_image(b->r), d->boot.window, NULL);
 	const struct hs_dcache *dc = hs_rt_dcache(b->r);
-	size_t i, j;
 
 	if (!f)
 		return hs_fail("no %s in this image", d->boot.window);
-	for (i = 0; i < out->tr.n && out->tr.v[i].pc != f->addr; i++)
-		;
-	for (j = i; j < out->tr.n; j++) {
-		uint64_t pc = out->tr.v[j].pc;
+	for (unsigned k = 0; k < out->nops; k++) {
+		size_t i = out->ops[k].begin, j, e = out->ops[k].end;
 
-		if (dc->v[out->tr.v[j].sidx].in.cls == A64_C_RET && pc >= f->addr && pc < f->addr + f->size)
-			break;
+		while (i < e && out->tr.v[i].pc != f->addr)
+			i++;
+		for (j = i; j < e; j++) {
+			uint64_t pc = out->tr.v[j].pc;
+
+			if (dc->v[out->tr.v[j].sidx].in.cls == A64_C_RET && pc >= f->addr &&
+			    pc < f->addr + f->size)
+				break;
+		}
+		if (i >= e || j >= e)
+			return hs_fail("%s: %s %s in operation %u", d->name, f->name,
+				       i >= e ? "is not called" : "does not return", k + 1);
+		out->ops[k] = (struct hs_op_range){ i, j + 1 };
 	}
-	if (i >= out->tr.n || j >= out->tr.n)
-		return hs_fail("%s: %s %s on this path", d->name, f->name,
-			       i >= out->tr.n ? "is not called" : "does not return");
-	memmove(out->tr.v, out->tr.v + i, (j + 1 - i) * sizeof(*out->tr.v));
-	out->tr.n = j + 1 - i;
-	out->entry = f->addr;
 	return 0;
 }
 
-static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out,
-		      int full)
+/*
+ * Run d from its point through warmup + samples consecutive operations
+ * (all of them when full: validation compares the whole stream), then the
+ * windows and sub-rows of each.
+ */
+static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, unsigned samples,
+		      struct hs_path_run *out, int full)
 {
-	struct hs_run run = { .what = d->name, .stop = 1, .budget = BOOT_BUDGET, .trace = &out->tr };
+	const struct hs_op_def *op = &d->boot.op;
+	unsigned want = op->warmup + (samples ? samples : op->samples), n;
+	struct hs_run run = { .what = d->name, .stop = 1, .trace = &out->tr };
+	const struct hs_bt_op *found;
 	const struct hs_snap_point *p;
-	uint64_t elr;
-	char where[128];
+	struct hs_bt_opspec spec;
 	int k = point_of(b, d);
 
-	if (k < 0 || ends(b, d, k, &run.pc, &elr))
+	if (k < 0 || op_spec(b, d, k, want, &spec))
 		return -1;
 	p = &b->snap.pts[k];
-	b->stop_elr = elr;
-	if (hs_bt_enter(b->r, (unsigned)k, run.pc))
+	/* a runaway is far beyond any operation's length */
+	run.budget = BOOT_BUDGET + (uint64_t)want * 500000;
+	hs_bt_set_ops(b->r, &spec);
+	if (hs_bt_enter(b->r, (unsigned)k))
 		return -1;
-	hs_bt_stop_at_eret(b->r, elr);
+	run.pc = p->regs.pc;
 	if (hs_rt_run(b->r, &run))
 		return -1;
-	flag_entries(b->r, &out->tr, p->kind == HS_POINT_IRQ);
+	found = hs_bt_ops(b->r, &n);
+	if (n < want)
+		return hs_fail("%s: the replay ended after %u of %u operations", d->name, n, want);
+	if (!(out->ops = calloc(n, sizeof(*out->ops))))
+		return hs_fail("out of memory");
+	for (unsigned i = 0; i < n; i++)
+		out->ops[i] = (struct hs_op_range){ found[i].begin, found[i].end };
+	out->nops = n;
+	out->warmup = op->warmup;
 	out->entry = run.pc;
-	if (p->kind == HS_POINT_IRQ)
-		snprintf(out->entry_desc, sizeof(out->entry_desc), "%s+0x%x (the tick, from %s)", b->vdesc,
-			 (unsigned)a64_vector_offset(p->from_el, A64_VEC_IRQ),
-			 hs_addr_fmt(hs_rt_image(b->r), p->regs.elr, where, sizeof(where)));
-	else
-		snprintf(out->entry_desc, sizeof(out->entry_desc), "the workload's svc at 0x%llx (%s point)",
-			 (unsigned long long)run.pc, p->name);
+	snprintf(out->entry_desc, sizeof(out->entry_desc),
+		 "the workload's svc at 0x%llx (%s point), %u operations (%u warm-up)",
+		 (unsigned long long)run.pc, p->name, n, op->warmup);
 	if (!full && d->boot.window && window(b, d, out))
 		return -1;
 	if (!full && d->boot.split) {
 		struct hs_split sp = { .r = b->r, .img = hs_rt_image(b->r), .t = &out->tr };
 
-		d->boot.split(&sp, out, 0, out->tr.n);
+		for (unsigned i = out->warmup; i < out->nops; i++)
+			d->boot.split(&sp, out, out->ops[i].begin, out->ops[i].end);
 	}
 	out->booted = 1;
 	snprintf(out->state, sizeof(out->state), "%s", b->desc);
 	return 0;
 }
 
-int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out)
+int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, unsigned samples,
+		   struct hs_path_run *out)
 {
-	return booted_run(b, d, out, 0);
+	return booted_run(b, d, samples, out, 0);
 }
 
-int hs_path_booted_full(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out)
+int hs_path_booted_full(struct hs_boot_state *b, const struct hs_path_def *d, unsigned samples,
+			struct hs_path_run *out)
 {
-	return booted_run(b, d, out, 1);
+	return booted_run(b, d, samples, out, 1);
 }

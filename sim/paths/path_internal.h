@@ -50,7 +50,6 @@ struct hs_boot_state {
 	struct hs_idreg idregs[20];
 	char boot_name[48];
 	uint64_t vbar;			/* the modelled core's vectors */
-	uint64_t stop_elr;		/* where the last run's final eret returned */
 	char vdesc[64];
 	unsigned overlay_bytes, overlay_ranges;
 	unsigned check_words;		/* text words booted != hotsim's patch for the boot CPU */
@@ -78,9 +77,14 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt);
 /* The same, keeping the machines in keep_dir if it boots (b->booted_now). */
 int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt, const char *keep_dir);
 void hs_boot_state_free(struct hs_boot_state *b);
-/* Run d's booted form into out (its trace is initialised); full: the
- * whole run from the point, without the definition's window. */
-int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out);
-int hs_path_booted_full(struct hs_boot_state *b, const struct hs_path_def *d, struct hs_path_run *out);
+/* Where d's replay stops the guest for its ticks (0: nowhere). */
+uint64_t hs_boot_warp_site(const struct hs_boot_state *b, const struct hs_path_def *d);
+/* Run d's booted form into out (its trace is initialised): warmup +
+ * samples operations (0: the definition's default); full: the whole run
+ * from the point, without the definition's windows and sub-rows. */
+int hs_path_booted(struct hs_boot_state *b, const struct hs_path_def *d, unsigned samples,
+		   struct hs_path_run *out);
+int hs_path_booted_full(struct hs_boot_state *b, const struct hs_path_def *d, unsigned samples,
+			struct hs_path_run *out);
 
 #endif

@@ -404,11 +404,11 @@ void hs_session_free(struct hs_session *s)
 
 /* d's booted form, into out (which the caller has initialised). */
 static int run_booted(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
-		      struct hs_path_run *out)
+		      unsigned samples, struct hs_path_run *out)
 {
 	out->r = s->boot.r;
 	hs_trace_init(&out->tr, hs_rt_dcache(s->boot.r), trace_limit);
-	if (hs_path_booted(&s->boot, d, out)) {
+	if (hs_path_booted(&s->boot, d, samples, out)) {
 		snprintf(out->why, sizeof(out->why), "%s", hs_errmsg());
 		return 0;
 	}
@@ -437,7 +437,7 @@ int hs_path_run(struct hs_session *s, const struct hs_path_def *d, const struct 
 		return 0;
 	}
 	if (s->boot.ok && d->boot.point)
-		return run_booted(s, d, trace_limit, out);
+		return run_booted(s, d, trace_limit, o->samples, out);
 	if (d->kind != HS_PATH_BOOTED && synth_state(s))
 		return -1;
 	c = s->c;	/* runs may change their copy of the state */
@@ -531,6 +531,7 @@ int hs_path_run_alone(const struct hs_path_def *d, const struct hs_patched *pt, 
 void hs_path_run_free(struct hs_path_run *out)
 {
 	free(out->part_of);
+	free(out->ops);
 	hs_trace_free(&out->tr);
 	if (out->owns_runner)
 		hs_runner_free(out->r);

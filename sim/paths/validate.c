@@ -1,8 +1,10 @@
 /*
  * validate.c - the replay against QEMU (see paths.h, hs_validate). Only
- * the booted form of a path can be checked this way: QEMU runs the same
- * snapshot point, so any difference is hotsim's (its exception entry and
- * return, timer, GIC, page mapping, overlay) or Unicorn's.
+ * the booted form of a path can be checked this way: QEMU runs from the
+ * same snapshot point, free, stopped where the replay's stop sites are,
+ * so any difference is hotsim's (its exception entry and return, timer
+ * and interrupt timing, GIC, page mapping, overlay) or Unicorn's. Every
+ * sampled operation is compared, warm-up included: the whole stream.
  */
 #include <errno.h>
 #include <ftw.h>
@@ -110,8 +112,7 @@ static size_t drop_slots(uint64_t *pcs, size_t n, uint64_t slots)
 	return k;
 }
 
-static void compare(const struct hs_trace *t, const uint64_t *q, size_t nq, uint64_t stop, int with_stop,
-		    struct hs_validation *v)
+static void compare(const struct hs_trace *t, const uint64_t *q, size_t nq, struct hs_validation *v)
 {
 	size_t i;
 
@@ -120,128 +121,89 @@ static void compare(const struct hs_trace *t, const uint64_t *q, size_t nq, uint
 		if (t->v[i].pc != q[i])
 			break;
 	v->n = i;
-	/* stepping records where the final eret went; a window just stops */
-	if (i == t->n && (with_stop ? nq == t->n + 1 && q[nq - 1] == stop : nq >= t->n)) {
+	if (i == t->n) {
 		v->identical = 1;
 		return;
 	}
 	v->at = i;
 	v->pc = i ? t->v[i - 1].pc : 0;
-	v->next_replay = i < t->n ? t->v[i].pc : stop;
+	v->next_replay = t->v[i].pc;
 	v->next_qemu = i < nq ? q[i] : 0;
 }
 
-static int replay(struct hs_boot_state *b, const struct hs_path_def *d, uint64_t counter,
-		  struct hs_path_run *pr, struct hs_validation *v)
+/* QEMU's stream from one point, as the replay of d runs it: the same
+ * stop site (each stop is the tick the replay takes there). */
+struct recorded {
+	const char *point;
+	uint64_t stop;
+	uint64_t *pcs;
+	size_t n;
+};
+
+static int record(struct hs_boot_state *b, const char *dir, const struct qpatches *qp,
+		  const struct hs_path_def *d, size_t need, struct recorded *rec, struct hs_validation *v)
 {
-	hs_trace_free(&pr->tr);
-	memset(pr, 0, sizeof(*pr));
-	pr->def = d;
-	hs_trace_init(&pr->tr, hs_rt_dcache(b->r), 4000000);
-	hs_bt_counter_override(b->r, counter);
-	if (hs_path_booted_full(b, d, pr)) {
-		snprintf(v->why, sizeof(v->why), "the replay failed: %s", hs_errmsg());
-		hs_bt_counter_override(b->r, 0);
+	struct hs_vm_recording w = { 0 };
+
+	w.cpu = b->snap.h.cpu;
+	w.dir = dir;
+	w.point = d->boot.point->name;
+	w.patches = qp->v;
+	w.npatches = qp->n;
+	w.stops[0] = hs_boot_warp_site(b, d);
+	/* QEMU's vector slots branch to the model's: one more pc per exception */
+	w.max = need + need / 8 + 64;
+	if (hs_vm_record(&w)) {
+		snprintf(v->why, sizeof(v->why), "QEMU: %s", hs_errmsg());
 		return -1;
 	}
-	hs_bt_counter_override(b->r, 0);
+	rec->point = d->boot.point->name;
+	rec->stop = w.stops[0];
+	rec->pcs = w.pcs;
+	rec->n = drop_slots(w.pcs, w.got, qp->slots);
 	return 0;
 }
 
 /*
- * A path from an svc point: the replay once for its length, QEMU restored
- * at the point and single-stepped (reading its counter first, through the
- * workload's own counter read: the replay is given the same), the replay
- * again on that clock, and the two streams side by side.
+ * One path: the replay of every operation it samples (the whole stream
+ * from its point, warm-up included) against QEMU's stream from the same
+ * point, recorded once per point and stop site and shared by the paths
+ * that start there.
  */
-static void stepped(struct hs_boot_state *b, const char *dir, const struct qpatches *qp,
-		    const struct hs_path_def *d, struct hs_validation *v)
+static void validate_path(struct hs_boot_state *b, const char *dir, const struct qpatches *qp,
+			  const struct hs_path_def *d, struct recorded *recs, int *nrecs,
+			  struct hs_validation *v)
 {
-	int k = hs_snap_find(&b->snap, d->boot.point->name);
 	struct hs_path_run pr;
-	struct hs_vm_record rq = { 0 };
-	uint64_t *pcs = NULL;
-	size_t n = 0;
+	struct recorded *rec = NULL;
+	uint64_t stop = hs_boot_warp_site(b, d);
 
 	memset(&pr, 0, sizeof(pr));
-	if (replay(b, d, 0, &pr, v))
-		goto out;
-	rq.cpu = b->snap.h.cpu;
-	rq.dir = dir;
-	rq.point = b->snap.pts[k].name;
-	rq.patches = qp->v;
-	rq.npatches = qp->n;
-	rq.start_pc = pr.tr.n ? pr.tr.v[0].pc : 0;
-	rq.stop_pc = b->stop_elr;
-	rq.max = pr.tr.n + 96;
-	/* the workload reads the counter into x9 just before its svc */
-	rq.probe_pc = b->snap.pts[k].regs.pc - 4;
-	rq.probe_reg = 9;
-	if (!(pcs = malloc(rq.max * sizeof(*pcs)))) {
-		snprintf(v->why, sizeof(v->why), "out of memory");
+	pr.def = d;
+	hs_trace_init(&pr.tr, hs_rt_dcache(b->r), 64000000);
+	if (hs_path_booted_full(b, d, 0, &pr)) {
+		snprintf(v->why, sizeof(v->why), "the replay failed: %s", hs_errmsg());
 		goto out;
 	}
-	if (hs_vm_record_pcs(&rq, pcs, &n)) {
-		snprintf(v->why, sizeof(v->why), "QEMU: %s", hs_errmsg());
-		goto out;
+	v->nops = pr.nops;
+	for (int i = 0; i < *nrecs && !rec; i++)
+		if (!strcmp(recs[i].point, d->boot.point->name) && recs[i].stop == stop &&
+		    recs[i].n >= pr.tr.n)
+			rec = &recs[i];
+	if (!rec && *nrecs < 16) {
+		rec = &recs[(*nrecs)++];
+		memset(rec, 0, sizeof(*rec));
+		if (record(b, dir, qp, d, pr.tr.n, rec, v)) {
+			(*nrecs)--;
+			goto out;
+		}
 	}
-	n = drop_slots(pcs, n, qp->slots);
-	if (replay(b, d, rq.counter, &pr, v))
-		goto out;
-	compare(&pr.tr, pcs, n, rq.stop_pc, 1, v);
+	if (rec)
+		compare(&pr.tr, rec->pcs, rec->n, v);
 out:
-	free(pcs);
+	free(pr.ops);
+	free(pr.part_of);
 	hs_trace_free(&pr.tr);
-}
-
-/*
- * The paths recorded free-running (the IRQ paths): QEMU restored at the
- * point their points are reached from runs with the recording plugin, as
- * the snapshot's IRQ points were taken (the tick at once from EL0, then
- * the first that finds the kernel running); the replays run on the
- * snapshot's clock. One QEMU run records every window from one base.
- */
-static void windowed(struct hs_boot_state *b, const char *dir, const struct qpatches *qp,
-		     const struct hs_path_def *const *defs, int ndefs, struct hs_validation *out,
-		     const char *base)
-{
-	struct hs_vm_windows w = { 0 };
-	struct hs_path_run pr[4];
-	int idx[4], m = 0;
-
-	memset(pr, 0, sizeof(pr));
-	for (int i = 0; i < ndefs && m < 4; i++) {
-		const struct hs_boot_point *pt = defs[i]->boot.point;
-		int k = pt ? hs_snap_find(&b->snap, pt->name) : -1;
-
-		if (k < 0 || pt->record != HS_REC_PLUGIN || !pt->after || strcmp(pt->after, base) ||
-		    defs[i]->boot.end_site || out[i].why[0])
-			continue;
-		if (replay(b, defs[i], 0, &pr[m], &out[i]))
-			continue;
-		w.at[m] = (qp->slots ? qp->slots : b->vbar) + a64_vector_offset(pt->from_el, A64_VEC_IRQ);
-		w.max[m] = pr[m].tr.n + (qp->slots ? 1 : 0);
-		idx[m++] = i;
-	}
-	if (!m)
-		return;
-	w.cpu = b->snap.h.cpu;
-	w.dir = dir;
-	w.point = base;
-	w.patches = qp->v;
-	w.npatches = qp->n;
-	w.n = (unsigned)m;
-	if (hs_vm_record_windows(&w)) {
-		for (int j = 0; j < m; j++)
-			snprintf(out[idx[j]].why, sizeof(out[idx[j]].why), "QEMU: %s", hs_errmsg());
-	} else {
-		for (int j = 0; j < m; j++)
-			compare(&pr[j].tr, w.pcs[j], drop_slots(w.pcs[j], w.got[j], qp->slots), 0, 0,
-				&out[idx[j]]);
-	}
-	hs_vm_windows_free(&w);
-	for (int j = 0; j < m; j++)
-		hs_trace_free(&pr[j].tr);
 }
 
 int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *defs, int ndefs,
@@ -281,12 +243,15 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 		snprintf(why, sizeof(why), "%s", hs_errmsg());
 		booted = 0;
 	}
+	struct recorded recs[16];
+	int nrecs = 0;
+
 	for (int i = 0; i < ndefs; i++) {
 		const struct hs_boot_point *bp = defs[i]->boot.point;
 
 		if (bp) {
 			out[i].point = bp->name;
-			out[i].how = bp->record == HS_REC_PLUGIN ? "plugin-recorded" : "single-stepped";
+			out[i].how = "plugin-recorded";
 		}
 		if (!bp)
 			snprintf(out[i].why, sizeof(out[i].why), "this path has no booted form");
@@ -295,22 +260,11 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 		else if (!b.booted_now && !same_snapshot(&fresh, &b.snap, bp->name, out[i].why,
 							 sizeof(out[i].why)))
 			continue;
-		else if (bp->record == HS_REC_STEPPED)
-			stepped(&b, dir, &qp, defs[i], &out[i]);
+		else
+			validate_path(&b, dir, &qp, defs[i], recs, &nrecs, &out[i]);
 	}
-	/* the free-running recordings, one QEMU run per point they start from */
-	for (int i = 0; booted && i < ndefs; i++) {
-		const struct hs_boot_point *bp = defs[i]->boot.point;
-		int first = 1;
-
-		if (!bp || bp->record != HS_REC_PLUGIN || !bp->after)
-			continue;
-		for (int j = 0; j < i && first; j++)
-			first = !(defs[j]->boot.point && defs[j]->boot.point->record == HS_REC_PLUGIN &&
-				  defs[j]->boot.point->after && !strcmp(defs[j]->boot.point->after, bp->after));
-		if (first)
-			windowed(&b, dir, &qp, defs, ndefs, out, bp->after);
-	}
+	for (int i = 0; i < nrecs; i++)
+		free(recs[i].pcs);
 	free(qp.v);
 	if (fresh.pages)
 		hs_snap_free(&fresh);

@@ -3,12 +3,11 @@
  * the caller names (point.h; the workload's sites: kernels/workload/init.c).
  *
  * QEMU starts stopped; hotsim puts breakpoints on the labelled svc
- * instructions of the points the first run passes and lets the guest run.
- * At each stop it reads the registers through the gdbstub and RAM through
- * QMP (pmemsave), then moves on. A point reached from another one (an IRQ
- * point: the first tick of its kind after it) comes from that point's
- * machine, restored. With -icount the guest runs the same instructions
- * every time, so the same image, CPU and points give the same snapshot.
+ * instructions of every point and lets the guest run. At each stop it
+ * reads the registers through the gdbstub and RAM through QMP
+ * (pmemsave), then moves on. With -icount the guest runs the same
+ * instructions every time, so the same image, CPU and points give the
+ * same snapshot.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -199,36 +198,6 @@ static int take_ram(struct hs_qemu *q, const char *dir, uint64_t size, uint32_t 
 	return 0;
 }
 
-/* Run to the breakpoint at va; a timeout or a guest that ends says where
- * the boot got to (the console's last lines). */
-static int run_to(struct hs_qemu *q, uint64_t va, unsigned timeout_s, const char *what)
-{
-	char tail[700];
-	uint64_t pc;
-	int rc;
-
-	if (hs_rsp_break(q, va, 1))
-		return -1;
-	rc = hs_rsp_continue(q, timeout_s * 1000);
-	if (rc == -2) {
-		char at[40] = "";
-
-		if (hs_rsp_interrupt(q, &pc) == 0)
-			snprintf(at, sizeof(at), " (it runs at 0x%llx)", (unsigned long long)pc);
-		return hs_fail("the guest did not reach %s within %u s%s; console: %s", what, timeout_s,
-			       at, hs_qemu_console_tail(q, tail, sizeof(tail)));
-	}
-	if (rc)
-		return hs_fail("%s before %s; console: %s", hs_errmsg(), what,
-			       hs_qemu_console_tail(q, tail, sizeof(tail)));
-	if (hs_rsp_pc(q, &pc))
-		return -1;
-	if (pc != va)
-		return hs_fail("the guest stopped at 0x%llx, not at %s (0x%llx)", (unsigned long long)pc,
-			       what, (unsigned long long)va);
-	return hs_rsp_break(q, va, 0);
-}
-
 static int write_inputs(const struct hs_image *img, const char *dir, char *kernel, char *initrd,
 			size_t len)
 {
@@ -239,24 +208,10 @@ static int write_inputs(const struct hs_image *img, const char *dir, char *kerne
 	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size);
 }
 
-/* Where point k stops: its svc, or the vector of its tick (VBAR_EL1 as
- * the point it is reached from had it). */
-static void stop_at(const struct hs_snap *s, const struct hs_boot_point *pt, uint64_t after_vbar,
-		    uint64_t *at, char *what, size_t len)
-{
-	if (pt->kind == HS_POINT_SVC) {
-		*at = s->pts[s->h.npoints].site;
-		snprintf(what, len, "the workload's %s", pt->site);
-	} else {
-		*at = after_vbar + a64_vector_offset(pt->from_el, A64_VEC_IRQ);
-		snprintf(what, len, "a timer IRQ taken from EL%d", pt->from_el);
-	}
-}
-
 /* Take the point the guest stopped at as the next one (index
  * s->h.npoints): registers, RAM, and the checks of its kind. */
-static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s,
-		      const struct hs_boot_point *pt, uint8_t **base, struct pages *p)
+static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, uint8_t **base,
+		      struct pages *p)
 {
 	uint32_t k = s->h.npoints;
 	struct hs_snap_regs *r = &s->pts[k].regs;
@@ -264,47 +219,27 @@ static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_s
 	if (read_regs(q, r) || (k == 0 && read_idregs(q, &s->h)) ||
 	    take_ram(q, b->dir, s->h.ram_size, k, base, p))
 		return -1;
-	/* the guest resumes at its next timer deadline (walk_points) */
+	/* the stopped guest's clock jumps to its next timer deadline (QEMU's
+	 * icount warp): that is the time it resumes at, the tick due at once */
 	r->counter = r->cntv_cval;
-	if (pt->kind == HS_POINT_IRQ && (r->spsr & 0xf) != (pt->from_el ? 5u : 0u))
-		return hs_fail("the IRQ at the %s point came from mode 0x%llx", pt->name,
-			       (unsigned long long)(r->spsr & 0xf));
 	s->h.npoints++;
 	return 0;
 }
 
-/* The point named name among the caller's, or NULL. */
-static const struct hs_boot_point *point_named(const struct hs_vm_boot *b, const char *name)
-{
-	for (unsigned i = 0; name && i < b->npoints; i++)
-		if (!strcmp(b->points[i].name, name))
-			return &b->points[i];
-	return NULL;
-}
-
-/* Some later point is reached from this one's machine. */
-static int is_base(const struct hs_vm_boot *b, const char *name)
-{
-	for (unsigned i = 0; i < b->npoints; i++)
-		if (b->points[i].after && !strcmp(b->points[i].after, name))
-			return 1;
-	return 0;
-}
-
-/* Save the machine at the current stop as <point>.mig: where later points
- * start from, and (keep_dir) what validation restores. */
+/* Save the machine at the current stop as <point>.mig (keep_dir): what
+ * validation restores. */
 static int keep_machine(struct hs_qemu *q, const struct hs_vm_boot *b, const char *name)
 {
 	char path[400];
 
-	if (!b->keep_dir && !is_base(b, name))
+	if (!b->keep_dir)
 		return 0;
-	snprintf(path, sizeof(path), "%s/%s.mig", b->keep_dir ? b->keep_dir : b->dir, name);
+	snprintf(path, sizeof(path), "%s/%s.mig", b->keep_dir, name);
 	return hs_qmp_migrate(q, path);
 }
 
-/* The first run: every point reached on the way, in the order the
- * workload reaches them (all their breakpoints armed at once). */
+/* Every point, in the order the workload reaches them (all their
+ * breakpoints armed at once). */
 static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s,
 		     uint64_t *sites, uint8_t **base, struct pages *p)
 {
@@ -312,7 +247,7 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_sn
 	char tail[700];
 
 	for (unsigned i = 0; i < b->npoints; i++)
-		if (!b->points[i].after && ++left && hs_rsp_break(q, sites[i], 1))
+		if (++left && hs_rsp_break(q, sites[i], 1))
 			return -1;
 	while (left) {
 		uint64_t pc;
@@ -333,7 +268,7 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_sn
 				       hs_qemu_console_tail(q, tail, sizeof(tail)));
 		if (hs_rsp_pc(q, &pc))
 			return -1;
-		for (i = 0; i < b->npoints && (b->points[i].after || sites[i] != pc); i++)
+		for (i = 0; i < b->npoints && sites[i] != pc; i++)
 			;
 		if (i == b->npoints)
 			return hs_fail("the guest stopped at 0x%llx, at no point's site", (unsigned long long)pc);
@@ -341,7 +276,7 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_sn
 		snprintf(s->pts[s->h.npoints].name, sizeof(s->pts[0].name), "%s", b->points[i].name);
 		s->pts[s->h.npoints].kind = b->points[i].kind;
 		s->pts[s->h.npoints].site = sites[i];
-		if (hs_rsp_break(q, pc, 0) || take_point(q, b, s, &b->points[i], base, p) ||
+		if (hs_rsp_break(q, pc, 0) || take_point(q, b, s, base, p) ||
 		    keep_machine(q, b, b->points[i].name))
 			return -1;
 		left--;
@@ -349,55 +284,13 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_sn
 	return 0;
 }
 
-/*
- * Every point; fills s (its pages on the heap). The first run stops at
- * the svc points on the way; every other point comes from a copy of the
- * machine at the point it is reached from, because QEMU 7.2 with
- * sleep=off never resumes after a stop at an exception vector (a restored
- * copy does). A restored or resumed guest finds the clock at its next
- * timer deadline, so the tick is taken at once: an EL0 IRQ point after
- * the pipe point is that tick, at A's write(); an EL1 one the first tick
- * that finds A in the kernel after it. Every point's counter is therefore
- * its CNTV_CVAL.
- */
-static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_qemu_cfg *cfg,
-		       struct hs_snap *s, uint64_t *sites)
+/* Every point; fills s (its pages on the heap). */
+static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, uint64_t *sites)
 {
 	struct pages p = { 0 };
 	uint8_t *base = NULL;
-	char mig[400], what[96];
 	int rc = first_run(q, b, s, sites, &base, &p);
 
-	for (unsigned i = 0; i < b->npoints && !rc; i++) {
-		const struct hs_boot_point *pt = &b->points[i];
-		int from = pt->after ? hs_snap_find(s, pt->after) : 0;
-		uint64_t at;
-
-		if (!pt->after)
-			continue;
-		if (from < 0) {
-			rc = hs_fail("the %s point is reached from %s, which no run took", pt->name, pt->after);
-			break;
-		}
-		snprintf(mig, sizeof(mig), "%s/%s.mig", b->keep_dir ? b->keep_dir : b->dir, pt->after);
-		cfg->incoming = mig;
-		memset(&s->pts[s->h.npoints], 0, sizeof(s->pts[0]));
-		snprintf(s->pts[s->h.npoints].name, sizeof(s->pts[0].name), "%s", pt->name);
-		snprintf(s->pts[s->h.npoints].after, sizeof(s->pts[0].after), "%s", pt->after);
-		s->pts[s->h.npoints].kind = pt->kind;
-		s->pts[s->h.npoints].from_el = pt->from_el;
-		s->pts[s->h.npoints].site = sites[i];
-		stop_at(s, pt, s->pts[from].regs.vbar, &at, what, sizeof(what));
-		hs_qemu_stop(q);
-		rc = hs_qemu_start(q, cfg) || run_to(q, at, 60, what) || take_point(q, b, s, pt, &base, &p) ||
-		     (pt->kind == HS_POINT_SVC && keep_machine(q, b, pt->name));
-	}
-	if (!b->keep_dir)
-		for (unsigned i = 0; i < b->npoints; i++)
-			if (is_base(b, b->points[i].name)) {
-				snprintf(mig, sizeof(mig), "%s/%s.mig", b->dir, b->points[i].name);
-				unlink(mig);
-			}
 	if (base)
 		munmap(base, s->h.ram_size);
 	s->h.npages = (uint32_t)p.n;
@@ -430,14 +323,9 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	for (unsigned i = 0; i < b->npoints; i++) {
 		const struct hs_boot_point *pt = &b->points[i];
 
-		if (pt->kind == HS_POINT_SVC && (!pt->site || hs_workload_sym(pt->site, &sites[i])))
+		if (!pt->site || hs_workload_sym(pt->site, &sites[i]))
 			return hs_fail("the %s point: no site %s in the workload", pt->name,
 				       pt->site ? pt->site : "(none)");
-		if (pt->kind == HS_POINT_IRQ && !pt->after)
-			return hs_fail("the %s point: an IRQ point is reached from another point", pt->name);
-		if (pt->after && !point_named(b, pt->after))
-			return hs_fail("the %s point is reached from %s, which is not asked for", pt->name,
-				       pt->after);
 	}
 	if (!(s->pts = calloc(b->npoints, sizeof(*s->pts))))
 		return hs_fail("out of memory for the snapshot");
@@ -451,7 +339,7 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	cfg.dir = b->dir;
 	if (hs_qemu_start(&q, &cfg))
 		goto fail;
-	rc = walk_points(&q, b, &cfg, s, sites);
+	rc = walk_points(&q, b, s, sites);
 	hs_qemu_stop(&q);
 	if (!rc)
 		return 0;

@@ -1,7 +1,12 @@
 /*
- * record.c - QEMU's own instruction stream for a path (see vm.h,
- * hs_vm_record_pcs): restore the machine kept at a point, single-step it,
- * record the pcs. Validation compares them with the replay's.
+ * record.c - QEMU's own instruction stream from a point (see vm.h,
+ * hs_vm_record): restore the machine kept at the point, write the
+ * overlay, let it run free with the recording plugin, stopping it at the
+ * replay's stop sites as the replay does; validation compares the pcs
+ * with the replay's. Free-running, not single-stepped: a guest stopped by
+ * the debugger finds its clock at its next timer deadline when it resumes
+ * (QEMU's icount warp), so every stop is a tick - the stops are exactly
+ * the ones the replay makes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,73 +19,7 @@
 #include "vm/vm.h"
 
 #define RECORD_MEM_MB 256	/* as every boot of the recipe (snapcache.c) */
-
-/* QEMU's counter now: step the probe's mrs, read its register, put pc
- * and the register back. */
-static int probe_counter(struct hs_qemu *vm, struct hs_vm_record *q)
-{
-	char reg[8];
-	uint64_t pc, saved;
-
-	snprintf(reg, sizeof(reg), "x%u", q->probe_reg);
-	if (q->probe_reg > 30 || hs_rsp_pc(vm, &pc) || hs_rsp_reg64(vm, reg, &saved) ||
-	    hs_rsp_set_reg64(vm, "pc", q->probe_pc) || hs_rsp_step(vm) || hs_rsp_reg64(vm, reg, &q->counter))
-		return hs_fail("cannot read QEMU's counter at 0x%llx", (unsigned long long)q->probe_pc);
-	return hs_rsp_set_reg64(vm, reg, saved) || hs_rsp_set_reg64(vm, "pc", pc);
-}
-
-int hs_vm_record_pcs(struct hs_vm_record *q, uint64_t *pcs, size_t *n)
-{
-	char kernel[400], initrd[400], mig[400];
-	struct hs_qemu_cfg cfg = { 0 };
-	struct hs_qemu vm;
-	uint64_t pc;
-	int rc = 0;
-
-	*n = 0;
-	snprintf(kernel, sizeof(kernel), "%s/Image", q->dir);
-	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", q->dir);
-	snprintf(mig, sizeof(mig), "%s/%s.mig", q->dir, q->point);
-	cfg.cpu = q->cpu;
-	cfg.mem_mb = RECORD_MEM_MB;
-	cfg.kernel = kernel;
-	cfg.initrd = initrd;
-	cfg.append = "";	/* restored: the command line is in guest memory */
-	cfg.dir = q->dir;
-	cfg.incoming = mig;
-	if (hs_qemu_start(&vm, &cfg))
-		return -1;
-	/* the overlay by physical address: a user-mode stop cannot write
-	 * kernel pages through the MMU */
-	rc = hs_rsp_phys(&vm, 1);
-	for (size_t i = 0; i < q->npatches && !rc; i++)
-		rc = hs_rsp_write(&vm, q->patches[i].pa, q->patches[i].bytes, q->patches[i].len);
-	if (!rc)
-		rc = hs_rsp_phys(&vm, 0);
-	if (!rc && q->break_pc) {
-		uint64_t at;
-
-		rc = hs_rsp_break(&vm, q->break_pc, 1) || hs_rsp_continue(&vm, 60000) ||
-		     hs_rsp_pc(&vm, &at) || hs_rsp_break(&vm, q->break_pc, 0);
-		if (!rc && at != q->break_pc)
-			rc = hs_fail("QEMU stopped at 0x%llx, not at 0x%llx", (unsigned long long)at,
-				     (unsigned long long)q->break_pc);
-	}
-	if (!rc)
-		rc = hs_rsp_step_mode(&vm) || (q->probe_pc && probe_counter(&vm, q)) ||
-		     hs_rsp_set_reg64(&vm, "pc", q->start_pc);
-	for (pc = q->start_pc; !rc && *n < q->max;) {
-		pcs[(*n)++] = pc;
-		if (pc == q->stop_pc && *n > 1)
-			break;
-		if (hs_rsp_step(&vm) || hs_rsp_pc(&vm, &pc)) {
-			rc = -1;
-			break;
-		}
-	}
-	hs_qemu_stop(&vm);
-	return rc;
-}
+#define RECORD_TIMEOUT_MS 300000
 
 static int write_file(const char *path, const void *p, size_t n)
 {
@@ -94,35 +33,60 @@ static int write_file(const char *path, const void *p, size_t n)
 	return fclose(f) ? hs_fail("%s: %s", path, strerror(errno)) : 0;
 }
 
-/* The plugin's output: per window a count and its pcs. */
-static int read_windows(const char *path, struct hs_vm_windows *w)
+/* The plugin's output: a count and the pcs of its one window. */
+static int read_recording(const char *path, struct hs_vm_recording *w)
 {
 	FILE *f = fopen(path, "rb");
+	uint64_t n = 0;
 	int rc = 0;
 
 	if (!f)
 		return hs_fail("%s: %s", path, strerror(errno));
-	for (unsigned i = 0; i < w->n && !rc; i++) {
-		uint64_t n = 0;
-
-		if (fread(&n, sizeof(n), 1, f) != 1 || n > w->max[i] ||
-		    !(w->pcs[i] = malloc((n ? n : 1) * sizeof(uint64_t))) ||
-		    fread(w->pcs[i], sizeof(uint64_t), n, f) != n)
-			rc = hs_fail("%s: truncated recording", path);
-		w->got[i] = n;
-	}
+	if (fread(&n, sizeof(n), 1, f) != 1 || n > w->max ||
+	    !(w->pcs = malloc((n ? n : 1) * sizeof(uint64_t))) ||
+	    fread(w->pcs, sizeof(uint64_t), n, f) != n)
+		rc = hs_fail("%s: truncated recording", path);
+	w->got = (size_t)n;
 	fclose(f);
 	return rc;
 }
 
-int hs_vm_record_windows(struct hs_vm_windows *w)
+/* Run until the plugin has written its window, continuing at every stop
+ * site: the guest stops there as the replay stops it. */
+static int run_to_full(struct hs_qemu *vm, struct hs_vm_recording *w, const char *out)
+{
+	unsigned waited = 0;
+
+	if (hs_rsp_resume(vm))
+		return -1;
+	while (access(out, F_OK)) {
+		int rc = hs_rsp_wait(vm, 100);
+
+		if (rc == 0) {
+			w->nstops++;
+			if (hs_rsp_resume(vm))
+				return -1;
+			continue;
+		}
+		if (rc == -1)
+			return access(out, F_OK) ? hs_fail("QEMU ended before the recording was full") : 0;
+		if ((waited += 100) > RECORD_TIMEOUT_MS)
+			return hs_fail("QEMU did not fill the recording (%zu pcs) within %u s", w->max,
+				       RECORD_TIMEOUT_MS / 1000);
+	}
+	return 0;
+}
+
+int hs_vm_record(struct hs_vm_recording *w)
 {
 	char kernel[400], initrd[400], mig[400], so[400], out[400], arg[1400];
 	struct hs_qemu_cfg cfg = { 0 };
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	struct hs_qemu vm;
-	int rc = 0, at;
+	int rc = 0;
 
+	w->pcs = NULL;
+	w->got = 0;
+	w->nstops = 0;
 	if (!hs_record_plugin_size)
 		return hs_fail("this hotsim was built without its QEMU plugin (no qemu-plugin.h: "
 			       "apt-get install qemu-system-arm, then rebuild)");
@@ -130,42 +94,34 @@ int hs_vm_record_windows(struct hs_vm_windows *w)
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", w->dir);
 	snprintf(mig, sizeof(mig), "%s/%s.mig", w->dir, w->point);
 	snprintf(so, sizeof(so), "%s/record_plugin.so", w->dir);
-	snprintf(out, sizeof(out), "%s/windows.bin", w->dir);
+	snprintf(out, sizeof(out), "%s/recording.bin", w->dir);
 	unlink(out);
 	if (write_file(so, hs_record_plugin, hs_record_plugin_size))
 		return -1;
-	at = snprintf(arg, sizeof(arg), "%s,out=%s", so, out);
-	for (unsigned i = 0; i < w->n; i++)
-		at += snprintf(arg + at, sizeof(arg) - (size_t)at, ",win=0x%llx:%zu",
-			       (unsigned long long)w->at[i], w->max[i]);
+	/* one window, from the first instruction the restored guest executes */
+	snprintf(arg, sizeof(arg), "%s,out=%s,win=0:%zu", so, out, w->max);
 	cfg.cpu = w->cpu;
 	cfg.mem_mb = RECORD_MEM_MB;
 	cfg.kernel = kernel;
 	cfg.initrd = initrd;
-	cfg.append = "";
+	cfg.append = "";	/* restored: the command line is in guest memory */
 	cfg.dir = w->dir;
 	cfg.incoming = mig;
 	cfg.plugin = arg;
 	if (hs_qemu_start(&vm, &cfg))
 		return -1;
+	/* the overlay by physical address: a user-mode stop cannot write
+	 * kernel pages through the MMU */
 	rc = hs_rsp_phys(&vm, 1);
 	for (size_t i = 0; i < w->npatches && !rc; i++)
 		rc = hs_rsp_write(&vm, w->patches[i].pa, w->patches[i].bytes, w->patches[i].len);
 	if (!rc)
-		rc = hs_rsp_phys(&vm, 0) || hs_rsp_resume(&vm);
-	/* the guest runs on to its end; the plugin writes when the windows are full */
-	for (unsigned waited = 0; !rc && access(out, F_OK); waited += 50) {
-		if (waited > 120000)
-			rc = hs_fail("QEMU did not fill the recording windows within 120 s");
-		nanosleep(&ts, NULL);
-	}
+		rc = hs_rsp_phys(&vm, 0);
+	for (int i = 0; i < 4 && !rc; i++)
+		if (w->stops[i])
+			rc = hs_rsp_break(&vm, w->stops[i], 1);
+	if (!rc)
+		rc = run_to_full(&vm, w, out);
 	hs_qemu_stop(&vm);
-	return rc ? -1 : read_windows(out, w);
-}
-
-void hs_vm_windows_free(struct hs_vm_windows *w)
-{
-	for (unsigned i = 0; i < w->n; i++)
-		free(w->pcs[i]);
-	memset(w->pcs, 0, sizeof(w->pcs));
+	return rc ? -1 : read_recording(out, w);
 }

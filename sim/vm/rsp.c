@@ -227,6 +227,16 @@ int hs_rsp_resume(struct hs_qemu *q)
 	return send_packet(q->gdb, "c");
 }
 
+int hs_rsp_wait(struct hs_qemu *q, unsigned timeout_ms)
+{
+	char reply[256];
+	int rc = recv_packet(q->gdb, reply, sizeof(reply), timeout_ms);
+
+	if (rc == -2)
+		return -2;
+	return rc ? -1 : stopped(reply);
+}
+
 int hs_rsp_step_mode(struct hs_qemu *q)
 {
 	/* QEMU's sstep flags: SSTEP_ENABLE | NOIRQ | NOTIMER - a step runs one

@@ -205,15 +205,14 @@ static int boot_into(const struct hs_image *img, const char *cpu, const struct h
 }
 
 /* The points, as the cache key sees them: everything a point changes in
- * the boot (its name, kind, site, level, where it is reached from). */
+ * the boot (its name, kind, site). */
 static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
 {
 	for (unsigned i = 0; i < pts->n; i++) {
 		const struct hs_boot_point *p = &pts->v[i];
 		char buf[256];
 
-		snprintf(buf, sizeof(buf), "%s|%d|%s|%d|%s;", p->name, (int)p->kind, p->site ? p->site : "",
-			 p->from_el, p->after ? p->after : "");
+		snprintf(buf, sizeof(buf), "%s|%d|%s;", p->name, (int)p->kind, p->site ? p->site : "");
 		h = hs_snap_hash(buf, strlen(buf), h);
 	}
 	return h;

@@ -51,9 +51,8 @@ struct hs_snap_hdr {
 struct hs_snap_point {
 	char name[24];
 	uint32_t kind;			/* enum hs_point_kind */
-	int32_t from_el;		/* IRQ points */
-	uint64_t site;			/* SVC points: the workload's svc address */
-	char after[24];			/* "" or the point it was reached from */
+	uint32_t pad;
+	uint64_t site;			/* the workload's svc address */
 	struct hs_snap_regs regs;
 };
 

@@ -77,6 +77,9 @@ int hs_rsp_break(struct hs_qemu *q, uint64_t va, int on);
 int hs_rsp_continue(struct hs_qemu *q, unsigned timeout_ms);
 /* Let the guest run, without waiting for a stop. */
 int hs_rsp_resume(struct hs_qemu *q);
+/* After a resume: wait for the guest to stop at a breakpoint (0), -2
+ * after timeout_ms (it still runs), -1 if it ended or the stub failed. */
+int hs_rsp_wait(struct hs_qemu *q, unsigned timeout_ms);
 /* Single steps that never enter an interrupt handler or fire a timer. */
 int hs_rsp_step_mode(struct hs_qemu *q);
 /* Stop a running guest (after a timeout) and say where it is. */
@@ -170,46 +173,24 @@ int hs_vm_boot_keep(const struct hs_image *img, const char *qemu_cpu, const stru
 		    const char *dir, struct hs_snap *s);
 
 /*
- * Restore the machine kept at a point (hs_vm_boot_keep), write patches
- * over it (by physical address), and single-step it (no interrupt, no
- * timer fires during a step) from start_pc until it reaches stop_pc,
- * recording every pc: QEMU's own instruction stream for the path. At most
- * max pcs.
+ * QEMU's own instruction stream from a point: restore the machine kept
+ * there (hs_vm_boot_keep), write the overlay's patches, let it run with
+ * the recording plugin (kernels/qemu/record_plugin.c) and keep the first
+ * max pcs it executes. At stops[] (0: unused) the guest stops each time it
+ * gets there and is continued, as the replay's stop sites stop it: the
+ * stop is what moves its clock to the next deadline.
  */
-struct hs_vm_record {
+struct hs_vm_recording {
 	const char *cpu, *dir, *point;
 	const struct hs_vm_patch *patches;
 	size_t npatches;
-	uint64_t start_pc, stop_pc;
+	uint64_t stops[4];
 	size_t max;
-	uint64_t break_pc;		/* 0, or run to this breakpoint first (IRQ points) */
-	/* an `mrs x<probe_reg>, cntvct_el0` at the current level, stepped
-	 * once before the recording to read QEMU's counter into counter */
-	uint64_t probe_pc;
-	unsigned probe_reg;
-	uint64_t counter;
+	uint64_t *pcs;			/* out: malloc'd, got of them */
+	size_t got;
+	unsigned nstops;		/* out: stops made */
 };
-int hs_vm_record_pcs(struct hs_vm_record *q, uint64_t *pcs, size_t *n);
-
-/*
- * The same without stopping the guest: restore the machine kept at a
- * point, write patches, let it run with the recording plugin
- * (kernels/qemu/record_plugin.c) and collect each window's pcs - a window
- * starts the first time the guest executes at[i] and holds up to max[i].
- * For the IRQ paths, whose clock a debugger stop would move.
- */
-struct hs_vm_windows {
-	const char *cpu, *dir, *point;
-	const struct hs_vm_patch *patches;
-	size_t npatches;
-	unsigned n;
-	uint64_t at[4];
-	size_t max[4];
-	uint64_t *pcs[4];		/* out: malloc'd, got[i] each */
-	size_t got[4];
-};
-int hs_vm_record_windows(struct hs_vm_windows *w);
-void hs_vm_windows_free(struct hs_vm_windows *w);
+int hs_vm_record(struct hs_vm_recording *w);
 
 /* The recording plugin, embedded (empty when hotsim was built without it). */
 extern const unsigned char hs_record_plugin[];

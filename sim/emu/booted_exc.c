@@ -1,0 +1,183 @@
+/*
+ * booted_exc.c - exception entry and return in the booted replay, and the
+ * operations a run counts (backend_booted.h, struct hs_bt_opspec).
+ *
+ * User code runs at EL1t and hotsim performs the hardware's part of an
+ * exception itself: Unicorn 2.0.1 does not rebuild its translation flags
+ * when the host changes the exception level, and with the MMU off the
+ * level changes nothing else user code can see. An svc enters at the
+ * lower-EL synchronous vector, an interrupt at the IRQ vector of the level
+ * it interrupts, before the instruction QEMU would take it before (the
+ * timer: booted_timer.c); eret returns to EL0t (as EL1t) or EL1h.
+ *
+ * An operation is, per the run's spec, either A's svc at the site to the
+ * eret that returns to the end address, or an IRQ taken from one level to
+ * the eret that returns from it. The run ends at the target of the eret
+ * that ends the last one (untraced).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unicorn/unicorn.h>
+
+#include "hotsim/a64.h"
+#include "hotsim/err.h"
+#include "emu/booted_internal.h"
+
+#define MODE_EL1T 4		/* hotsim's user mode */
+#define MODE_EL1H 5
+#define DAIF_ALL 0x3c0ULL
+#define PSTATE_I 0x80ULL
+
+static size_t trace_len(const struct hs_runner *r)
+{
+	return r->tr ? r->tr->n : 0;
+}
+
+static void op_begin(struct hs_booted *bt, size_t at, uint64_t elr)
+{
+	bt->in_op = 1;
+	bt->op_begin = at;
+	bt->op_elr = elr;
+}
+
+/* The op ends after the eret at the trace's end; the last one ends the run
+ * where that eret goes. */
+static void op_end(struct hs_runner *r, uint64_t elr)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	bt->in_op = 0;
+	if (bt->nops == bt->capops) {
+		unsigned cap = bt->capops ? 2 * bt->capops : 64;
+		void *v = realloc(bt->ops, cap * sizeof(*bt->ops));
+
+		if (!v) {
+			hs_rt_stop(r, "out of memory for the run's operations");
+			return;
+		}
+		bt->ops = v;
+		bt->capops = cap;
+	}
+	bt->ops[bt->nops++] = (struct hs_bt_op){ bt->op_begin, trace_len(r) };
+	if (bt->spec.want && bt->nops >= bt->spec.want) {
+		/* a pc write from a hook restarts Unicorn at the new pc and eats
+		 * a uc_emu_stop: end the run when that pc comes, untraced */
+		r->stop_pc = elr;
+		r->stop_sp_min = 0;
+		r->stop_hits_left = 1;
+	}
+}
+
+void hs_bt_ops_reset(struct hs_booted *bt)
+{
+	bt->nops = 0;
+	bt->in_op = 0;
+}
+
+/* svc from "user" code (EL1t): the entry the hardware would make from EL0. */
+int hs_bt_svc_entry(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+	uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC), ps = hs_rt_reg(r, UC_ARM64_REG_PSTATE);
+	uint64_t vbar = hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1);
+	uint32_t word = 0;
+	const void *p = hs_rt_host(r, pc - 4, 4);
+
+	if ((ps & 0xf) != MODE_EL1T) {
+		char where[128];
+
+		hs_rt_stop(r, "svc at EL1 at %s", hs_addr_fmt(r->img, pc - 4, where, sizeof(where)));
+		return -1;
+	}
+	if (p)
+		memcpy(&word, p, 4);
+	/* the svc is the op's first record (traced before it raised) */
+	if (!bt->spec.irq && pc - 4 == bt->spec.site && !bt->in_op)
+		op_begin(bt, trace_len(r) ? trace_len(r) - 1 : 0, 0);
+	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, hs_rt_reg(r, UC_ARM64_REG_SP));
+	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, pc);
+	hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps & ~0xfULL);
+	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x56000000ULL | ((word >> 5) & 0xffff));
+	hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
+	hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
+	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
+	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + a64_vector_offset(0, A64_VEC_SYNC));
+	r->next_flags |= HS_T_EXC_ENTRY;
+	bt->svcs++;
+	return 0;
+}
+
+/* An interrupt, before the instruction at pc executes: the entry to the
+ * IRQ vector of the level it interrupts. */
+static void irq_entry(struct hs_runner *r, uint64_t pc, uint64_t ps)
+{
+	struct hs_booted *bt = bt_of(r);
+	uint64_t vbar = hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1);
+	int user = (ps & 0xf) == MODE_EL1T;
+
+	if (bt->spec.irq && bt->spec.from_el == (user ? 0 : 1) && !bt->in_op)
+		op_begin(bt, trace_len(r), pc);
+	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, pc);
+	if (user) {
+		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, hs_rt_reg(r, UC_ARM64_REG_SP));
+		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps & ~0xfULL);			/* SPSR: EL0t */
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
+	} else {
+		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps);					/* SPSR: EL1h */
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
+	}
+	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + a64_vector_offset(user ? 0 : 1, A64_VEC_IRQ));
+	r->next_flags |= HS_T_EXC_ENTRY;
+	bt->irqs++;
+}
+
+int hs_bt_event(struct hs_runner *r, uint64_t pc)
+{
+	uint64_t ps;
+
+	if (hs_bt_pending(r) == 1023) {
+		hs_bt_next_event(r);
+		return 0;
+	}
+	ps = hs_rt_reg(r, UC_ARM64_REG_PSTATE);
+	if (ps & PSTATE_I) {
+		r->next_event = r->icount;	/* masked: ask again before the next one */
+		return 0;
+	}
+	irq_entry(r, pc, ps);
+	/* still pending until the handler acknowledges it (masked meanwhile) */
+	hs_bt_next_event(r);
+	return 1;
+}
+
+/* eret, before it executes: return to user code at EL1t, or to EL1h. */
+void hs_bt_eret(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+	uint64_t spsr = hs_bt_get_spsr(r), elr = hs_rt_reg(r, UC_ARM64_REG_ELR_EL1);
+
+	switch (spsr & 0x1f) {
+	case 0:		/* EL0t */
+		bt->sp_el1 = hs_rt_reg(r, UC_ARM64_REG_SP);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (spsr & ~0x1fULL) | MODE_EL1T);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP, hs_rt_reg(r, UC_ARM64_REG_SP_EL0));
+		break;
+	case MODE_EL1H:
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, spsr);
+		break;
+	default:
+		hs_rt_stop(r, "eret to mode 0x%llx (hotsim returns to EL0t and EL1h only)",
+			   (unsigned long long)(spsr & 0x1f));
+		return;
+	}
+	hs_rt_set_reg(r, UC_ARM64_REG_PC, elr);
+	/* IRQs may be unmasked again: QEMU takes a pending one before the
+	 * first instruction eret returns to */
+	hs_bt_next_event(r);
+	if (bt->in_op && (bt->spec.irq ? elr == bt->op_elr : elr == bt->spec.end_elr))
+		op_end(r, elr);
+}

@@ -1,0 +1,210 @@
+/*
+ * booted_timer.c - time in the booted replay, as QEMU keeps it for the
+ * guest it was booted in (-icount shift=0,sleep=off): the virtual counter
+ * advances one nanosecond per instruction (62.5 MHz: one tick per 16), the
+ * EL1 virtual timer asserts its PPI when the counter reaches CNTV_CVAL,
+ * and when the guest idles - a debugger stop at a site, a wfi - the clock
+ * jumps to the next timer deadline (QEMU's icount warp). The GIC CPU
+ * interface holds what is pending and what is acknowledged; the runner
+ * asks for an interrupt only when the instruction count reaches the next
+ * event (r->next_event), so a run without one pays nothing.
+ */
+#include <stdint.h>
+#include <unicorn/unicorn.h>
+
+#include "hotsim/a64.h"
+#include "hotsim/err.h"
+#include "emu/booted_internal.h"
+
+#define SPURIOUS 1023u
+
+uint64_t hs_bt_counter(const struct hs_runner *r)
+{
+	const struct hs_booted *bt = bt_of(r);
+
+	/* the instruction being executed counts (QEMU ends a TB at a timer
+	 * read and counts it before the read) */
+	return bt->counter0 + (r->icount - bt->icount0) * bt->cntfrq / 1000000000ULL;
+}
+
+/* The counter before the instruction being executed: when the timer's
+ * line rises (QEMU fires a timer between two instructions, when the
+ * instructions executed reach its deadline). */
+static uint64_t counter_before(const struct hs_runner *r)
+{
+	const struct hs_booted *bt = bt_of(r);
+	uint64_t done = r->icount > bt->icount0 ? r->icount - 1 - bt->icount0 : 0;
+
+	return bt->counter0 + done * bt->cntfrq / 1000000000ULL;
+}
+
+/* The timer's output: enabled, not masked, the deadline reached. */
+static int timer_asserted(const struct hs_runner *r)
+{
+	const struct hs_booted *bt = bt_of(r);
+
+	return (bt->ctl & 3) == 1 && counter_before(r) >= bt->cval;
+}
+
+uint32_t hs_bt_pending(const struct hs_runner *r)
+{
+	const struct hs_booted *bt = bt_of(r);
+	uint32_t sgis = bt->sgi_pending & ~bt->sgi_active;
+
+	/* one priority for all (Linux's GICD_INT_DEF_PRI): nothing preempts
+	 * an active interrupt; among pending ones the lowest INTID wins */
+	if (bt->timer_active || bt->sgi_active)
+		return SPURIOUS;
+	if (sgis)
+		return (uint32_t)__builtin_ctz(sgis);
+	return timer_asserted(r) ? TIMER_INTID : SPURIOUS;
+}
+
+/* Instructions from icount0 until the counter reaches cval. */
+static uint64_t until_deadline(const struct hs_booted *bt)
+{
+	uint64_t d = bt->cval > bt->counter0 ? bt->cval - bt->counter0 : 0;
+
+	return (d * 1000000000ULL + bt->cntfrq - 1) / bt->cntfrq;
+}
+
+void hs_bt_next_event(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	if (hs_bt_pending(r) != SPURIOUS)
+		r->next_event = 0;	/* deliverable now: ask before every instruction */
+	else if ((bt->ctl & 3) == 1 && !bt->timer_active && !bt->sgi_active)
+		/* asked before instruction X when the time before X reached the
+		 * deadline: icount(X) - 1 - icount0 >= until_deadline */
+		r->next_event = bt->icount0 + until_deadline(bt);
+	else
+		r->next_event = NO_EVENT;
+}
+
+/* The guest idles: its clock jumps to the timer's deadline, the way QEMU's
+ * icount warp moves a stopped or halted guest to its next timer. */
+static void jump_to_deadline(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	if ((bt->ctl & 3) != 1 || counter_before(r) >= bt->cval)
+		return;		/* no deadline ahead: QEMU has nothing to jump to */
+	/* the instruction about to execute sees the deadline as its time */
+	bt->counter0 = bt->cval;
+	bt->icount0 = r->icount - 1;
+	bt->warps++;
+	hs_bt_next_event(r);
+}
+
+void hs_bt_warp(struct hs_runner *r)
+{
+	jump_to_deadline(r);
+}
+
+void hs_bt_wfx(struct hs_runner *r)
+{
+	if (hs_bt_pending(r) == SPURIOUS)
+		jump_to_deadline(r);
+}
+
+uint32_t hs_bt_gic_ack(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+	uint32_t id = hs_bt_pending(r);
+
+	if (id == TIMER_INTID)
+		bt->timer_active = 1;
+	else if (id < 16) {
+		bt->sgi_active |= 1u << id;
+		bt->sgi_pending &= ~(1u << id);
+	}
+	hs_bt_next_event(r);
+	return id;
+}
+
+void hs_bt_gic_eoi(struct hs_runner *r, uint32_t intid)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	if (intid == TIMER_INTID)
+		bt->timer_active = 0;
+	else if (intid < 16)
+		bt->sgi_active &= ~(1u << intid);
+	hs_bt_next_event(r);
+}
+
+/* ICC_SGI1R_EL1: INTID [27:24], IRM [40] (every PE but this one), the
+ * target list [15:0] in affinity Aff3.Aff2.Aff1 [55:48, 39:32, 23:16]:
+ * this one CPU is 0.0.0.0. */
+void hs_bt_gic_sgi(struct hs_runner *r, uint64_t v)
+{
+	struct hs_booted *bt = bt_of(r);
+	int self = !((v >> 40) & 1) && (v & 1) && !((v >> 16) & 0xff) && !((v >> 32) & 0xff) &&
+		   !((v >> 48) & 0xff);
+
+	if (self)
+		bt->sgi_pending |= 1u << ((v >> 24) & 15);
+	hs_bt_next_event(r);
+}
+
+/* 1: handled (value written to rt, or the write consumed), 0: Unicorn's. */
+int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
+{
+	struct hs_booted *bt = bt_of(r);
+	uint64_t v = 0, now = hs_bt_counter(r);
+
+	if (write && rt != UC_ARM64_REG_XZR)
+		v = hs_rt_reg(r, rt);
+	switch (enc) {
+	case A64_SYSREG(3, 3, 14, 0, 1): case A64_SYSREG(3, 3, 14, 0, 2):	/* CNTPCT, CNTVCT */
+	case A64_SYSREG(3, 3, 14, 0, 5): case A64_SYSREG(3, 3, 14, 0, 6):	/* the self-synchronising forms */
+		if (write)
+			return 0;
+		v = now;
+		break;
+	case A64_SYSREG(3, 3, 14, 0, 0):				/* CNTFRQ */
+		if (write)
+			return 0;
+		v = bt->cntfrq;
+		break;
+	case A64_SYSREG(3, 3, 14, 3, 1):				/* CNTV_CTL */
+		if (write) {
+			bt->ctl = v & 3;
+			hs_bt_next_event(r);
+			return 1;
+		}
+		v = bt->ctl | ((bt->ctl & 1) && now >= bt->cval ? 4 : 0);
+		break;
+	case A64_SYSREG(3, 3, 14, 3, 2):				/* CNTV_CVAL */
+		if (write) {
+			bt->cval = v;
+			hs_bt_next_event(r);
+			return 1;
+		}
+		v = bt->cval;
+		break;
+	case A64_SYSREG(3, 3, 14, 3, 0):				/* CNTV_TVAL */
+		if (write) {
+			bt->cval = now + (uint64_t)(int64_t)(int32_t)v;
+			hs_bt_next_event(r);
+			return 1;
+		}
+		v = (uint32_t)(bt->cval - now);
+		break;
+	case A64_SYSREG(3, 0, 2, 0, 0):				/* TTBR0_EL1: switch_mm */
+		if (write && hs_bt_set_user(r, v, 0))
+			hs_rt_stop(r, "%s", hs_errmsg());
+		return 0;
+	case A64_SYSREG(3, 0, 1, 0, 0):				/* SCTLR_EL1: keep the MMU off */
+		if (!write)
+			return 0;
+		hs_bt_set_cp(r, 3, 0, 1, 0, 0, v & ~1ULL);
+		return 1;
+	default:
+		return 0;
+	}
+	if (rt != UC_ARM64_REG_XZR)
+		hs_rt_set_reg(r, rt, v);
+	return 1;
+}
