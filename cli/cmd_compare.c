@@ -28,6 +28,7 @@ struct cmp_opts {
 	struct opt_clocks freq;
 	struct opt_hz hz;
 	long noise;
+	long samples;
 	long limit;
 	int all;
 };
@@ -39,13 +40,22 @@ static void defaults(void *p)
 	o->src = opt_default_source();
 	opt_all_cpus(&o->cpus);
 	opt_all_paths(&o->paths);
-	o->state.warm = o->state.cold = 1;
+	o->state.want[MS_TYPICAL] = 1;
 	o->window.to = 40;
 	o->limit = 200;
 	/* the rates the seeds' question asks about */
 	o->hz.v[0] = 100;
 	o->hz.v[1] = 250;
 	o->hz.n = 2;
+}
+
+/* compare: a verdict needs the layout band, so it is on by default */
+static void compare_defaults(void *p)
+{
+	struct cmp_opts *o = p;
+
+	defaults(p);
+	o->noise = 4;
 }
 
 static void ms_opts(struct cmp_opts *o, struct ms_options *m)
@@ -56,8 +66,8 @@ static void ms_opts(struct cmp_opts *o, struct ms_options *m)
 		m->cores[m->ncores++] = o->cpus.v[i];
 	for (int i = 0; i < o->paths.n && i < (int)HS_ARRAY_SIZE(m->paths); i++)
 		m->paths[m->npaths++] = o->paths.v[i];
-	m->want_warm = o->state.warm;
-	m->want_cold = o->state.cold;
+	memcpy(m->want, o->state.want, sizeof(m->want));
+	m->samples = (unsigned)o->samples;
 	m->src = o->src;
 	m->noise = (int)o->noise;
 	memcpy(m->params, o->params.v, sizeof(o->params.v));
@@ -78,13 +88,22 @@ static char *timeline_svg_name(const char *svg)
 	return s;
 }
 
-/* The --explain and --timeline runs (warm if warm results were asked for). */
+/* The first state asked for: typical, else warm, else cold. */
+static enum ms_state first_state(const struct opt_state *st)
+{
+	for (int s = 0; s < MS_NSTATES; s++)
+		if (st->want[s])
+			return (enum ms_state)s;
+	return MS_TYPICAL;
+}
+
+/* The --explain and --timeline runs (in the first state asked for). */
 static int details(const struct cmp_opts *o, const struct ms_options *m, const struct ms_image *base,
 		   const struct ms_image *patched, struct rp_details *d)
 {
 	const struct ms_image *imgs[2] = { base, patched };
 
-	d->warm = o->state.warm;
+	d->state = first_state(&o->state);
 	d->win = o->window;
 	d->limit = o->limit;
 	d->explain = o->explain;
@@ -92,11 +111,11 @@ static int details(const struct cmp_opts *o, const struct ms_options *m, const s
 	for (int i = 0; d->explain && i < m->ncores; i++) {
 		d->ncores = i + 1;
 		for (int k = 0; k < (patched ? 2 : 1); k++)
-			if (ms_detail(imgs[k]->img, m, m->cores[i], d->explain, d->warm, &d->ex[i][k]))
+			if (ms_detail(imgs[k]->img, m, m->cores[i], d->explain, d->state, &d->ex[i][k]))
 				return -1;
 	}
 	for (int k = 0; d->timeline && k < (patched ? 2 : 1); k++)
-		if (ms_detail(imgs[k]->img, m, m->cores[0], d->timeline, d->warm, &d->tl[k]))
+		if (ms_detail(imgs[k]->img, m, m->cores[0], d->timeline, d->state, &d->tl[k]))
 			return -1;
 	return 0;
 }
@@ -105,18 +124,18 @@ static int details(const struct cmp_opts *o, const struct ms_options *m, const s
  * (on its core, in its state), for the reviewer who opens the details */
 static int largest_explained(const struct ms_options *m, const struct ms_compare *c, struct rp_details *d)
 {
-	int warm;
-	const struct ms_pair *p = ms_compare_explainable(c, &warm);
+	enum ms_state st = MS_TYPICAL;
+	const struct ms_pair *p = ms_compare_explainable(c, &st);
 	const struct hs_core *core = p ? hs_core_find(p->cpu) : NULL;
 	const struct hs_path_def *def = p ? hs_path_find(p->base->path) : NULL;
 
 	if (!core || !def)
 		return 0;
 	d->explain = def;
-	d->warm = warm;
+	d->state = st;
 	d->ncores = 1;
-	if (ms_detail(c->base->img, m, core, def, warm, &d->ex[0][0]) ||
-	    ms_detail(c->patched->img, m, core, def, warm, &d->ex[0][1]))
+	if (ms_detail(c->base->img, m, core, def, st, &d->ex[0][0]) ||
+	    ms_detail(c->patched->img, m, core, def, st, &d->ex[0][1]))
 		return -1;
 	return 0;
 }
@@ -140,7 +159,12 @@ static int svgs(const struct cmp_opts *o, const struct ms_compare *c, const stru
 	if (!d->timeline)
 		return 0;
 	name = timeline_svg_name(o->svg);
-	rc = !name || rp_timeline_svg(name, &d->tl[c->patched ? 1 : 0], d->win.from, d->win.to);
+	{
+		const struct ms_detail *t = &d->tl[c->patched ? 1 : 0];
+		size_t at = t->ncount ? t->count[0].begin : 0;	/* in the first counted op */
+
+		rc = !name || rp_timeline_svg(name, t, at + d->win.from, at + d->win.to);
+	}
 	free(name);
 	return rc ? hs_fail("cannot write the timeline SVG") : 0;
 }
@@ -163,7 +187,7 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 		rc = cli_error();
 		goto out;
 	}
-	ms_compare_build(&c, &base, patched_file ? &patched : NULL, o->state.warm, o->state.cold);
+	ms_compare_build(&c, &base, patched_file ? &patched : NULL, o->state.want);
 	d.nproj = ms_project(&c, o->freq.v, o->freq.n, o->hz.v, o->hz.n, d.proj, (int)HS_ARRAY_SIZE(d.proj));
 	if (details(o, &m, &base, patched_file ? &patched : NULL, &d) ||
 	    (o->format == FORMAT_MARKDOWN && patched_file && !o->explain && largest_explained(&m, &c, &d))) {
@@ -209,7 +233,10 @@ static int run_run(void *p, char **args)
 #define COMMON(t) \
 	OPT("cpu", "LIST", OPT_CPUS, t, cpus, "cores"), \
 	OPT("path", "LIST", OPT_PATHS, t, paths, "paths"), \
-	OPT("state", "S", OPT_STATE, t, state, "warm, cold or both (default both)"), \
+	OPT("state", "LIST", OPT_STATE, t, state, \
+	    "typical (the mean over sampled ops; default), warm, cold, both, all"), \
+	OPT_N("samples", "N", t, samples, 2, 1024, \
+	      "sampled operations per booted row (default: each path's own, 40 to 128)"), \
 	OPT("state-source", "SRC", OPT_SOURCE, t, src, \
 	    "booted (QEMU boot snapshot), synthesized, or auto (booted where the image boots)"), \
 	OPT("explain", "PATH", OPT_PATH, t, explain, "where a path's cycles go: per function, per instruction"), \
@@ -220,7 +247,7 @@ static int run_run(void *p, char **args)
 	OPT("freq", "[CORE=]F", OPT_CLOCK, t, freq, "clock for the sched-pipe projection (a55=1.8GHz; repeatable)"), \
 	OPT("hz", "LIST", OPT_HZ, t, hz, "tick rates the projection adds the tick at (default 100,250)"), \
 	OPT_N("noise", "N", t, noise, 0, 16, \
-	      "layout noise band: cost again in N layouts with part of each path moved"), \
+	      "layout noise band: cost again in N layouts with part of each path moved (compare: 4)"), \
 	OPT_N("limit", "N", t, limit, 0, 100000, "lines of --explain (default 200)"), \
 	OPT_CHOICE("format", "FMT", OPT_FORMAT, t, format, "text markdown json", \
 		   "text, markdown (pull requests) or json (--json, with --explain/--timeline)")
@@ -228,7 +255,7 @@ static int run_run(void *p, char **args)
 static const struct cli_opt compare_opts[] = {
 	COMMON(struct cmp_opts),
 	OPT("fail-above", "PCT", OPT_PERCENT, struct cmp_opts, fail_above,
-	    "exit 1 when a result regresses by more than PCT%"),
+	    "exit 1 when a result regresses significantly, (R), by more than PCT%"),
 	OPT("all", NULL, OPT_FLAG, struct cmp_opts, all, "list unchanged results too"),
 	OPT_TABLE_END
 };
@@ -247,7 +274,8 @@ const struct cli_cmd cmd_compare = {
 	.name = "compare", .args = "BASE PATCHED", .nargs = 2,
 	.summary = "base vs patched: cycles, delta and delta% per path, core and state",
 	.notes = compare_notes,
-	.opts = compare_opts, .size = sizeof(struct cmp_opts), .defaults = defaults, .run = run_compare,
+	.opts = compare_opts, .size = sizeof(struct cmp_opts), .defaults = compare_defaults,
+	.run = run_compare,
 };
 
 const struct cli_cmd cmd_run = {

@@ -140,6 +140,31 @@ static int parse_number(const char *s, long *v)
 }
 
 /* One option's value into the option struct; 0 or -1 (usage error printed). */
+/* --state: a list of typical, warm, cold; "both" is warm,cold, "all" the three. */
+static int parse_states(const struct cli_cmd *c, const struct cli_opt *o, const char *val,
+			struct opt_state *st)
+{
+	char buf[64], *save = NULL;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(buf, sizeof(buf), "%s", val);
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		for (k = 0; k < MS_NSTATES && strcmp(w, ms_state_names[k]); k++)
+			;
+		if (k < MS_NSTATES)
+			st->want[k] = 1;
+		else if (!strcmp(w, "both"))
+			st->want[MS_WARM] = st->want[MS_COLD] = 1;
+		else if (!strcmp(w, "all"))
+			st->want[MS_TYPICAL] = st->want[MS_WARM] = st->want[MS_COLD] = 1;
+		else
+			return bad(c, "--%s is a list of typical, warm, cold (or both, all), not '%.20s'", o->name, w);
+	}
+	return 0;
+}
+
 static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *val, char *base)
 {
 	void *dst = base + o->off;
@@ -190,13 +215,8 @@ static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *v
 	case OPT_PATHS:
 		((struct opt_paths *)dst)->given = 1;
 		return parse_paths(val, dst) ? bad(c, "%s%s", hs_errmsg(), "") : 0;
-	case OPT_STATE: {
-		struct opt_state *s = dst;
-
-		s->warm = !strcmp(val, "warm") || !strcmp(val, "both");
-		s->cold = !strcmp(val, "cold") || !strcmp(val, "both");
-		return s->warm || s->cold ? 0 : bad(c, "--%s is warm, cold or both, not '%.20s'", o->name, val);
-	}
+	case OPT_STATE:
+		return parse_states(c, o, val, dst);
 	case OPT_PARAM: {
 		struct opt_params *p = dst;
 
@@ -366,7 +386,7 @@ const char *opt_words(const struct cli_opt *o, char *buf, size_t len)
 			snprintf(buf + used, len - used, " all");
 		break;
 	case OPT_STATE:
-		snprintf(buf, len, "warm cold both");
+		snprintf(buf, len, "typical warm cold both all");
 		break;
 	case OPT_FORMAT:
 		snprintf(buf, len, "%s", format_choices(o));

@@ -23,7 +23,7 @@ enum opt_kind {
 	OPT_PERCENT,	/* struct opt_pct (a non-negative number) */
 	OPT_CPUS,	/* struct opt_cpus: "a53,a55" or "all" (the core registry) */
 	OPT_PATHS,	/* struct opt_paths: "cswitch,irq-el1" or "all" (the path registry) */
-	OPT_STATE,	/* struct opt_state: warm, cold or both */
+	OPT_STATE,	/* struct opt_state: typical, warm, cold (a list), both, all */
 	OPT_PARAM,	/* struct opt_params: [core.]name=value, repeatable */
 	OPT_U64,	/* struct opt_u64s: a number, repeatable */
 	OPT_WINDOW,	/* struct opt_window: A:B */
@@ -40,7 +40,7 @@ enum opt_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN };
 struct opt_pct { int set; double v; };
 struct opt_cpus { const struct hs_core *v[16]; int n; };
 struct opt_paths { const struct hs_path_def *v[16]; int n; int given; };
-struct opt_state { int warm, cold; };
+struct opt_state { int want[MS_NSTATES]; };
 struct opt_params { struct ms_param v[MS_MAX_PARAMS]; int n; };
 struct opt_u64s { uint64_t v[8]; int n; };
 struct opt_window { size_t from, to; };

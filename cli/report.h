@@ -1,7 +1,7 @@
 /*
  * report.h - what `run` and `compare` print: the reviewer's table (summary,
  * moved rows by size, unchanged rows folded, totals: the shape of
- * scripts/bloat-o-meter), JSON (schema hotsim-compare/1, hotsim-run/1), SVG
+ * scripts/bloat-o-meter), JSON (schema hotsim-compare/2, hotsim-run/2), SVG
  * bars, and the --explain / --timeline views. The numbers come from the
  * library (hotsim/measure.h); these files only print them.
  */
@@ -16,7 +16,7 @@
 /* The --explain and --timeline runs, made before anything is printed. */
 struct rp_details {
 	const struct hs_path_def *explain, *timeline;	/* NULL: not asked for */
-	int warm;					/* the state they are for */
+	enum ms_state state;				/* the state they are for */
 	int ncores;
 	struct ms_detail ex[16][2];	/* explain per core: base (or the image), patched */
 	struct ms_detail tl[2];		/* timeline on the first core */
@@ -60,6 +60,9 @@ void rp_projection_json(struct json *j, const struct rp_details *d);
 /* --explain / --timeline as text */
 void rp_details_text(FILE *f, const struct ms_compare *c, const struct rp_details *d);
 int rp_timeline_svg(const char *path, const struct ms_detail *d, size_t from, size_t to);
+
+/* "(I)", "(R)", "~" (within noise), "" (unchanged) */
+const char *rp_verdict(enum ms_verdict v);
 
 /* Shared sentences (report_words.c) */
 double rp_uncal_pct(const struct hs_model_result *r);

@@ -13,15 +13,15 @@
 
 #define TOP 4
 
-static const char why[] = "functions the patch did not change ran a different number of instructions: "
-			  "the two runs' states differed there (two boots reach a point at slightly "
-			  "different moments), so these rows' deltas are not the patch's alone.";
+static const char why[] = "functions the patch did not change ran a different number of instructions "
+			  "per operation (significantly, over the samples): the two runs' states "
+			  "differed there (two boots reach a point at slightly different moments), so "
+			  "these rows' deltas are not the patch's alone.";
 
 /* "name a->b" of the largest, cut to width */
 static void largest(char *buf, size_t len, const struct ms_diverged *v)
 {
-	snprintf(buf, len, "%s %llu->%llu", v->name, (unsigned long long)v->insns[0],
-		 (unsigned long long)v->insns[1]);
+	snprintf(buf, len, "%s %.0f->%.0f", v->name, v->insns[0], v->insns[1]);
 }
 
 int rp_diverge_text(FILE *f, const struct ms_compare *c)
@@ -31,7 +31,7 @@ int rp_diverge_text(FILE *f, const struct ms_compare *c)
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[c->order[i]];
 		struct ms_diverged v[TOP];
-		uint64_t insns;
+		double insns;
 		int n = ms_pair_diverged(c, p, v, TOP, &insns);
 		char l[160];
 
@@ -44,7 +44,7 @@ int rp_diverge_text(FILE *f, const struct ms_compare *c)
 		}
 		largest(l, sizeof(l), &v[0]);
 		/* the name column, cpu, counts: the rest of 72 columns */
-		fprintf(f, "%-*s %-3s %5d %6llu %.*s\n", w, p->name, p->cpu, n, (unsigned long long)insns,
+		fprintf(f, "%-*s %-3s %5d %6.0f %.*s\n", w, p->name, p->cpu, n, insns,
 			RP_TEXT_WIDTH - w - 18 > 8 ? RP_TEXT_WIDTH - w - 18 : 8, l);
 	}
 	return shown;
@@ -57,18 +57,16 @@ void rp_diverge_markdown(FILE *f, const struct ms_compare *c)
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[c->order[i]];
 		struct ms_diverged v[TOP];
-		uint64_t insns;
+		double insns;
 		int n = ms_pair_diverged(c, p, v, TOP, &insns);
 
 		if (n <= 0)
 			continue;
 		if (!shown++)
 			fprintf(f, "\n**Different paths through unchanged code**: %s\n\n", why);
-		fprintf(f, "- `%s` %s: %d functions, %llu instructions:", p->name, p->cpu, n,
-			(unsigned long long)insns);
+		fprintf(f, "- `%s` %s: %d functions, %.0f instructions per op:", p->name, p->cpu, n, insns);
 		for (int k = 0; k < n && k < TOP; k++)
-			fprintf(f, "%s `%s` %llu→%llu", k ? "," : "", v[k].name, (unsigned long long)v[k].insns[0],
-				(unsigned long long)v[k].insns[1]);
+			fprintf(f, "%s `%s` %.1f→%.1f", k ? "," : "", v[k].name, v[k].insns[0], v[k].insns[1]);
 		fprintf(f, "%s\n", n > TOP ? ", …" : "");
 	}
 }
@@ -76,20 +74,20 @@ void rp_diverge_markdown(FILE *f, const struct ms_compare *c)
 void rp_diverge_json(struct json *j, const struct ms_compare *c, const struct ms_pair *p)
 {
 	struct ms_diverged v[TOP];
-	uint64_t insns;
+	double insns;
 	int n = ms_pair_diverged(c, p, v, TOP, &insns);
 
 	if (n <= 0)
 		return;
 	json_begin_obj(j, "diverged");
 	json_uint(j, "functions", (uint64_t)n);
-	json_uint(j, "insns", insns);
+	json_num(j, "insns_per_op", insns, 1);
 	json_begin_arr(j, "largest");
 	for (int k = 0; k < n && k < TOP; k++) {
 		json_begin_obj(j, NULL);
 		json_str(j, "function", v[k].name);
-		json_uint(j, "base_insns", v[k].insns[0]);
-		json_uint(j, "patched_insns", v[k].insns[1]);
+		json_num(j, "base_insns_per_op", v[k].insns[0], 2);
+		json_num(j, "patched_insns_per_op", v[k].insns[1], 2);
 		json_end_obj(j);
 	}
 	json_end_arr(j);

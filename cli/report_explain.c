@@ -5,6 +5,7 @@
  * functions that moved most (like perf annotate) - and the pipeline
  * timeline (like llvm-mca -timeline).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ static void annotate(FILE *f, const char *role, const struct ms_detail *d, const
 		a64_disasm(a[i].word, a[i].pc, text, sizeof(text));
 		if (a[i].stall)
 			snprintf(st, sizeof(st), "%s %u", a[i].why, a[i].stall);
-		fprintf(f, "    %6llu %5u  %-12s %-34s %s\n", (unsigned long long)a[i].cycles, a[i].n, st,
+		fprintf(f, "    %6.0f %5.1f  %-12s %-34s %s\n", a[i].cycles, a[i].n, st,
 			hs_addr_fmt(d->pt->img, a[i].pc, where, sizeof(where)), text);
 		(*lines)++;
 	}
@@ -69,13 +70,15 @@ static void explain(FILE *f, const struct ms_detail *b, const struct ms_detail *
 	long lines = 0;
 
 	if (p)
-		fprintf(f, "\nexplain %s on %s: base %llu cycles, patched %llu cycles, delta %+lld (%+.2f%%)\n",
-			b->run.def->name, b->pt->core->name, (unsigned long long)b->res.cycles,
-			(unsigned long long)p->res.cycles, (long long)p->res.cycles - (long long)b->res.cycles,
-			ms_delta_pct(b->res.cycles, p->res.cycles));
+		fprintf(f, "\nexplain %s on %s (%s, per op over %u ops): base %llu cycles, patched %llu "
+			"cycles, delta %+lld (%+.2f%%)\n",
+			b->run.def->name, b->pt->core->name, ms_state_names[b->state], b->ncount,
+			(unsigned long long)b->res.cycles, (unsigned long long)p->res.cycles,
+			(long long)p->res.cycles - (long long)b->res.cycles,
+			ms_delta_pct((double)b->res.cycles, (double)p->res.cycles));
 	else
-		fprintf(f, "\nexplain %s on %s: %llu cycles\n", b->run.def->name, b->pt->core->name,
-			(unsigned long long)b->res.cycles);
+		fprintf(f, "\nexplain %s on %s (%s, per op over %u ops): %llu cycles\n", b->run.def->name,
+			b->pt->core->name, ms_state_names[b->state], b->ncount, (unsigned long long)b->res.cycles);
 	if (p)
 		fprintf(f, "  instructions %llu -> %llu; mispredicts %u -> %u; cache misses I %u -> %u, D %u -> %u\n",
 			(unsigned long long)b->res.insns, (unsigned long long)p->res.insns, b->res.mispredicts,
@@ -96,15 +99,12 @@ static void explain(FILE *f, const struct ms_detail *b, const struct ms_detail *
 		char ins[32], cyc[32];
 
 		if (!p) {
-			fprintf(f, "    %-36s %13llu %15llu\n", t[i].name, (unsigned long long)t[i].insns[0],
-				(unsigned long long)t[i].cycles[0]);
+			fprintf(f, "    %-36s %13.1f %15.1f\n", t[i].name, t[i].insns[0], t[i].cycles[0]);
 			continue;
 		}
-		snprintf(ins, sizeof(ins), "%llu/%llu", (unsigned long long)t[i].insns[0],
-			 (unsigned long long)t[i].insns[1]);
-		snprintf(cyc, sizeof(cyc), "%llu/%llu", (unsigned long long)t[i].cycles[0],
-			 (unsigned long long)t[i].cycles[1]);
-		fprintf(f, "    %-36s %13s %15s %+8lld%s\n", t[i].name, ins, cyc, ms_fn_delta(&t[i]),
+		snprintf(ins, sizeof(ins), "%.1f/%.1f", t[i].insns[0], t[i].insns[1]);
+		snprintf(cyc, sizeof(cyc), "%.1f/%.1f", t[i].cycles[0], t[i].cycles[1]);
+		fprintf(f, "    %-36s %13s %15s %+8.1f%s\n", t[i].name, ins, cyc, ms_fn_delta(&t[i]),
 			!t[i].insns[0] ? "  (only in patched)" :
 			!t[i].insns[1] ? "  (gone: inlined or not on the path)" : "");
 	}
@@ -112,7 +112,7 @@ static void explain(FILE *f, const struct ms_detail *b, const struct ms_detail *
 		fprintf(f, "    ... %d more functions (raise --limit)\n", n - (int)limit);
 	fprintf(f, "\n  per instruction, for the functions that %s most\n", p ? "moved" : "cost");
 	for (int i = 0; i < n && i < (p ? 3 : 2) && lines < limit; i++) {
-		if (p && !ms_fn_delta(&t[i]))
+		if (p && fabs(ms_fn_delta(&t[i])) < 0.05)
 			break;
 		annotate(f, p ? "base" : "image", b, t[i].name, &lines, limit);
 		if (p)
@@ -166,8 +166,12 @@ void rp_details_text(FILE *f, const struct ms_compare *c, const struct rp_detail
 	for (int k = 0; d->timeline && k < (c->patched ? 2 : 1); k++) {
 		char label[64];
 
+		const struct ms_detail *t = &d->tl[k];
+		size_t at = t->ncount ? t->count[0].begin : 0;
+
+		/* the window within the first operation the detail counts */
 		snprintf(label, sizeof(label), "%s, %s", !c->patched ? "image" : k ? "patched" : "base",
-			 d->warm ? "warm" : "cold");
-		timeline(f, label, &d->tl[k], d->win.from, d->win.to);
+			 ms_state_names[d->state]);
+		timeline(f, label, t, at + d->win.from, at + d->win.to);
 	}
 }

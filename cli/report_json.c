@@ -1,8 +1,9 @@
 /*
  * report_json.c - machine-readable results. Schema (versioned, documented in
- * the README): "hotsim-compare/1" or "hotsim-run/1"; one entry per
- * (path, cpu, state), the summary, and the --explain / --timeline views
- * when asked for.
+ * the README): "hotsim-compare/2" or "hotsim-run/2"; one entry per
+ * (path, cpu, state) with its samples' distribution (and, compared, the
+ * difference's interval, Welch's p and the verdict), the summary, and the
+ * --explain / --timeline views when asked for.
  */
 #include <math.h>
 
@@ -29,62 +30,85 @@ static void stalls(struct json *j, const char *key, const struct hs_model_result
 	json_end_obj(j);
 }
 
-static void side(struct json *j, const char *prefix, const struct ms_row *row,
-		 const struct hs_model_result *r)
+/* A state's distribution over its samples (n 1: one draw). */
+static void samples(struct json *j, const char *key, const struct ms_result *r)
+{
+	json_begin_obj(j, key);
+	json_uint(j, "n", r->d.n);
+	json_num(j, "mean", r->d.mean, 2);
+	json_num(j, "ci95", r->d.ci95, 2);
+	json_num(j, "sd", r->d.sd, 2);
+	json_uint(j, "min", r->d.min);
+	json_uint(j, "median", r->d.median);
+	json_uint(j, "max", r->d.max);
+	json_end_obj(j);
+}
+
+static void side(struct json *j, const char *prefix, const struct ms_row *row, const struct ms_result *r)
 {
 	char k[64];
 
 	snprintf(k, sizeof(k), "%s_cycles", prefix);
-	json_uint(j, k, r->cycles);
+	json_num(j, k, r->d.mean, 2);
+	snprintf(k, sizeof(k), "%s_samples", prefix);
+	samples(j, k, r);
 	snprintf(k, sizeof(k), "%s_insns", prefix);
-	json_uint(j, k, row->insns);
+	json_num(j, k, r->insns, 2);
 	snprintf(k, sizeof(k), "%s_code_bytes", prefix);
 	json_uint(j, k, row->code_bytes);
 	snprintf(k, sizeof(k), "%s_uncalibrated_cycles", prefix);
-	json_uint(j, k, r->uncalibrated_cycles);
+	json_uint(j, k, r->r.uncalibrated_cycles);
 	snprintf(k, sizeof(k), "%s_stalls", prefix);
-	stalls(j, k, r);
+	stalls(j, k, &r->r);
 }
 
-/* --noise: the cycles' range over the layouts per side, and the verdict */
-static void noise(struct json *j, const struct ms_compare *c, const struct ms_pair *p, int warm)
+/* --noise: the cycles' (means') range over the layouts per side */
+static void noise(struct json *j, const struct ms_compare *c, const struct ms_pair *p, enum ms_state st)
 {
-	int s = !warm, v = ms_pair_beyond_noise(c, p, warm);
+	const struct ms_result *b = ms_pair_result(p, 0, st), *q = c->patched ? ms_pair_result(p, 1, st) : NULL;
+	int v = ms_pair_beyond_noise(c, p, st);
 
 	if (!p->base->noise_n || (c->patched && !p->patched->noise_n))
 		return;
 	json_begin_obj(j, "noise");
 	json_uint(j, "layouts", (uint64_t)p->base->noise_n);
-	json_uint(j, c->patched ? "base_lo" : "lo", p->base->noise_lo[s]);
-	json_uint(j, c->patched ? "base_hi" : "hi", p->base->noise_hi[s]);
-	if (c->patched) {
-		json_uint(j, "patched_lo", p->patched->noise_lo[s]);
-		json_uint(j, "patched_hi", p->patched->noise_hi[s]);
-		json_str(j, "verdict", !ms_pair_delta(p, warm) ? "unchanged" : v == 1 ? "beyond" : "within");
+	json_num(j, c->patched ? "base_lo" : "lo", b->noise_lo, 2);
+	json_num(j, c->patched ? "base_hi" : "hi", b->noise_hi, 2);
+	if (q) {
+		json_num(j, "patched_lo", q->noise_lo, 2);
+		json_num(j, "patched_hi", q->noise_hi, 2);
+		json_bool(j, "beyond", v == 1);
 	}
 	json_end_obj(j);
 }
 
-static void entry(struct json *j, const struct ms_compare *c, const struct ms_pair *p,
-		  const char *state, int warm)
+static const char *verdict_word(enum ms_verdict v)
 {
-	const struct hs_model_result *rb = p->base ? (warm ? &p->base->warm : &p->base->cold) : NULL;
-	const struct hs_model_result *rp = p->patched ? (warm ? &p->patched->warm : &p->patched->cold) : NULL;
+	static const char *const w[] = { "unchanged", "within_noise", "improved", "regressed" };
+
+	return w[v];
+}
+
+static void entry(struct json *j, const struct ms_compare *c, const struct ms_pair *p, enum ms_state st)
+{
+	const struct ms_result *rb = p->base ? &p->base->s[st] : NULL;
+	const struct ms_result *rp = p->patched ? &p->patched->s[st] : NULL;
 
 	json_begin_obj(j, NULL);
 	json_str(j, "path", p->name);
 	json_str(j, "cpu", p->cpu);
-	json_str(j, "state", state);
+	json_str(j, "state", ms_state_names[st]);
 	if (!c->patched) {
 		json_str(j, "state_source", p->base->booted ? "booted" : "synthesized");
 		json_str(j, "status", p->base->ok ? "ok" : "cannot_run");
 		if (p->base->ok) {
-			json_uint(j, "cycles", rb->cycles);
-			json_uint(j, "insns", p->base->insns);
+			json_num(j, "cycles", rb->d.mean, 2);
+			samples(j, "samples", rb);
+			json_num(j, "insns", rb->insns, 2);
 			json_uint(j, "code_bytes", p->base->code_bytes);
-			json_uint(j, "uncalibrated_cycles", rb->uncalibrated_cycles);
-			stalls(j, "stalls", rb);
-			noise(j, c, p, warm);
+			json_uint(j, "uncalibrated_cycles", rb->r.uncalibrated_cycles);
+			stalls(j, "stalls", &rb->r);
+			noise(j, c, p, st);
 		} else {
 			json_str(j, "why", p->base->why);
 		}
@@ -101,15 +125,22 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 		json_str(j, "status", "cannot_run");
 		json_str(j, "why", !p->base->ok ? p->base->why : p->patched->why);
 	} else {
-		double pct = ms_delta_pct(rb->cycles, rp->cycles);
+		struct ms_move mv;
 
+		ms_pair_move(c, p, st, &mv);
 		json_str(j, "status", "ok");
 		side(j, "base", p->base, rb);
 		side(j, "patched", p->patched, rp);
-		json_int(j, "delta", (long long)rp->cycles - (long long)rb->cycles);
+		json_num(j, "delta", mv.delta, 2);
 		/* two decimals, as printed; -0.00 folded to 0.00 */
-		json_num(j, "delta_pct", fabs(pct) < 0.005 ? 0.0 : pct, 2);
-		noise(j, c, p, warm);
+		json_num(j, "delta_pct", fabs(mv.pct) < 0.005 ? 0.0 : mv.pct, 2);
+		if (mv.tested) {
+			json_num(j, "delta_ci95", mv.ci95, 2);
+			json_num(j, "welch_p", mv.p, 4);
+		}
+		json_bool(j, "significant", mv.significant);
+		json_str(j, "verdict", verdict_word(mv.verdict));
+		noise(j, c, p, st);
 		rp_diverge_json(j, c, p);
 	}
 	json_end_obj(j);
@@ -124,24 +155,29 @@ static void summary(struct json *j, const struct ms_compare *c)
 	json_uint(j, "moved", s->moved);
 	json_uint(j, "faster", s->faster);
 	json_uint(j, "slower", s->slower);
+	json_uint(j, "improved", s->improved);
+	json_uint(j, "regressed", s->regressed);
 	json_uint(j, "not_run", s->not_run);
 	if (s->largest) {
 		json_begin_obj(j, "largest");
 		json_str(j, "path", s->largest->name);
 		json_str(j, "cpu", s->largest->cpu);
-		json_str(j, "state", s->largest_warm ? "warm" : "cold");
-		json_int(j, "delta", s->largest_delta);
+		json_str(j, "state", ms_state_names[s->largest_state]);
+		json_num(j, "delta", s->largest_delta, 2);
 		json_end_obj(j);
 	}
-	for (int warm = 1; warm >= 0; warm--) {
-		uint64_t b, p;
+	for (int st = 0; st < MS_NSTATES; st++) {
+		double b, p;
+		char key[32];
 
-		if (!(warm ? c->want_warm : c->want_cold))
+		if (!c->want[st])
 			continue;
-		ms_compare_total(c, warm, &b, &p);
-		json_begin_obj(j, warm ? "total_warm" : "total_cold");
-		json_uint(j, "base_cycles", b);
-		json_uint(j, "patched_cycles", p);
+		ms_compare_total(c, (enum ms_state)st, &b, &p);
+		snprintf(key, sizeof(key), "total_%s", ms_state_names[st]);
+		json_begin_obj(j, key);
+		json_num(j, "base_cycles", b, 2);
+		if (c->patched)
+			json_num(j, "patched_cycles", p, 2);
 		json_end_obj(j);
 	}
 	json_end_obj(j);
@@ -156,12 +192,12 @@ static void json_fns(struct json *j, const struct ms_detail *b, const struct ms_
 	for (int i = 0; i < n && i < limit; i++) {
 		json_begin_obj(j, NULL);
 		json_str(j, "function", t[i].name);
-		json_uint(j, p ? "base_insns" : "insns", t[i].insns[0]);
-		json_uint(j, p ? "base_cycles" : "cycles", t[i].cycles[0]);
+		json_num(j, p ? "base_insns" : "insns", t[i].insns[0], 2);
+		json_num(j, p ? "base_cycles" : "cycles", t[i].cycles[0], 2);
 		if (p) {
-			json_uint(j, "patched_insns", t[i].insns[1]);
-			json_uint(j, "patched_cycles", t[i].cycles[1]);
-			json_int(j, "delta", ms_fn_delta(&t[i]));
+			json_num(j, "patched_insns", t[i].insns[1], 2);
+			json_num(j, "patched_cycles", t[i].cycles[1], 2);
+			json_num(j, "delta", ms_fn_delta(&t[i]), 2);
 		}
 		json_end_obj(j);
 	}
@@ -189,7 +225,8 @@ static void explain(struct json *j, const struct ms_compare *c, const struct rp_
 		json_begin_obj(j, NULL);
 		json_str(j, "path", d->explain->name);
 		json_str(j, "cpu", b->pt->core->name);
-		json_str(j, "state", d->warm ? "warm" : "cold");
+		json_str(j, "state", ms_state_names[d->state]);
+		json_uint(j, "ops", b->ncount);
 		json_result_of(j, c->patched ? "base" : "image", &b->res);
 		if (p)
 			json_result_of(j, "patched", &p->res);
@@ -206,19 +243,20 @@ static void timeline(struct json *j, const struct ms_compare *c, const struct rp
 	json_begin_arr(j, "timeline");
 	for (int k = 0; k < (c->patched ? 2 : 1); k++) {
 		const struct ms_detail *t = &d->tl[k];
-		size_t to = d->win.to < t->run.tr.n ? d->win.to : t->run.tr.n;
+		size_t at = t->ncount ? t->count[0].begin : 0;
+		size_t to = at + d->win.to < t->run.tr.n ? at + d->win.to : t->run.tr.n;
 
 		json_begin_obj(j, NULL);
 		json_str(j, "image", k ? "patched" : c->patched ? "base" : "image");
 		json_str(j, "path", d->timeline->name);
 		json_str(j, "cpu", t->pt->core->name);
 		json_begin_arr(j, "records");
-		for (size_t i = d->win.from; i < to; i++) {
+		for (size_t i = at + d->win.from; i < to; i++) {
 			const struct hs_insn_cost *pc = &t->per[i];
 
 			a64_disasm(hs_trace_insn(&t->run.tr, i)->word, t->run.tr.v[i].pc, text, sizeof(text));
 			json_begin_obj(j, NULL);
-			json_uint(j, "index", i);
+			json_uint(j, "index", i - at);
 			json_str(j, "at", hs_addr_fmt(t->pt->img, t->run.tr.v[i].pc, where, sizeof(where)));
 			json_str(j, "insn", text);
 			json_uint(j, "issue", pc->issue);
@@ -238,7 +276,7 @@ void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 
 	json_init(&j, f);
 	json_begin_obj(&j, NULL);
-	json_str(&j, "schema", c->patched ? "hotsim-compare/1" : "hotsim-run/1");
+	json_str(&j, "schema", c->patched ? "hotsim-compare/2" : "hotsim-run/2");
 	if (c->patched) {
 		image(&j, "base", c->base->img);
 		image(&j, "patched", c->patched->img);
@@ -252,12 +290,10 @@ void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 	json_end_arr(&j);
 	summary(&j, c);
 	json_begin_arr(&j, "results");
-	for (int i = 0; i < c->npairs; i++) {
-		if (c->want_warm)
-			entry(&j, c, &c->pairs[i], "warm", 1);
-		if (c->want_cold)
-			entry(&j, c, &c->pairs[i], "cold", 0);
-	}
+	for (int i = 0; i < c->npairs; i++)
+		for (int st = 0; st < MS_NSTATES; st++)
+			if (c->want[st])
+				entry(&j, c, &c->pairs[i], (enum ms_state)st);
 	json_end_arr(&j);
 	if (d && d->nproj)
 		rp_projection_json(&j, d);

@@ -5,16 +5,17 @@
  * the totals, and the explain of the largest move folded as well. run: the
  * one image's table. Cells are escaped; the shape is the same every time.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "hotsim/model.h"
 #include "report.h"
 
-#define CMP_COLS "| path | cpu | state | base | patched | delta | delta% | insns b/p | code b/p | uncal% b/p |\n" \
-		 "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n"
-#define RUN_COLS "| path | cpu | state | cycles | insns | code bytes | uncal% |\n" \
-		 "|---|---|---|---:|---:|---:|---:|\n"
+#define CMP_COLS "| path | cpu | state | base | patched | delta | delta% | ±95% | sig | n b/p | insns b/p | code b/p | uncal% b/p |\n" \
+		 "|---|---|---|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|\n"
+#define RUN_COLS "| path | cpu | state | cycles | ±95 | n | insns | code bytes | uncal% |\n" \
+		 "|---|---|---|---:|---:|---:|---:|---:|---:|\n"
 
 /* Text in a table cell or a list item: nothing that ends a cell or opens HTML. */
 static void esc(FILE *f, const char *s)
@@ -46,25 +47,33 @@ static void image_item(FILE *f, const char *role, const struct hs_image *img)
 	fputc('\n', f);
 }
 
-static void compare_row(FILE *f, const struct ms_pair *p, int warm)
+static void compare_row(FILE *f, const struct ms_compare *c, const struct ms_pair *p, enum ms_state st)
 {
-	const struct hs_model_result *rb = ms_pair_result(p, 0, warm), *rp = ms_pair_result(p, 1, warm);
+	const struct ms_result *rb = ms_pair_result(p, 0, st), *rp = ms_pair_result(p, 1, st);
+	struct ms_move mv;
+	char ci[16] = "-";
 
-	fprintf(f, "| %s | %s | %s | %llu | %llu | %+lld | %+.2f%% | %llu/%llu | %llu/%llu | %.1f/%.1f |\n",
-		p->name, p->cpu, warm ? "warm" : "cold", (unsigned long long)rb->cycles,
-		(unsigned long long)rp->cycles, ms_pair_delta(p, warm), ms_delta_pct(rb->cycles, rp->cycles),
-		(unsigned long long)p->base->insns, (unsigned long long)p->patched->insns,
-		(unsigned long long)p->base->code_bytes, (unsigned long long)p->patched->code_bytes,
-		rp_uncal_pct(rb), rp_uncal_pct(rp));
+	ms_pair_move(c, p, st, &mv);
+	if (mv.tested && rb->d.mean)
+		snprintf(ci, sizeof(ci), "%.2f%%", 100.0 * mv.ci95 / rb->d.mean);
+	fprintf(f, "| %s | %s | %s | %.0f | %.0f | %+lld | %+.2f%% | %s | %s | %u/%u | %.0f/%.0f | %llu/%llu "
+		"| %.1f/%.1f |\n",
+		p->name, p->cpu, ms_state_names[st], rb->d.mean, rp->d.mean,
+		llround(rp->d.mean) - llround(rb->d.mean), mv.pct, ci, rp_verdict(mv.verdict), rb->d.n, rp->d.n,
+		rb->insns, rp->insns, (unsigned long long)p->base->code_bytes,
+		(unsigned long long)p->patched->code_bytes, rp_uncal_pct(&rb->r), rp_uncal_pct(&rp->r));
 }
 
-static void run_row(FILE *f, const struct ms_pair *p, int warm)
+static void run_row(FILE *f, const struct ms_pair *p, enum ms_state st)
 {
-	const struct hs_model_result *r = ms_pair_result(p, 0, warm);
+	const struct ms_result *r = ms_pair_result(p, 0, st);
+	char ci[16] = "-";
 
-	fprintf(f, "| %s | %s | %s | %llu | %llu | %llu | %.1f |\n", p->name, p->cpu, warm ? "warm" : "cold",
-		(unsigned long long)r->cycles, (unsigned long long)p->base->insns,
-		(unsigned long long)p->base->code_bytes, rp_uncal_pct(r));
+	if (r->d.n > 1)
+		snprintf(ci, sizeof(ci), "%.0f", r->d.ci95);
+	fprintf(f, "| %s | %s | %s | %.0f | %s | %u | %.0f | %llu | %.1f |\n", p->name, p->cpu,
+		ms_state_names[st], r->d.mean, ci, r->d.n, r->insns, (unsigned long long)p->base->code_bytes,
+		rp_uncal_pct(&r->r));
 }
 
 static void not_run_row(FILE *f, const struct ms_compare *c, const struct ms_pair *p)
@@ -73,9 +82,9 @@ static void not_run_row(FILE *f, const struct ms_compare *c, const struct ms_pai
 			  !p->patched ? "absent in patched" : "cannot run";
 
 	if (c->patched)
-		fprintf(f, "| %s | %s | | n/a | n/a | | %s | | | |\n", p->name, p->cpu, why);
+		fprintf(f, "| %s | %s | | n/a | n/a | | %s | | | | | | |\n", p->name, p->cpu, why);
 	else
-		fprintf(f, "| %s | %s | | n/a | | | %s |\n", p->name, p->cpu, why);
+		fprintf(f, "| %s | %s | | n/a | | | %s | | |\n", p->name, p->cpu, why);
 }
 
 /* The rows of pairs that moved (moved = 1) or did not (0), in table order. */
@@ -93,13 +102,13 @@ static int rows(FILE *f, const struct ms_compare *c, int moved)
 		}
 		if (c->patched && ms_pair_moved(c, p) != moved)
 			continue;
-		for (int warm = 1; warm >= 0; warm--) {
-			if (!(warm ? c->want_warm : c->want_cold))
+		for (int st = 0; st < MS_NSTATES; st++) {
+			if (!c->want[st])
 				continue;
 			if (c->patched)
-				compare_row(f, p, warm);
+				compare_row(f, c, p, (enum ms_state)st);
 			else
-				run_row(f, p, warm);
+				run_row(f, p, (enum ms_state)st);
 			n++;
 		}
 	}
@@ -108,14 +117,14 @@ static int rows(FILE *f, const struct ms_compare *c, int moved)
 
 static void totals(FILE *f, const struct ms_compare *c)
 {
-	for (int warm = 1; warm >= 0; warm--) {
-		uint64_t b, p;
+	for (int st = 0; st < MS_NSTATES; st++) {
+		double b, p;
 
-		if (!(warm ? c->want_warm : c->want_cold))
+		if (!c->want[st])
 			continue;
-		ms_compare_total(c, warm, &b, &p);
-		fprintf(f, "| **total** | all | %s | %llu | %llu | %+lld | %+.2f%% | | | |\n", warm ? "warm" : "cold",
-			(unsigned long long)b, (unsigned long long)p, (long long)p - (long long)b, ms_delta_pct(b, p));
+		ms_compare_total(c, (enum ms_state)st, &b, &p);
+		fprintf(f, "| **total** | all | %s | %.0f | %.0f | %+lld | %+.2f%% | | | | | | |\n",
+			ms_state_names[st], b, p, llround(p) - llround(b), ms_delta_pct(b, p));
 	}
 }
 
@@ -125,7 +134,8 @@ static int unchanged(const struct ms_compare *c)
 
 	for (int i = 0; i < c->npairs; i++)
 		if (ms_pair_ok(c, &c->pairs[i]) && !ms_pair_moved(c, &c->pairs[i]))
-			n += c->want_warm + c->want_cold;
+			for (int st = 0; st < MS_NSTATES; st++)
+				n += c->want[st];
 	return n;
 }
 
@@ -166,9 +176,9 @@ static void details(FILE *f, const struct ms_compare *c, const struct rp_details
 	fprintf(f, "\n<details><summary>");
 	if (d->explain && d->ncores == 1)
 		fprintf(f, "where the cycles go: %s on %s, %s", d->explain->name, d->ex[0][0].pt->core->name,
-			d->warm ? "warm" : "cold");
+			ms_state_names[d->state]);
 	else if (d->explain)
-		fprintf(f, "where the cycles go: --explain %s (%s)", d->explain->name, d->warm ? "warm" : "cold");
+		fprintf(f, "where the cycles go: --explain %s (%s)", d->explain->name, ms_state_names[d->state]);
 	if (d->timeline)
 		fprintf(f, "%s--timeline %s", d->explain ? ", " : "", d->timeline->name);
 	fprintf(f, "</summary>\n\n```text");
@@ -178,7 +188,7 @@ static void details(FILE *f, const struct ms_compare *c, const struct rp_details
 
 void rp_markdown(FILE *f, const struct ms_compare *c, const struct rp_details *d, int all)
 {
-	char text[512];
+	char text[1024];
 	int folded;
 
 	fprintf(f, "**hotsim %s**: %s\n\n", c->patched ? "compare" : "run", rp_summary(text, sizeof(text), c));

@@ -1,10 +1,14 @@
 /*
  * report_noise.c - the layout noise band (compare/run --noise N): each
  * result costed again with part of the path's code and data moved against
- * the rest (measure.c, noise()), as an unrelated change elsewhere in the
- * kernel moves them. The verdict per move is ms_pair_beyond_noise()'s.
+ * the rest (sim/measure/cost.c), as an unrelated change elsewhere in the
+ * kernel moves them; the range of the means over the layouts, and whether
+ * each move leaves it (ms_pair_beyond_noise()). Whole rows only: the
+ * sub-rows' bands go into their verdicts in the main table.
  */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -19,10 +23,16 @@ static void head(FILE *f, const struct ms_compare *c, int layouts)
 	fprintf(f, "\n");
 	rp_wrap(f, "layout noise: ", "  ", text, RP_TEXT_WIDTH);
 	if (c->patched)
-		fprintf(f, "%-*s %-3s %-5s %12s %12s %6s %s\n", w, "path", "cpu", "state", "base", "patched",
-			"delta", "noise");
+		fprintf(f, "%-*s %-3s %-7s %12s %12s %6s %s\n", w, "path", "cpu", "state", "base", "patched",
+			"delta", "layout");
 	else
-		fprintf(f, "%-*s %-3s %-5s %12s %6s\n", w, "path", "cpu", "state", "range", "spread");
+		fprintf(f, "%-*s %-3s %-7s %12s %6s\n", w, "path", "cpu", "state", "range", "spread");
+}
+
+static const char *range(char *buf, size_t len, const struct ms_result *r)
+{
+	snprintf(buf, len, "%.0f..%.0f", r->noise_lo, r->noise_hi);
+	return buf;
 }
 
 void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
@@ -34,36 +44,34 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[c->order[i]];
 
-		if (!ms_pair_ok(c, p) || !p->base->noise_n || (c->patched && !p->patched->noise_n))
-			continue;	/* sub-rows: no band of their own */
-		for (int warm = 1; warm >= 0; warm--) {
-			int s = !warm;
+		if (!ms_pair_ok(c, p) || !p->base->noise_n || (c->patched && !p->patched->noise_n) ||
+		    strcmp(p->name, p->base->path))
+			continue;
+		for (int st = 0; st < MS_NSTATES; st++) {
+			const struct ms_result *b = ms_pair_result(p, 0, (enum ms_state)st);
 			char rb[40], rp[40];
 
-			if (!(warm ? c->want_warm : c->want_cold))
+			if (!c->want[st])
 				continue;
-			snprintf(rb, sizeof(rb), "%llu..%llu", (unsigned long long)p->base->noise_lo[s],
-				 (unsigned long long)p->base->noise_hi[s]);
 			if (!c->patched) {
-				fprintf(f, "%-*s %-3s %-5s %12s %6llu\n", w, p->name, p->cpu, warm ? "warm" : "cold", rb,
-					(unsigned long long)(p->base->noise_hi[s] - p->base->noise_lo[s]));
+				fprintf(f, "%-*s %-3s %-7s %12s %6.0f\n", w, p->name, p->cpu, ms_state_names[st],
+					range(rb, sizeof(rb), b), b->noise_hi - b->noise_lo);
 				continue;
 			}
-			long long d = ms_pair_delta(p, warm);
-			int apart = ms_pair_beyond_noise(c, p, warm) == 1;
+			long long d = llround(ms_pair_result(p, 1, (enum ms_state)st)->d.mean) - llround(b->d.mean);
+			int apart = ms_pair_beyond_noise(c, p, (enum ms_state)st) == 1;
 			struct ms_diverged v[1];
-			uint64_t dn;
+			double dn;
 			int diverged = ms_pair_diverged(c, p, v, 1, &dn) > 0;
 
 			if (!d)
 				continue;
-			snprintf(rp, sizeof(rp), "%llu..%llu", (unsigned long long)p->patched->noise_lo[s],
-				 (unsigned long long)p->patched->noise_hi[s]);
 			beyond += apart;
 			within += !apart;
 			marked += diverged;
-			fprintf(f, "%-*s %-3s %-5s %12s %12s %+6lld %s%s\n", w, p->name, p->cpu, warm ? "warm" : "cold",
-				rb, rp, d, apart ? "beyond" : "within", diverged ? "*" : "");
+			fprintf(f, "%-*s %-3s %-7s %12s %12s %+6lld %s%s\n", w, p->name, p->cpu, ms_state_names[st],
+				range(rb, sizeof(rb), b), range(rp, sizeof(rp), ms_pair_result(p, 1, (enum ms_state)st)),
+				d, apart ? "beyond" : "within", diverged ? "*" : "");
 		}
 	}
 	if (c->patched)

@@ -1,22 +1,25 @@
 /*
  * report_table.c - the text table. compare: identity, warnings, a summary
- * line, the results that moved (largest change first), how many did not,
- * and per-state totals - what a reviewer pastes into an email reply, so
- * every line fits RP_TEXT_WIDTH (72) columns: prose is wrapped, and the
- * compare row keeps cycles, delta, instructions and the patched image's
- * uncalibrated share (code bytes and both uncal% are in markdown and JSON).
- * run: every result of the one image, in registry order.
+ * line, the results that moved (largest change first) with the interval
+ * of their difference and their verdict, how many did not, and per-state
+ * totals; then each whole row's samples (mean, interval, range, count,
+ * instructions) - what a reviewer pastes into an email reply, so every
+ * line fits RP_TEXT_WIDTH (72) columns: prose is wrapped (code bytes and
+ * the uncalibrated shares are in markdown and JSON). run: every result of
+ * the one image, in registry order, with its interval.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "hotsim/model.h"
 #include "report.h"
 
-/* 17+3+5+6+7+5+7+9+5 columns and 8 spaces: 72. Row names are kept to 17
+/* 17+3+7+6+7+6+7+6+3 columns and 8 spaces: 70. Row names are kept to 17
  * characters (registry and sub-row names); a longer one, an extra path's,
  * widens the column for the whole table. */
-#define CMP_HEAD "%-*s %-3s %-5s %6s %7s %5s %7s %9s %5s\n"
+#define CMP_HEAD "%-*s %-3s %-7s %6s %7s %6s %7s %6s %s\n"
+#define RUN_HEAD "%-*s %-4s %-7s %8s %6s %7s %10s %6s\n"
 
 static int name_w = 17;
 
@@ -28,7 +31,7 @@ int rp_name_width(void)
 /* The name column: 17 (compare) or 18 (run), or the longest name. */
 static void set_name_width(const struct ms_compare *c)
 {
-	name_w = c->patched ? 17 : 18;
+	name_w = c->patched ? 17 : 17;
 	for (int i = 0; i < c->npairs; i++)
 		if ((int)strlen(c->pairs[i].name) > name_w)
 			name_w = (int)strlen(c->pairs[i].name);
@@ -84,29 +87,52 @@ static void image_lines(FILE *f, const char *role, const struct hs_image *img)
 	rp_wrap(f, "           ", "           ", rp_identity(id, sizeof(id), img), RP_TEXT_WIDTH);
 }
 
-static void run_line(FILE *f, const struct ms_pair *p, int warm)
+/* The interval's half-width, "-" for one draw: cycles, or % of base. */
+static const char *ci_text(char *buf, size_t len, double hw, int tested, double base)
 {
-	const struct hs_model_result *r = ms_pair_result(p, 0, warm);
-	char unc[16];
-
-	snprintf(unc, sizeof(unc), "%.1f", rp_uncal_pct(r));
-	fprintf(f, "%-*s %-4s %-5s %10llu %8llu %10llu %6s\n", name_w, p->name, p->cpu, warm ? "warm" : "cold",
-		(unsigned long long)r->cycles, (unsigned long long)p->base->insns,
-		(unsigned long long)p->base->code_bytes, unc);
+	if (!tested)
+		snprintf(buf, len, "-");
+	else if (base)
+		snprintf(buf, len, "%.2f%%", 100.0 * hw / base);
+	else
+		snprintf(buf, len, "%.0f", hw);
+	return buf;
 }
 
-static void compare_line(FILE *f, const struct ms_pair *p, int warm)
+const char *rp_verdict(enum ms_verdict v)
 {
-	const struct hs_model_result *rb = ms_pair_result(p, 0, warm), *rp = ms_pair_result(p, 1, warm);
-	char ins[32], unc[16], pct[16];
+	static const char *const words[] = { "", "~", "(I)", "(R)" };
 
-	snprintf(ins, sizeof(ins), "%llu/%llu", (unsigned long long)p->base->insns,
-		 (unsigned long long)p->patched->insns);
-	snprintf(unc, sizeof(unc), "%.1f", rp_uncal_pct(rp));
-	snprintf(pct, sizeof(pct), "%+.2f%%", ms_delta_pct(rb->cycles, rp->cycles));
-	fprintf(f, "%-*s %-3s %-5s %6llu %7llu %+5lld %7s %9s %5s\n", name_w, p->name, p->cpu,
-		warm ? "warm" : "cold", (unsigned long long)rb->cycles, (unsigned long long)rp->cycles,
-		ms_pair_delta(p, warm), pct, ins, unc);
+	return words[v];
+}
+
+static void run_line(FILE *f, const struct ms_pair *p, enum ms_state st)
+{
+	const struct ms_result *r = ms_pair_result(p, 0, st);
+	char unc[16], ci[16], cyc[24], ins[24], cb[24];
+
+	snprintf(unc, sizeof(unc), "%.1f", rp_uncal_pct(&r->r));
+	snprintf(cyc, sizeof(cyc), "%.0f", r->d.mean);
+	snprintf(ins, sizeof(ins), "%.0f", r->insns);
+	snprintf(cb, sizeof(cb), "%llu", (unsigned long long)p->base->code_bytes);
+	ci_text(ci, sizeof(ci), r->d.ci95, r->d.n > 1, 0);
+	fprintf(f, RUN_HEAD, name_w, p->name, p->cpu, ms_state_names[st], cyc, ci, ins, cb, unc);
+}
+
+static void compare_line(FILE *f, const struct ms_compare *c, const struct ms_pair *p, enum ms_state st)
+{
+	const struct ms_result *rb = ms_pair_result(p, 0, st), *rp = ms_pair_result(p, 1, st);
+	struct ms_move mv;
+	char pct[16], ci[16], b[24], q[24], d[24];
+
+	ms_pair_move(c, p, st, &mv);
+	snprintf(b, sizeof(b), "%.0f", rb->d.mean);
+	snprintf(q, sizeof(q), "%.0f", rp->d.mean);
+	snprintf(d, sizeof(d), "%+lld", llround(rp->d.mean) - llround(rb->d.mean));
+	snprintf(pct, sizeof(pct), "%+.2f%%", mv.pct);
+	ci_text(ci, sizeof(ci), mv.ci95, mv.tested, rb->d.mean);
+	fprintf(f, CMP_HEAD, name_w, p->name, p->cpu, ms_state_names[st], b, q, d, pct, ci,
+		rp_verdict(mv.verdict));
 }
 
 static void not_run_line(FILE *f, const struct ms_compare *c, const struct ms_pair *p)
@@ -153,16 +179,60 @@ static void why_lines(FILE *f, const struct ms_compare *c)
 
 static void totals(FILE *f, const struct ms_compare *c)
 {
-	for (int warm = 1; warm >= 0; warm--) {
-		uint64_t b, p;
-		char pct[16];
+	for (int st = 0; st < MS_NSTATES; st++) {
+		double b, p;
+		char pct[16], bb[24], pp[24], dd[24];
 
-		if (!(warm ? c->want_warm : c->want_cold))
+		if (!c->want[st])
 			continue;
-		ms_compare_total(c, warm, &b, &p);
+		ms_compare_total(c, (enum ms_state)st, &b, &p);
 		snprintf(pct, sizeof(pct), "%+.2f%%", ms_delta_pct(b, p));
-		fprintf(f, "%-*s %-3s %-5s %6llu %7llu %+5lld %7s\n", name_w, "total", "all", warm ? "warm" : "cold",
-			(unsigned long long)b, (unsigned long long)p, (long long)p - (long long)b, pct);
+		snprintf(bb, sizeof(bb), "%.0f", b);
+		snprintf(pp, sizeof(pp), "%.0f", p);
+		snprintf(dd, sizeof(dd), "%+lld", llround(p) - llround(b));
+		fprintf(f, CMP_HEAD, name_w, "total", "all", ms_state_names[st], bb, pp, dd, pct, "", "");
+	}
+}
+
+/* Each whole row's samples: mean, interval, range, count, instructions -
+ * what the one number above stands for. */
+static void sample_line(FILE *f, const char *lead, const struct ms_result *r)
+{
+	char line[200];
+
+	if (r->d.n < 2)
+		snprintf(line, sizeof(line), "%.0f cycles, one draw; %.0f insns", r->d.mean, r->insns);
+	else
+		snprintf(line, sizeof(line), "%.0f +-%.0f cycles, %llu..%llu (median %llu), n %u; %.0f insns",
+			 r->d.mean, r->d.ci95, (unsigned long long)r->d.min, (unsigned long long)r->d.max,
+			 (unsigned long long)r->d.median, r->d.n, r->insns);
+	rp_wrap(f, lead, "      ", line, RP_TEXT_WIDTH);
+}
+
+static void samples_block(FILE *f, const struct ms_compare *c)
+{
+	int any = 0;
+
+	if (!c->want[MS_TYPICAL])
+		return;
+	for (int i = 0; i < c->npairs; i++) {
+		const struct ms_pair *p = &c->pairs[c->order[i]];
+		char lead[96];
+
+		/* whole rows that moved (compare) or every whole row (run) */
+		if (!ms_pair_ok(c, p) || strcmp(p->name, p->base->path) || p->base->sites ||
+		    (c->patched && !ms_pair_moved(c, p)))
+			continue;
+		if (!any++)
+			fprintf(f, "\nsamples (typical, per operation): mean +-95%%, range, count\n");
+		if (!c->patched) {
+			snprintf(lead, sizeof(lead), "  %s %s: ", p->name, p->cpu);
+			sample_line(f, lead, ms_pair_result(p, 0, MS_TYPICAL));
+			continue;
+		}
+		fprintf(f, "  %s %s\n", p->name, p->cpu);
+		sample_line(f, "    base     ", ms_pair_result(p, 0, MS_TYPICAL));
+		sample_line(f, "    patched  ", ms_pair_result(p, 1, MS_TYPICAL));
 	}
 }
 
@@ -188,17 +258,17 @@ static void header(FILE *f, const struct ms_compare *c)
 	if (c->patched) {
 		rp_wrap(f, "summary: ", "         ", rp_summary(sum, sizeof(sum), c), RP_TEXT_WIDTH);
 		fprintf(f, "\n" CMP_HEAD, name_w, "path", "cpu", "state", "base", "patched", "delta", "delta%",
-			"insns b/p", "uncal");
+			"+-95%", "sig");
 	} else {
-		fprintf(f, "%-*s %-4s %-5s %10s %8s %10s %6s\n", name_w, "path", "cpu", "state", "cycles",
-			"insns", "code bytes", "uncal%");
+		fprintf(f, RUN_HEAD, name_w, "path", "cpu", "state", "cycles", "+-95", "insns", "code bytes",
+			"uncal%");
 	}
 }
 
 void rp_table(FILE *f, const struct ms_compare *c, int all)
 {
 	int folded = 0;
-	char note[512];
+	char note[1024];
 
 	header(f, c);
 	for (int i = 0; i < c->npairs; i++) {
@@ -209,16 +279,17 @@ void rp_table(FILE *f, const struct ms_compare *c, int all)
 			continue;
 		}
 		if (c->patched && !all && !ms_pair_moved(c, p)) {
-			folded += c->want_warm + c->want_cold;
+			for (int st = 0; st < MS_NSTATES; st++)
+				folded += c->want[st];
 			continue;
 		}
-		for (int warm = 1; warm >= 0; warm--) {
-			if (!(warm ? c->want_warm : c->want_cold))
+		for (int st = 0; st < MS_NSTATES; st++) {
+			if (!c->want[st])
 				continue;
 			if (c->patched)
-				compare_line(f, p, warm);
+				compare_line(f, c, p, (enum ms_state)st);
 			else
-				run_line(f, p, warm);
+				run_line(f, p, (enum ms_state)st);
 		}
 	}
 	if (folded)
@@ -226,6 +297,7 @@ void rp_table(FILE *f, const struct ms_compare *c, int all)
 	if (c->patched)
 		totals(f, c);
 	why_lines(f, c);
+	samples_block(f, c);
 	fprintf(f, "\n");
 	rp_wrap(f, "", "", rp_footnote(note, sizeof(note), c, c->patched ? "uncal" : "uncal%"), RP_TEXT_WIDTH);
 }

@@ -21,10 +21,23 @@ const char *rp_identity(char *buf, size_t len, const struct hs_image *img)
 	return buf;
 }
 
+/* "typical", "typical+warm", ... */
+static const char *state_list(char *buf, size_t len, const struct ms_compare *c)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int st = 0; st < MS_NSTATES && used < len; st++)
+		if (c->want[st])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "+" : "", ms_state_names[st]);
+	return buf;
+}
+
 const char *rp_summary(char *buf, size_t len, const struct ms_compare *c)
 {
 	const struct ms_summary *s = &c->summary;
 	int ncores = 0, nrows = 0;
+	char states[64];
 	size_t used;
 
 	for (int i = 0; i < c->npairs; i++) {
@@ -38,30 +51,79 @@ const char *rp_summary(char *buf, size_t len, const struct ms_compare *c)
 		nrows += first_row;
 	}
 	used = (size_t)snprintf(buf, len, "%u results (%d rows x %d cores x %s)", s->results, nrows, ncores,
-				c->want_warm && c->want_cold ? "warm+cold" : c->want_warm ? "warm" : "cold");
+				state_list(states, sizeof(states), c));
 	if (c->patched && used < len)
-		used += (size_t)snprintf(buf + used, len - used, ", %u moved: %u faster, %u slower", s->moved,
-					 s->faster, s->slower);
-	if (s->largest && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "; largest %s %s %s %+lld cycles (%+.2f%%)",
-					 s->largest->name, s->largest->cpu, s->largest_warm ? "warm" : "cold",
-					 s->largest_delta,
-					 ms_delta_pct(ms_pair_result(s->largest, 0, s->largest_warm)->cycles,
-						      ms_pair_result(s->largest, 1, s->largest_warm)->cycles));
+		used += (size_t)snprintf(buf + used, len - used,
+					 ", %u moved; significant and beyond layout noise: %u improved (I), "
+					 "%u regressed (R)", s->moved, s->improved, s->regressed);
+	if (s->largest && used < len) {
+		const struct ms_result *b = ms_pair_result(s->largest, 0, s->largest_state);
+
+		used += (size_t)snprintf(buf + used, len - used, "; largest %s %s %s %+.0f cycles (%+.2f%%)",
+					 s->largest->name, s->largest->cpu, ms_state_names[s->largest_state],
+					 s->largest_delta, ms_delta_pct(b->d.mean, b->d.mean + s->largest_delta));
+	}
 	if (s->not_run && used < len)
 		snprintf(buf + used, len - used, "; %u not run", s->not_run);
 	return buf;
 }
 
+/* How many samples the typical rows have: "64", "40 to 128". */
+static const char *sample_counts(char *buf, size_t len, const struct ms_compare *c)
+{
+	unsigned lo = 0, hi = 0;
+
+	for (int i = 0; i < c->npairs; i++)
+		for (int side = 0; side < 2; side++) {
+			const struct ms_row *r = side ? c->pairs[i].patched : c->pairs[i].base;
+			unsigned n = r && r->ok ? r->s[MS_TYPICAL].d.n : 0;
+
+			if (n < 2)
+				continue;
+			lo = !lo || n < lo ? n : lo;
+			hi = n > hi ? n : hi;
+		}
+	if (!hi)
+		return NULL;
+	if (lo == hi)
+		snprintf(buf, len, "%u", lo);
+	else
+		snprintf(buf, len, "%u to %u", lo, hi);
+	return buf;
+}
+
 const char *rp_footnote(char *buf, size_t len, const struct ms_compare *c, const char *uncal)
 {
-	snprintf(buf, len, "cycles: %s%s%s; %s: share of %s cycles charged by uncalibrated parameters "
-		 "(hotsim models)%s",
-		 c->want_warm ? "warm = repeated until the cost converges" : "",
-		 c->want_warm && c->want_cold ? ", " : "",
-		 c->want_cold ? "cold = caches, TLBs and predictors flushed" : "", uncal,
-		 !c->patched ? "the" : !strcmp(uncal, "uncal") ? "the patched image's" : "each image's",
-		 c->patched ? "; total: sum of the results above and folded" : "");
+	char counts[32];
+	const char *n = sample_counts(counts, sizeof(counts), c);
+	size_t used = 0;
+
+	used += (size_t)snprintf(buf + used, len - used, "cycles per operation:");
+	if (c->want[MS_TYPICAL] && used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 " typical = the mean over %s%s sampled operations of a kernel at steady "
+					 "state, each costed with the caches and predictors what ran before it "
+					 "left (a row of synthesized state is one draw);",
+					 n ? n : "the", n ? "" : "");
+	if (c->want[MS_WARM] && used < len)
+		used += (size_t)snprintf(buf + used, len - used, " warm = one op repeated until the cost "
+					 "converges;");
+	if (c->want[MS_COLD] && used < len)
+		used += (size_t)snprintf(buf + used, len - used, " cold = caches, TLBs and predictors "
+					 "flushed;");
+	if (c->patched && used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 " +-95%%: the 95%% interval of the difference of the means (Welch's t), "
+					 "as a share of base; sig: (I) improved, (R) regressed - significant at "
+					 "95%% and beyond the layout band - ~ within noise; total: sum of the "
+					 "results above and folded;");
+	else if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, " +-95: the 95%% interval of the mean "
+					 "(Student's t);");
+	if (used < len)
+		snprintf(buf + used, len - used, " %s: share of %s cycles charged by uncalibrated parameters "
+			 "(hotsim models)", uncal,
+			 !c->patched ? "the" : !strcmp(uncal, "uncal") ? "the patched image's" : "each image's");
 	return buf;
 }
 

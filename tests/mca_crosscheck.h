@@ -327,7 +327,7 @@ static inline int mca_core_run(struct mca_core *c, const struct hs_image *img, i
 		const struct hs_path_def *d = hs_paths[i];
 		/* the synthesized paths: the crosscheck's blocks and tolerances
 		 * were chosen on them (docs/llvm-mca-crosscheck.md) */
-		struct ms_options o = { .want_warm = 1, .src = HS_SRC_SYNTH };
+		struct ms_options o = { .want[MS_WARM] = 1, .src = HS_SRC_SYNTH };
 		int want = !paths;
 
 		for (int k = 0; paths && paths[k]; k++)
@@ -335,7 +335,7 @@ static inline int mca_core_run(struct mca_core *c, const struct hs_image *img, i
 		if (!want)
 			continue;
 		/* a path that cannot run (no such code in this image) is skipped */
-		if (ms_detail(img, &o, core, d, 1, &c->runs[c->nruns]) == 0)
+		if (ms_detail(img, &o, core, d, MS_WARM, &c->runs[c->nruns]) == 0)
 			mca_collect(c, &c->runs[c->nruns].run.tr, d->name, max_blocks);
 		c->nruns++;
 	}

@@ -75,7 +75,7 @@ Test(ci_kernel, the_projects_pair)
 	snprintf(args, sizeof(args), "%s %s --fail-above 50", PAIR, out);
 	cr_assert_eq(ci(args), 0);
 	s = file("compare.json");
-	cr_assert(strstr(s, "\"schema\": \"hotsim-compare/1\""), "%.400s", s);
+	cr_assert(strstr(s, "\"schema\": \"hotsim-compare/2\""), "%.400s", s);
 	free(s);
 	s = file("compare.svg");
 	cr_assert(strstr(s, "<svg") && strstr(s, "</svg>"), "%.400s", s);

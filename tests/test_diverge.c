@@ -4,7 +4,9 @@
  * each expected result follows from the rule itself: a function is
  * unchanged when it has the same size and the same instructions but for
  * the fields that say where things are; an unchanged function whose counts
- * differ is reported, with the difference.
+ * differ is reported, with the difference; with samples on both sides,
+ * only when the per-op means differ significantly (Welch's t, 95%) by an
+ * instruction or more.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -27,24 +29,42 @@ static void side(struct ms_image *m, const char *kernel)
 	m->rows[0].path = "p";
 	m->rows[0].cpu = "a53";
 	m->rows[0].ok = 1;
+	m->rows[0].nsamples = 1;	/* one draw unless a test samples */
 	m->rows[0].fns = calloc(4, sizeof(struct ms_fn_count));
 	cr_assert_not_null(m->rows[0].fns);
 }
 
-/* row of m ran n instructions in function fn (n 0: not at all) */
-static void ran(struct ms_image *m, const char *fn, uint64_t n)
+/* row of m ran fn k times per op in its samples, per op counts c[0..k) -
+ * the total and the sum of squares are what a profile keeps */
+static void ran_samples(struct ms_image *m, const char *fn, const uint64_t *c, unsigned k)
 {
 	const struct hs_sym *s = hs_sym_exact(m->img, fn);
 	struct ms_row *r = &m->rows[0];
+	struct ms_fn_count f = { 0 };
 
 	cr_assert_not_null(s, "%s", fn);
-	if (n)
-		r->fns[r->nfns++] = (struct ms_fn_count){ s->addr, s->size, n };
+	f.addr = s->addr;
+	f.size = s->size;
+	for (unsigned i = 0; i < k; i++) {
+		f.insns += c[i];
+		f.ss += (double)c[i] * c[i];
+	}
+	r->nsamples = k;
+	if (f.insns)
+		r->fns[r->nfns++] = f;
 }
 
-static int diverged(uint64_t *insns, struct ms_diverged *v)
+/* row of m ran n instructions in function fn in its one draw (n 0: not at all) */
+static void ran(struct ms_image *m, const char *fn, uint64_t n)
 {
-	ms_compare_build(&cmp, &base, &other, 1, 0);
+	ran_samples(m, fn, &n, 1);
+}
+
+static int diverged(double *insns, struct ms_diverged *v)
+{
+	static const int want[MS_NSTATES] = { [MS_TYPICAL] = 1 };
+
+	ms_compare_build(&cmp, &base, &other, want);
 	cr_assert_eq(cmp.npairs, 1);
 	return ms_pair_diverged(&cmp, &cmp.pairs[0], v, 4, insns);
 }
@@ -61,7 +81,7 @@ static void done(void)
 Test(diverge, same_code_elsewhere_with_other_counts_is_reported, .fini = done)
 {
 	struct ms_diverged v[4];
-	uint64_t insns;
+	double insns;
 	const struct hs_sym *a, *b;
 
 	side(&base, "7.2-base");
@@ -79,13 +99,13 @@ Test(diverge, same_code_elsewhere_with_other_counts_is_reported, .fini = done)
 	ran(&other, "pick_eevdf", 40);
 	ran(&other, "__update_load_avg_se", 30);	/* only on one side: 0 -> 30 */
 	cr_assert_eq(diverged(&insns, v), 2);
-	cr_assert_eq(insns, 10 + 30);
+	cr_assert_float_eq(insns, 10 + 30, 1e-9);
 	cr_assert_str_eq(v[0].name, "__update_load_avg_se", "largest change first");
-	cr_assert_eq(v[0].insns[0], 0);
-	cr_assert_eq(v[0].insns[1], 30);
+	cr_assert_float_eq(v[0].insns[0], 0, 1e-9);
+	cr_assert_float_eq(v[0].insns[1], 30, 1e-9);
 	cr_assert_str_eq(v[1].name, "__enqueue_entity");
-	cr_assert_eq(v[1].insns[0], 100);
-	cr_assert_eq(v[1].insns[1], 90);
+	cr_assert_float_eq(v[1].insns[0], 100, 1e-9);
+	cr_assert_float_eq(v[1].insns[1], 90, 1e-9);
 }
 
 /* A function the patch changed (inlining grows __schedule) is not
@@ -93,7 +113,7 @@ Test(diverge, same_code_elsewhere_with_other_counts_is_reported, .fini = done)
 Test(diverge, changed_code_is_not_reported, .fini = done)
 {
 	struct ms_diverged v[4];
-	uint64_t insns;
+	double insns;
 
 	side(&base, "7.2-base");
 	side(&other, "7.2-cswitch-inline");
@@ -101,7 +121,7 @@ Test(diverge, changed_code_is_not_reported, .fini = done)
 	ran(&base, "__schedule", 182);
 	ran(&other, "__schedule", 216);
 	cr_assert_eq(diverged(&insns, v), 0);
-	cr_assert_eq(insns, 0);
+	cr_assert_float_eq(insns, 0, 1e-9);
 }
 
 /* The same image on both sides: every function is the same code; equal
@@ -109,7 +129,7 @@ Test(diverge, changed_code_is_not_reported, .fini = done)
 Test(diverge, same_image, .fini = done)
 {
 	struct ms_diverged v[4];
-	uint64_t insns;
+	double insns;
 
 	side(&base, "7.2-base");
 	side(&other, "7.2-base");
@@ -119,5 +139,37 @@ Test(diverge, same_image, .fini = done)
 	ran(&base, "pick_eevdf", 60);
 	ran(&other, "pick_eevdf", 54);
 	cr_assert_eq(diverged(&insns, v), 1);
-	cr_assert_eq(insns, 6);
+	cr_assert_float_eq(insns, 6, 1e-9);
+}
+
+/*
+ * Sampled: the two images' distributions are compared, not one draw
+ * against another. Eight ops each. A function whose per-op counts scatter
+ * (100 or 101 in base, 100 or 102 in patched: means 100.5 and 101, sd
+ * about 0.53 and 1.07) moves by half an instruction - below the one
+ * instruction the rule asks for, and not significant either (Welch: t =
+ * 0.5 / sqrt(0.286/8 + 1.143/8) = 1.18, p ~ 0.27). One that runs 60 every
+ * time in base and 54 every time in patched differs in every sample: zero
+ * variance, an exact difference of 6 - reported.
+ */
+Test(diverge, samples_compared_as_distributions, .fini = done)
+{
+	static const uint64_t b1[8] = { 100, 101, 100, 101, 100, 101, 100, 101 };
+	static const uint64_t p1[8] = { 100, 102, 100, 102, 100, 102, 100, 102 };
+	static const uint64_t b2[8] = { 60, 60, 60, 60, 60, 60, 60, 60 };
+	static const uint64_t p2[8] = { 54, 54, 54, 54, 54, 54, 54, 54 };
+	struct ms_diverged v[4];
+	double insns;
+
+	side(&base, "7.2-base");
+	side(&other, "7.2-base");
+	ran_samples(&base, "update_curr", b1, 8);
+	ran_samples(&other, "update_curr", p1, 8);
+	cr_assert_eq(diverged(&insns, v), 0, "a scatter of half an instruction is not a different path");
+	ran_samples(&base, "pick_eevdf", b2, 8);
+	ran_samples(&other, "pick_eevdf", p2, 8);
+	cr_assert_eq(diverged(&insns, v), 1);
+	cr_assert_str_eq(v[0].name, "pick_eevdf");
+	cr_assert_float_eq(v[0].insns[0], 60, 1e-9);
+	cr_assert_float_eq(v[0].insns[1], 54, 1e-9);
 }

@@ -4,9 +4,18 @@
  * numbers `run` and `compare` print), compare two images row by row, and
  * time a user's function (`snippet`). The CLI only parses and prints.
  *
- * A row is one measured thing on one core: a path (irq-el1, irq-el0,
- * cswitch), a segment of one (percpu.read, percpu.add, ...), or the percpu
- * census (every this_cpu site of the image, costed as one stream).
+ * A row is one measured thing on one core: a path, a sub-row of one
+ * (sched-pipe.write), a segment of one (percpu.read, ...), or the percpu
+ * census (every this_cpu site of the image, costed as one stream). Each
+ * row has a result per state:
+ *   typical  the mean over the sampled operations of a booted run, each
+ *            costed with the caches and predictors that what really ran
+ *            before it left (the operations before it, the ticks, the
+ *            other task): what a benchmark's mean measures
+ *   warm     one operation repeated until its cost converges
+ *   cold     one operation from flushed caches, TLBs and predictors
+ * A row from synthesized state has no history to sample: its typical is
+ * its warm, one draw (n = 1), and says so.
  */
 #ifndef HOTSIM_MEASURE_H
 #define HOTSIM_MEASURE_H
@@ -23,10 +32,34 @@
 #define MS_TRACE_CAP 4000000
 #define MS_WARM_MAX 16
 
-/* Instructions a run executed in one function (diverge.c). */
+enum ms_state { MS_TYPICAL, MS_WARM, MS_COLD, MS_NSTATES };
+extern const char *const ms_state_names[MS_NSTATES];	/* "typical", "warm", "cold" */
+
+/* Instructions a run executed in one function per sampled op (diverge.c). */
 struct ms_fn_count {
 	uint64_t addr, size;		/* the function's symbol; addr 0: no function */
-	uint64_t insns;
+	uint64_t insns;			/* over all sampled ops */
+	double ss;			/* sum of the per-op counts squared */
+};
+
+/* A distribution over sampled operations (stats.c). */
+struct ms_dist {
+	unsigned n;			/* samples; 1: one draw, no interval */
+	double mean, sd;
+	double ci95;			/* half-width of the 95% interval of the mean
+					 * (Student's t, n - 1 degrees of freedom) */
+	uint64_t min, median, max;
+};
+
+/* One state's result of a row. */
+struct ms_result {
+	struct hs_model_result r;	/* typical: the per-op means, rounded */
+	struct ms_dist d;		/* cycles per op */
+	double insns;			/* instructions per op (mean) */
+	double *v;			/* each sample's cycles (d.n of them), owned */
+	/* layout noise (ms_options.noise): the cycles' range (typical: the
+	 * mean's) over the layouts tried, the recorded one included */
+	double noise_lo, noise_hi;
 };
 
 struct ms_row {
@@ -41,14 +74,13 @@ struct ms_row {
 	char site_fn[80];		/* segment rows: the function measured */
 	int booted;			/* ran from the booted state */
 	char state[800];		/* where the state came from / why not booted */
-	struct hs_model_result warm, cold;
-	/* layout noise (ms_options.noise): the cycles' range over the layouts
-	 * tried, warm [0] and cold [1]; lo == hi == cycles when not asked */
-	uint64_t noise_lo[2], noise_hi[2];
+	struct ms_result s[MS_NSTATES];	/* by enum ms_state; those asked for */
 	int noise_n;			/* layouts the band spans (0: no band) */
-	/* whole rows: instructions per function, by address (ms_profile) */
+	/* whole rows: instructions per function per sampled op, by address
+	 * (ms_profile) */
 	struct ms_fn_count *fns;
 	int nfns;
+	unsigned nsamples;
 };
 
 struct ms_param {
@@ -62,7 +94,8 @@ struct ms_options {
 	int ncores;
 	const struct hs_path_def *paths[16];
 	int npaths;
-	int want_warm, want_cold;
+	int want[MS_NSTATES];		/* the states to cost */
+	unsigned samples;		/* booted rows: 0 each path's default */
 	enum hs_state_source src;	/* booted, synthesized, or booted where possible */
 	int noise;			/* layouts beyond the recorded one: in layout k
 					 * the code (data) above the path's k-th quantile
@@ -93,15 +126,20 @@ struct hs_model *ms_model(const struct ms_options *o, const char *core);
 int ms_parse_param(const char *arg, struct ms_param *p);
 
 /* One path on one core, kept for --explain / --timeline: the run, its
- * per-instruction costs (warm) and the result. */
+ * per-instruction costs in a state, and which records count: typical, the
+ * sampled operations of the whole stream (attribution is their mean);
+ * warm and cold, the first sampled operation alone. */
 struct ms_detail {
 	struct hs_patched *pt;
 	struct hs_path_run run;
-	struct hs_insn_cost *per;
+	struct hs_insn_cost *per;	/* per record of run.tr */
 	struct hs_model_result res;
+	enum ms_state state;
+	const struct hs_op_range *count;	/* the records that count */
+	unsigned ncount;
 };
 int ms_detail(const struct hs_image *img, const struct ms_options *o, const struct hs_core *core,
-	      const struct hs_path_def *d, int warm, struct ms_detail *out);
+	      const struct hs_path_def *d, enum ms_state state, struct ms_detail *out);
 void ms_detail_free(struct ms_detail *d);
 
 /* "2.0.1 (library 2.0)": the Unicorn built against, and the one loaded */
@@ -109,24 +147,25 @@ const char *ms_unicorn_version(char *buf, size_t len);
 
 /* --- explain (explain.c) --------------------------------------------------- */
 
-/* A function's share of a path: [0] base (or the one image), [1] patched. */
+/* A function's share of a path per operation: [0] base (or the one
+ * image), [1] patched. */
 struct ms_fn_cost {
 	char name[80];			/* without .isra/.constprop suffixes */
-	uint64_t insns[2], cycles[2];
+	double insns[2], cycles[2];
 };
-long long ms_fn_delta(const struct ms_fn_cost *f);
+double ms_fn_delta(const struct ms_fn_cost *f);
 
 /* Per function, aligned by name; sorted by size of change (p given) or by
  * cycles (p NULL). Returns the count (at most max). */
 int ms_explain_functions(const struct ms_detail *b, const struct ms_detail *p, struct ms_fn_cost *t,
 			 int max);
 
-/* One static instruction of a function in a run. */
+/* One static instruction of a function in a run, per operation. */
 struct ms_insn_note {
 	uint64_t pc;
 	uint32_t word;
-	unsigned n;			/* executions */
-	uint64_t cycles;
+	double n;			/* executions */
+	double cycles;
 	unsigned stall;			/* its worst stall, cycles */
 	const char *why;		/* that stall's name */
 };
@@ -136,19 +175,57 @@ int ms_annotate(const struct ms_detail *d, const char *fn, struct ms_insn_note *
 
 /* --- comparison (compare.c) --------------------------------------------- */
 
+struct ms_compare;
+
 /* The same (name, cpu) in both images; either side may be absent. */
 struct ms_pair {
 	const struct ms_row *base, *patched;
 	const char *name, *cpu;
 };
 
+/*
+ * What a move of one result is worth (compare): the difference of the
+ * means with its 95% interval (Welch's t-test, for typical rows), and the
+ * verdict. A move is improved / regressed - Fastpath's (I) / (R) - only
+ * when the sampled difference is significant (Welch, p < 0.05; a row of
+ * one draw per side has no test) AND beyond the layout band (the two
+ * images' ranges over the layouts tried do not overlap, and the move is
+ * 0.5% or more); otherwise it is within noise.
+ */
+enum ms_verdict { MS_SAME, MS_WITHIN, MS_IMPROVED, MS_REGRESSED };
+
+struct ms_welch {
+	double delta, ci95;		/* patched - base, and the interval's half-width */
+	double t, df, p;		/* p: two-sided */
+};
+/* -1 when a side has fewer than two samples (w->delta still set). */
+int ms_welch(const struct ms_dist *a, const struct ms_dist *b, struct ms_welch *w);
+/* Student's t: the CDF and its inverse (stats.c). */
+double ms_t_cdf(double t, double df);
+double ms_t_quantile(double p, double df);
+/* The distribution of n values (median by sorting a copy). */
+void ms_dist_of(const double *v, unsigned n, struct ms_dist *d);
+
+struct ms_move {
+	double delta, pct;		/* of the means */
+	double ci95;			/* of the difference; 0: no test */
+	int tested;			/* both sides sampled */
+	double p;
+	int significant;		/* p < 0.05 */
+	int band;			/* 1 beyond the layout band, 0 within, -1 no band */
+	enum ms_verdict verdict;
+};
+void ms_pair_move(const struct ms_compare *c, const struct ms_pair *p, enum ms_state st,
+		  struct ms_move *m);
+
 struct ms_summary {
 	unsigned results;		/* (row, state) results */
-	unsigned moved, faster, slower;	/* compare: results whose cycles changed */
+	unsigned moved, faster, slower;	/* compare: results whose means changed */
+	unsigned improved, regressed;	/* ... significantly and beyond layout (verdicts) */
 	unsigned not_run;		/* absent or cannot run on a side */
 	const struct ms_pair *largest;	/* the largest move */
-	int largest_warm;
-	long long largest_delta;
+	enum ms_state largest_state;
+	double largest_delta;
 };
 
 struct ms_compare {
@@ -158,60 +235,66 @@ struct ms_compare {
 	int order[MS_MAX_ROWS * 2];	/* pairs by size of change (compare), else as measured */
 	char warnings[8][400];
 	int nwarnings;
-	int want_warm, want_cold;
+	int want[MS_NSTATES];
 	struct ms_summary summary;
 };
 
 /* Pair, warn, summarize and order; patched may be NULL (run). */
 void ms_compare_build(struct ms_compare *c, const struct ms_image *base,
-		      const struct ms_image *patched, int want_warm, int want_cold);
+		      const struct ms_image *patched, const int want[MS_NSTATES]);
 
 /* delta% of patched over base; 0 when base is 0 */
-double ms_delta_pct(uint64_t base, uint64_t patched);
+double ms_delta_pct(double base, double patched);
 
 /* Both sides ran (run: the one side). */
 int ms_pair_ok(const struct ms_compare *c, const struct ms_pair *p);
-/* The result of a side (0 base, 1 patched) in a state (1 warm, 0 cold). */
-const struct hs_model_result *ms_pair_result(const struct ms_pair *p, int patched, int warm);
-long long ms_pair_delta(const struct ms_pair *p, int warm);
+/* The result of a side (0 base, 1 patched) in a state. */
+const struct ms_result *ms_pair_result(const struct ms_pair *p, int patched, enum ms_state st);
+/* patched - base of the means (cycles per op). */
+double ms_pair_delta(const struct ms_pair *p, enum ms_state st);
 /* Different paths through unchanged code (diverge.c): functions whose code
  * is the same in both images (same size; same instructions but for the
  * fields that only say where things are) and that ran a different number
- * of instructions - the two runs' state differed there, not the code.
- * Returns how many (the max largest changes in out), -1 on allocation
- * failure; *insns: the sum of the differences. */
+ * of instructions per operation - the two runs' state differed there, not
+ * the code. With samples on both sides a function counts when the means
+ * differ significantly (Welch, p < 0.05) by at least one instruction;
+ * with one draw, when they differ at all. Returns how many (the max
+ * largest changes in out), -1 on allocation failure; *insns: the sum of
+ * the differences of the means. */
 struct ms_diverged {
 	char name[80];
-	uint64_t insns[2];		/* base, patched */
+	double insns[2];		/* per op: base, patched */
 };
 int ms_pair_diverged(const struct ms_compare *c, const struct ms_pair *p, struct ms_diverged *out, int max,
-		     uint64_t *insns);
-/* Fill a whole row's per-function counts from its run. */
-int ms_profile(const struct hs_image *img, const struct hs_trace *t, struct ms_row *row);
+		     double *insns);
+/* Fill a whole row's per-function counts from its run's sampled ops. */
+int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct ms_row *row);
 
-/* Layout noise verdict of a move (--noise): 1 beyond noise (the two
- * images' ranges do not overlap and the move is at least 0.5%, not a cycle
- * or two of flat ranges), 0 within it, -1 no band (sub-rows, no --noise). */
-int ms_pair_beyond_noise(const struct ms_compare *c, const struct ms_pair *p, int warm);
+/* Layout noise of a move: 1 beyond the band (the two images' ranges do
+ * not overlap and the move is at least 0.5%, not a cycle or two of flat
+ * ranges), 0 within it, -1 no band (no --noise). */
+int ms_pair_beyond_noise(const struct ms_compare *c, const struct ms_pair *p, enum ms_state st);
 /* Worth a line in the reviewer's table: changed, or not run on a side. */
 int ms_pair_moved(const struct ms_compare *c, const struct ms_pair *p);
-/* Sum of the cycles of every result that ran, per state. */
-void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint64_t *patched);
-/* The largest move (by |delta|, *warm says in which state) that a path run
+/* Sum of the means of every result that ran, per state. */
+void ms_compare_total(const struct ms_compare *c, enum ms_state st, double *base, double *patched);
+/* The largest move (by |delta|, *st says in which state) that a path run
  * can explain: a whole path's row, not a sub-row or the census (a sum over
  * every site); NULL when none of those moved. */
-const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, int *warm);
-/* Some result regressed by more than pct percent. */
+const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, enum ms_state *st);
+/* Some result regressed significantly (its verdict is (R)) by more than
+ * pct percent. */
 int ms_compare_regressed(const struct ms_compare *c, double pct);
 
 /* --- projection to time (project.c) --------------------------------------- */
 
 /*
  * A path with a benchmark (def->bench: sched-pipe's round trip is one op
- * of `perf bench sched pipe`): its warm cycles at a clock give usecs/op
- * and ops/s. The periodic tick adds, per op, the cost of a tick (the
- * path flagged def->tick, warm) times the ticks that fall in one op (HZ x
- * op time): hz 0 is the op without the tick.
+ * of `perf bench sched pipe`): its cycles per op at a clock give usecs/op
+ * and ops/s, in the state the comparison shows first (typical: the mean,
+ * with its interval). The periodic tick adds, per op, the cost of a tick
+ * (the path flagged def->tick, same state) times the ticks that fall in
+ * one op (HZ x op time): hz 0 is the op without the tick.
  */
 struct ms_projection {
 	const struct hs_path_def *def;	/* the path projected (def->bench) */
@@ -219,10 +302,13 @@ struct ms_projection {
 	const char *cpu;
 	uint64_t clock_hz;
 	unsigned hz;
+	enum ms_state state;
 	int both;			/* compare: patched side present */
 	double us[2], ops[2];		/* base, patched */
+	double us_ci95[2];		/* the op's interval, in us (0: one draw) */
 	double tick_cycles[2];		/* added per op by the tick */
 	double delta_us, delta_pct;
+	double delta_ci95;		/* of delta_us (0: no test) */
 };
 
 struct ms_clock {

@@ -3,8 +3,11 @@
  * rows paired across the two images by (name, cpu), warnings when the
  * images differ in more than code, and the reviewer's view of it - a
  * summary, the results ordered by the size of their change, the unchanged
- * ones counted, and per-state totals (the shape of scripts/bloat-o-meter).
+ * ones counted, and per-state totals (the shape of scripts/bloat-o-meter);
+ * and what a move is worth: the difference of the means with Welch's
+ * interval, the layout band, and the verdict (measure.h, struct ms_move).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +15,11 @@
 #include "hotsim/err.h"
 #include "hotsim/measure.h"
 
-double ms_delta_pct(uint64_t base, uint64_t patched)
+double ms_delta_pct(double base, double patched)
 {
 	if (!base)
 		return 0.0;
-	return 100.0 * ((double)patched - (double)base) / (double)base;
+	return 100.0 * (patched - base) / base;
 }
 
 static const struct ms_row *find(const struct ms_image *m, const char *name, const char *cpu)
@@ -81,32 +84,69 @@ int ms_pair_ok(const struct ms_compare *c, const struct ms_pair *p)
 	return p->base && p->base->ok && (!c->patched || (p->patched && p->patched->ok));
 }
 
-const struct hs_model_result *ms_pair_result(const struct ms_pair *p, int patched, int warm)
+const struct ms_result *ms_pair_result(const struct ms_pair *p, int patched, enum ms_state st)
 {
 	const struct ms_row *r = patched ? p->patched : p->base;
 
-	return r ? (warm ? &r->warm : &r->cold) : NULL;
+	return r ? &r->s[st] : NULL;
 }
 
-long long ms_pair_delta(const struct ms_pair *p, int warm)
+double ms_pair_delta(const struct ms_pair *p, enum ms_state st)
 {
-	return (long long)ms_pair_result(p, 1, warm)->cycles - (long long)ms_pair_result(p, 0, warm)->cycles;
+	return ms_pair_result(p, 1, st)->d.mean - ms_pair_result(p, 0, st)->d.mean;
 }
 
-/* The larger change of the two states (what the row is sorted by). */
-static long long magnitude(const struct ms_compare *c, const struct ms_pair *p)
+/* A move is a change of the rounded means: what the table shows. */
+static long long shown_delta(const struct ms_pair *p, enum ms_state st)
 {
-	long long m = 0;
+	return llround(ms_pair_result(p, 1, st)->d.mean) - llround(ms_pair_result(p, 0, st)->d.mean);
+}
 
-	for (int warm = 0; warm < 2; warm++) {
-		long long d;
+int ms_pair_beyond_noise(const struct ms_compare *c, const struct ms_pair *p, enum ms_state st)
+{
+	const struct ms_result *b, *q;
+	double d;
 
-		if (!(warm ? c->want_warm : c->want_cold))
-			continue;
-		d = ms_pair_delta(p, warm);
-		d = d < 0 ? -d : d;
-		m = d > m ? d : m;
-	}
+	if (!c->patched || !ms_pair_ok(c, p) || !p->base->noise_n || !p->patched->noise_n)
+		return -1;
+	b = ms_pair_result(p, 0, st);
+	q = ms_pair_result(p, 1, st);
+	d = fabs(q->d.mean - b->d.mean);
+	return (q->noise_hi < b->noise_lo || q->noise_lo > b->noise_hi) && d * 200 >= b->noise_lo;
+}
+
+void ms_pair_move(const struct ms_compare *c, const struct ms_pair *p, enum ms_state st, struct ms_move *m)
+{
+	const struct ms_result *b = ms_pair_result(p, 0, st), *q = ms_pair_result(p, 1, st);
+	struct ms_welch w;
+
+	memset(m, 0, sizeof(*m));
+	m->band = -1;
+	m->verdict = MS_SAME;
+	if (!c->patched || !ms_pair_ok(c, p))
+		return;
+	m->delta = q->d.mean - b->d.mean;
+	m->pct = ms_delta_pct(b->d.mean, q->d.mean);
+	m->tested = ms_welch(&b->d, &q->d, &w) == 0;
+	m->p = m->tested ? w.p : 1;
+	m->ci95 = m->tested ? w.ci95 : 0;
+	m->significant = m->tested && w.p < 0.05;
+	m->band = ms_pair_beyond_noise(c, p, st);
+	if (!shown_delta(p, st))
+		return;
+	m->verdict = MS_WITHIN;
+	if (m->significant && m->band == 1)
+		m->verdict = m->delta < 0 ? MS_IMPROVED : MS_REGRESSED;
+}
+
+/* The larger change of the states shown (what the row is sorted by). */
+static double magnitude(const struct ms_compare *c, const struct ms_pair *p)
+{
+	double m = 0;
+
+	for (int st = 0; st < MS_NSTATES; st++)
+		if (c->want[st])
+			m = fmax(m, (double)llabs(shown_delta(p, (enum ms_state)st)));
 	return m;
 }
 
@@ -118,10 +158,11 @@ static void summarize(struct ms_compare *c)
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[i];
 
-		for (int warm = 1; warm >= 0; warm--) {
+		for (int st = 0; st < MS_NSTATES; st++) {
+			struct ms_move mv;
 			long long d;
 
-			if (!(warm ? c->want_warm : c->want_cold))
+			if (!c->want[st])
 				continue;
 			s->results++;
 			if (!ms_pair_ok(c, p)) {
@@ -130,15 +171,17 @@ static void summarize(struct ms_compare *c)
 			}
 			if (!c->patched)
 				continue;
-			d = ms_pair_delta(p, warm);
+			d = shown_delta(p, (enum ms_state)st);
+			ms_pair_move(c, p, (enum ms_state)st, &mv);
 			s->moved += d != 0;
 			s->faster += d < 0;
 			s->slower += d > 0;
-			if (d && (!s->largest || (d < 0 ? -d : d) > (s->largest_delta < 0 ? -s->largest_delta :
-										   s->largest_delta))) {
+			s->improved += mv.verdict == MS_IMPROVED;
+			s->regressed += mv.verdict == MS_REGRESSED;
+			if (d && (!s->largest || fabs(mv.delta) > fabs(s->largest_delta))) {
 				s->largest = p;
-				s->largest_warm = warm;
-				s->largest_delta = d;
+				s->largest_state = (enum ms_state)st;
+				s->largest_delta = mv.delta;
 			}
 		}
 	}
@@ -149,8 +192,7 @@ static int by_change(const void *a, const void *b, void *ctx)
 {
 	const struct ms_compare *c = ctx;
 	const struct ms_pair *x = &c->pairs[*(const int *)a], *y = &c->pairs[*(const int *)b];
-	int okx = ms_pair_ok(c, x), oky = ms_pair_ok(c, y);
-	long long mx = okx ? magnitude(c, x) : 0, my = oky ? magnitude(c, y) : 0;
+	double mx = ms_pair_ok(c, x) ? magnitude(c, x) : 0, my = ms_pair_ok(c, y) ? magnitude(c, y) : 0;
 
 	if (mx != my)
 		return mx > my ? -1 : 1;
@@ -158,13 +200,12 @@ static int by_change(const void *a, const void *b, void *ctx)
 }
 
 void ms_compare_build(struct ms_compare *c, const struct ms_image *base,
-		      const struct ms_image *patched, int want_warm, int want_cold)
+		      const struct ms_image *patched, const int want[MS_NSTATES])
 {
 	memset(c, 0, sizeof(*c));
 	c->base = base;
 	c->patched = patched;
-	c->want_warm = want_warm;
-	c->want_cold = want_cold;
+	memcpy(c->want, want, sizeof(c->want));
 	pair_rows(c);
 	if (patched)
 		identity_warnings(c);
@@ -180,7 +221,7 @@ int ms_pair_moved(const struct ms_compare *c, const struct ms_pair *p)
 	return !ms_pair_ok(c, p) || !c->patched || magnitude(c, p) != 0;
 }
 
-void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint64_t *patched)
+void ms_compare_total(const struct ms_compare *c, enum ms_state st, double *base, double *patched)
 {
 	*base = *patched = 0;
 	for (int i = 0; i < c->npairs; i++) {
@@ -188,28 +229,16 @@ void ms_compare_total(const struct ms_compare *c, int warm, uint64_t *base, uint
 
 		if (!ms_pair_ok(c, p))
 			continue;
-		*base += ms_pair_result(p, 0, warm)->cycles;
+		*base += ms_pair_result(p, 0, st)->d.mean;
 		if (c->patched)
-			*patched += ms_pair_result(p, 1, warm)->cycles;
+			*patched += ms_pair_result(p, 1, st)->d.mean;
 	}
 }
 
-int ms_pair_beyond_noise(const struct ms_compare *c, const struct ms_pair *p, int warm)
-{
-	int s = !warm;
-	long long d;
-
-	if (!c->patched || !ms_pair_ok(c, p) || !p->base->noise_n || !p->patched->noise_n)
-		return -1;
-	d = ms_pair_delta(p, warm);
-	return (p->patched->noise_hi[s] < p->base->noise_lo[s] || p->patched->noise_lo[s] > p->base->noise_hi[s]) &&
-	       (unsigned long long)(d < 0 ? -d : d) * 200 >= p->base->noise_lo[s];
-}
-
-const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, int *warm)
+const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, enum ms_state *st)
 {
 	const struct ms_pair *best = NULL;
-	long long best_d = 0;
+	double best_d = 0;
 
 	for (int i = 0; c->patched && i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[i];
@@ -218,17 +247,16 @@ const struct ms_pair *ms_compare_explainable(const struct ms_compare *c, int *wa
 		 * census (a sum of sites) have no run of their own */
 		if (!ms_pair_ok(c, p) || p->base->sites || p->patched->sites || strcmp(p->name, p->base->path))
 			continue;
-		for (int w = 1; w >= 0; w--) {
-			long long d;
+		for (int s = 0; s < MS_NSTATES; s++) {
+			double d;
 
-			if (!(w ? c->want_warm : c->want_cold))
+			if (!c->want[s])
 				continue;
-			d = ms_pair_delta(p, w);
-			d = d < 0 ? -d : d;
+			d = fabs((double)shown_delta(p, (enum ms_state)s));
 			if (d > best_d) {
 				best = p;
 				best_d = d;
-				*warm = w;
+				*st = (enum ms_state)s;
 			}
 		}
 	}
@@ -242,11 +270,15 @@ int ms_compare_regressed(const struct ms_compare *c, double pct)
 
 		if (!ms_pair_ok(c, p))
 			continue;
-		for (int warm = 0; warm < 2; warm++)
-			if ((warm ? c->want_warm : c->want_cold) &&
-			    ms_delta_pct(ms_pair_result(p, 0, warm)->cycles,
-					 ms_pair_result(p, 1, warm)->cycles) > pct)
+		for (int st = 0; st < MS_NSTATES; st++) {
+			struct ms_move mv;
+
+			if (!c->want[st])
+				continue;
+			ms_pair_move(c, p, (enum ms_state)st, &mv);
+			if (mv.verdict == MS_REGRESSED && mv.pct > pct)
 				return 1;
+		}
 	}
 	return 0;
 }

@@ -6,7 +6,9 @@
  * rbtree of another shape, a timestamp that needs updating in one run and
  * not in the other. Layout noise (--noise) cannot show that; this does.
  *
- * Each whole row keeps how many instructions it ran per function. A
+ * Each whole row keeps how many instructions it ran per function in each
+ * sampled operation: the two images' distributions are compared, not one
+ * draw against one draw. A
  * function counts as unchanged when it has the same size in both images and
  * the same instructions once the fields that only say where things are
  * (branch and ADR/ADRP offsets, literal loads, the :lo12: immediates of
@@ -14,6 +16,7 @@
  * function that ran a different number of instructions took another path
  * through the same code: its state differed, not its code.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,28 +33,52 @@ static int by_addr(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int ms_profile(const struct hs_image *img, const struct hs_trace *t, struct ms_row *row)
+/* The function of a record's pc (its symbol's address; 0: none, user code). */
+static uint64_t fn_at(const struct hs_image *img, uint64_t pc)
 {
-	uint64_t *at = hs_calloc(t->n ? t->n : 1, sizeof(*at));
-	size_t nf = 0;
+	const struct hs_sym *s = hs_sym_at(img, pc);
 
-	if (!at)
-		return -1;
-	for (size_t i = 0; i < t->n; i++) {
-		const struct hs_sym *s = hs_sym_at(img, t->v[i].pc);
+	return s ? s->addr : 0;
+}
 
-		at[i] = s ? s->addr : 0;	/* 0: outside every function (user code) */
+static long fn_index(const struct ms_row *row, uint64_t addr)
+{
+	long lo = 0, hi = row->nfns;
+
+	while (lo < hi) {
+		long mid = (lo + hi) / 2;
+
+		if (row->fns[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	qsort(at, t->n, sizeof(*at), by_addr);
-	for (size_t i = 0; i < t->n; i++)
+	return lo < row->nfns && row->fns[lo].addr == addr ? lo : -1;
+}
+
+/* The functions the sampled ops ran, by address, sizes from the image. */
+static int list_fns(const struct hs_image *img, const struct hs_path_run *pr, unsigned first, unsigned n,
+		    const struct hs_op_range *ops, struct ms_row *row)
+{
+	size_t total = 0, k = 0, nf = 0;
+	uint64_t *at;
+
+	for (unsigned i = first; i < n; i++)
+		total += ops[i].end - ops[i].begin;
+	if (!(at = hs_calloc(total ? total : 1, sizeof(*at))))
+		return -1;
+	for (unsigned i = first; i < n; i++)
+		for (size_t j = ops[i].begin; j < ops[i].end; j++)
+			at[k++] = fn_at(img, pr->tr.v[j].pc);
+	qsort(at, total, sizeof(*at), by_addr);
+	for (size_t i = 0; i < total; i++)
 		nf += !i || at[i] != at[i - 1];
-	free(row->fns);
 	row->nfns = 0;
 	if (!(row->fns = hs_calloc(nf ? nf : 1, sizeof(*row->fns)))) {
 		free(at);
 		return -1;
 	}
-	for (size_t i = 0; i < t->n; i++) {
+	for (size_t i = 0; i < total; i++)
 		if (!i || at[i] != at[i - 1]) {
 			const struct hs_sym *s = at[i] ? hs_sym_at(img, at[i]) : NULL;
 
@@ -59,9 +86,39 @@ int ms_profile(const struct hs_image *img, const struct hs_trace *t, struct ms_r
 			row->fns[row->nfns].size = s ? s->size : 0;
 			row->nfns++;
 		}
-		row->fns[row->nfns - 1].insns++;
-	}
 	free(at);
+	return 0;
+}
+
+int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct ms_row *row)
+{
+	struct hs_op_range whole = { 0, pr->tr.n };
+	const struct hs_op_range *ops = pr->nops ? pr->ops : &whole;
+	unsigned n = pr->nops ? pr->nops : 1, first = pr->nops && pr->warmup < pr->nops ? pr->warmup : 0;
+	uint32_t *count;
+
+	free(row->fns);
+	row->fns = NULL;
+	if (list_fns(img, pr, first, n, ops, row))
+		return -1;
+	row->nsamples = n - first;
+	if (!(count = hs_calloc((size_t)row->nfns + 1, sizeof(*count))))
+		return -1;
+	/* per op: each function's count, into the total and the sum of squares */
+	for (unsigned i = first; i < n; i++) {
+		memset(count, 0, (size_t)row->nfns * sizeof(*count));
+		for (size_t j = ops[i].begin; j < ops[i].end; j++) {
+			long k = fn_index(row, fn_at(img, pr->tr.v[j].pc));
+
+			if (k >= 0)
+				count[k]++;
+		}
+		for (int k = 0; k < row->nfns; k++) {
+			row->fns[k].insns += count[k];
+			row->fns[k].ss += (double)count[k] * count[k];
+		}
+	}
+	free(count);
 	return 0;
 }
 
@@ -90,8 +147,7 @@ static int same_code(const struct hs_image *a, const struct ms_fn_count *fa, con
 static int by_change(const void *a, const void *b)
 {
 	const struct ms_diverged *x = a, *y = b;
-	long long dx = llabs((long long)x->insns[1] - (long long)x->insns[0]);
-	long long dy = llabs((long long)y->insns[1] - (long long)y->insns[0]);
+	double dx = fabs(x->insns[1] - x->insns[0]), dy = fabs(y->insns[1] - y->insns[0]);
 
 	return dx != dy ? (dx < dy) - (dx > dy) : strcmp(x->name, y->name);
 }
@@ -103,19 +159,42 @@ static const struct hs_sym *counterpart(const struct hs_image *to, const struct 
 	return sym->file ? hs_sym_in_file(to, sym->name, sym->file) : hs_sym_exact(to, sym->name);
 }
 
-/* A row's count for the function at addr (0 when it did not run there). */
-static struct ms_fn_count count_of(const struct ms_row *r, const struct hs_sym *s)
+/* A row's per-op counts of the function s, as a distribution. */
+static struct ms_dist counts_of(const struct ms_row *r, const struct hs_sym *s, struct ms_fn_count *f)
 {
-	struct ms_fn_count f = { s->addr, s->size, 0 };
+	struct ms_dist d = { 0 };
+	long k = -1;
+	double n = r->nsamples ? r->nsamples : 1;
 
-	for (int k = 0; k < r->nfns; k++)
-		if (r->fns[k].addr == s->addr)
-			f.insns = r->fns[k].insns;
-	return f;
+	for (int i = 0; i < r->nfns && k < 0; i++)
+		if (r->fns[i].addr == s->addr)
+			k = i;
+	memset(f, 0, sizeof(*f));
+	f->addr = s->addr;
+	f->size = s->size;
+	if (k >= 0)
+		*f = r->fns[k];
+	d.n = r->nsamples;
+	d.mean = (double)f->insns / n;
+	d.sd = r->nsamples > 1 ? sqrt(fmax(0, (f->ss - n * d.mean * d.mean) / (n - 1))) : 0;
+	return d;
+}
+
+/* The two images ran the function differently: significantly (sampled),
+ * or at all (one draw each). */
+static int differs(const struct ms_dist *a, const struct ms_dist *b)
+{
+	struct ms_welch w;
+
+	if (fabs(b->mean - a->mean) < 1e-9)
+		return 0;
+	if (ms_welch(a, b, &w))
+		return 1;
+	return w.p < 0.05 && fabs(w.delta) >= 1.0;
 }
 
 int ms_pair_diverged(const struct ms_compare *c, const struct ms_pair *p, struct ms_diverged *out, int max,
-		     uint64_t *insns)
+		     double *insns)
 {
 	struct ms_diverged *all;
 	int n = 0;
@@ -134,23 +213,22 @@ int ms_pair_diverged(const struct ms_compare *c, const struct ms_pair *p, struct
 		for (int i = 0; i < r->nfns; i++) {
 			const struct hs_sym *s = r->fns[i].addr ? hs_sym_at(ir, r->fns[i].addr) : NULL;
 			const struct hs_sym *t = s ? counterpart(io, s) : NULL;
-			struct ms_fn_count other;
-			uint64_t a, b;
+			struct ms_fn_count fr, fo;
+			struct ms_dist dr, dd;
 
 			if (!t)
 				continue;
-			other = count_of(o, t);
-			if (side && other.insns)
+			dr = counts_of(r, s, &fr);
+			dd = counts_of(o, t, &fo);
+			if (side && fo.insns)
 				continue;	/* counted from the base side */
-			if (other.insns == r->fns[i].insns ||
-			    !(side ? same_code(io, &other, ir, &r->fns[i]) : same_code(ir, &r->fns[i], io, &other)))
+			if (!(side ? differs(&dd, &dr) : differs(&dr, &dd)) ||
+			    !(side ? same_code(io, &fo, ir, &fr) : same_code(ir, &fr, io, &fo)))
 				continue;
-			a = side ? other.insns : r->fns[i].insns;
-			b = side ? r->fns[i].insns : other.insns;
-			*insns += a > b ? a - b : b - a;
 			snprintf(all[n].name, sizeof(all[n].name), "%s", s->name);
-			all[n].insns[0] = a;
-			all[n].insns[1] = b;
+			all[n].insns[0] = side ? dd.mean : dr.mean;
+			all[n].insns[1] = side ? dr.mean : dd.mean;
+			*insns += fabs(all[n].insns[1] - all[n].insns[0]);
 			n++;
 		}
 	}

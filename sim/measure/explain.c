@@ -2,7 +2,9 @@
  * explain.c - where a path's cycles go, as data for the --explain view:
  * per function (aligned by name across two images, compiler suffixes
  * ignored, so inlined code shows up where it now lives) and per static
- * instruction of one function (like perf annotate).
+ * instruction of one function (like perf annotate). Both are per
+ * operation: over the records of the operations the detail counts
+ * (typical: every sampled one), divided by their number.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,29 +33,31 @@ static int fn_index(struct ms_fn_cost *t, int *n, int max, const char *name)
 static void accumulate(struct ms_fn_cost *t, int *n, int max, const struct ms_detail *d, int side)
 {
 	const struct hs_image *img = d->pt->img;
+	double per_op = d->ncount ? 1.0 / d->ncount : 1.0;
 	char name[80];
 
-	for (size_t i = 0; i < d->run.tr.n; i++) {
-		const struct hs_sym *s = hs_sym_at(img, d->run.tr.v[i].pc);
-		int k;
+	for (unsigned o = 0; o < d->ncount; o++)
+		for (size_t i = d->count[o].begin; i < d->count[o].end; i++) {
+			const struct hs_sym *s = hs_sym_at(img, d->run.tr.v[i].pc);
+			int k;
 
-		base_name(s ? s->name : "?", name, sizeof(name));
-		if ((k = fn_index(t, n, max, name)) < 0)
-			continue;
-		t[k].insns[side]++;
-		t[k].cycles[side] += d->per[i].cycles;
-	}
+			base_name(s ? s->name : "?", name, sizeof(name));
+			if ((k = fn_index(t, n, max, name)) < 0)
+				continue;
+			t[k].insns[side] += per_op;
+			t[k].cycles[side] += d->per[i].cycles * per_op;
+		}
 }
 
-long long ms_fn_delta(const struct ms_fn_cost *f)
+double ms_fn_delta(const struct ms_fn_cost *f)
 {
-	return (long long)f->cycles[1] - (long long)f->cycles[0];
+	return f->cycles[1] - f->cycles[0];
 }
 
 static int by_delta(const void *a, const void *b)
 {
-	long long x = ms_fn_delta(a), y = ms_fn_delta(b);
-	long long ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
+	double x = ms_fn_delta(a), y = ms_fn_delta(b);
+	double ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
 
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
@@ -105,10 +109,12 @@ static int by_pc(const void *a, const void *b)
 int ms_annotate(const struct ms_detail *d, const char *fn, struct ms_insn_note *a, int max)
 {
 	const struct hs_image *img = d->pt->img;
+	double per_op = d->ncount ? 1.0 / d->ncount : 1.0;
 	char name[80];
 	int na = 0;
 
-	for (size_t i = 0; i < d->run.tr.n; i++) {
+	for (unsigned o = 0; o < d->ncount; o++)
+	for (size_t i = d->count[o].begin; i < d->count[o].end; i++) {
 		const struct hs_sym *s = hs_sym_at(img, d->run.tr.v[i].pc);
 		const char *why;
 		unsigned st;
@@ -128,8 +134,8 @@ int ms_annotate(const struct ms_detail *d, const char *fn, struct ms_insn_note *
 			a[na].why = "";
 			na++;
 		}
-		a[k].n++;
-		a[k].cycles += d->per[i].cycles;
+		a[k].n += per_op;
+		a[k].cycles += d->per[i].cycles * per_op;
 		why = main_stall(&d->per[i], &st);
 		if (st > a[k].stall) {
 			a[k].stall = st;

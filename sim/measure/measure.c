@@ -1,8 +1,10 @@
 /*
  * measure.c - image -> patched image -> path runs -> traces -> models ->
- * rows (see measure.h). Everything here is deterministic: rows come out in
- * core-major, path order, and no host address or time reaches them.
+ * rows (see measure.h; a run's costing is cost.c). Everything here is
+ * deterministic: rows come out in core-major, path order, and no host
+ * address or time reaches them.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +12,7 @@
 #include "hotsim/err.h"
 #include "emu/kstate.h"
 #include "emu/runner.h"
-#include "hotsim/measure.h"
+#include "measure_internal.h"
 
 
 int ms_parse_param(const char *arg, struct ms_param *p)
@@ -59,7 +61,7 @@ struct hs_model *ms_model(const struct ms_options *o, const char *core)
 	return m;
 }
 
-static int cmp_u64(const void *a, const void *b)
+int ms_cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -78,83 +80,11 @@ static uint64_t code_bytes(const struct hs_trace *t)
 		return 0;
 	for (size_t i = 0; i < t->n; i++)
 		pcs[i] = t->v[i].pc;
-	qsort(pcs, t->n, sizeof(*pcs), cmp_u64);
+	qsort(pcs, t->n, sizeof(*pcs), ms_cmp_u64);
 	for (size_t i = 0; i < t->n; i++)
 		n += !i || pcs[i] != pcs[i - 1];
 	free(pcs);
 	return 4 * n;
-}
-
-/* The q-th of n quantiles of the distinct values of a field of a trace. */
-static uint64_t quantile(const struct hs_trace *t, int data, int q, int n)
-{
-	uint64_t *v = malloc((t->n + 1) * sizeof(*v)), r = 0;
-	size_t k = 0, d = 0;
-
-	if (!v)
-		return 0;
-	for (size_t i = 0; i < t->n; i++)
-		if (!data || t->v[i].addr)
-			v[k++] = data ? t->v[i].addr & ~63ULL : t->v[i].pc;
-	qsort(v, k, sizeof(*v), cmp_u64);
-	for (size_t i = 0; i < k; i++)
-		if (!i || v[i] != v[i - 1])
-			v[d++] = v[i];
-	if (d)
-		r = v[d * (size_t)q / (size_t)n];
-	free(v);
-	return r;
-}
-
-/*
- * The layout noise band: the same trace costed as if a change elsewhere in
- * the kernel had moved part of it. Layout k (1..noise) moves the code above
- * the k-th split of the path's own code (and the data above the k-th split
- * of its data) by a different multiple of 4 bytes up to 512: the cache sets
- * and predictor entries the two parts use shift against each other, the
- * instructions do not change.
- */
-static int noise(struct hs_model *m, const struct ms_options *o, const struct hs_trace *t,
-		 struct ms_row *row)
-{
-	int rc = 0;
-
-	row->noise_lo[0] = row->noise_hi[0] = row->warm.cycles;
-	row->noise_lo[1] = row->noise_hi[1] = row->cold.cycles;
-	row->noise_n = o->noise ? o->noise + 1 : 0;
-	for (int k = 1; k <= o->noise && !rc; k++) {
-		struct hs_model_result r;
-		uint64_t delta = 4ULL * (uint64_t)((k * 37) % 128 + 1);
-
-		hs_model_set_layout_shift(m, quantile(t, 0, k, o->noise + 1), delta,
-					  quantile(t, 1, k, o->noise + 1), delta);
-		for (int cold = 0; cold < 2 && !rc; cold++) {
-			if (!(cold ? o->want_cold : o->want_warm))
-				continue;
-			rc = cold ? hs_model_cold(m, t, &r, NULL) : hs_model_warm(m, t, MS_WARM_MAX, &r, NULL);
-			if (!rc && r.cycles < row->noise_lo[cold])
-				row->noise_lo[cold] = r.cycles;
-			if (!rc && r.cycles > row->noise_hi[cold])
-				row->noise_hi[cold] = r.cycles;
-		}
-	}
-	hs_model_set_layout_shift(m, 0, 0, 0, 0);
-	return rc;
-}
-
-static int cost(struct hs_model *m, const struct ms_options *o, const struct hs_trace *t,
-		struct ms_row *row)
-{
-	row->insns = t->n;
-	row->code_bytes = code_bytes(t);
-	if (o->want_warm && hs_model_warm(m, t, MS_WARM_MAX, &row->warm, NULL))
-		return -1;
-	if (o->want_cold && hs_model_cold(m, t, &row->cold, NULL))
-		return -1;
-	if (noise(m, o, t, row))
-		return -1;
-	row->ok = 1;
-	return 0;
 }
 
 static struct ms_row *new_row(struct ms_image *out, const char *name, const char *path,
@@ -207,74 +137,6 @@ static void census_sum(const struct hs_insn_cost *per, const size_t *first, cons
 		sum_range(per, first[k] + len[k], first[k] + 2 * len[k], out);
 }
 
-/* Distinct instruction bytes of the records of one part. */
-static uint64_t part_code_bytes(const struct hs_path_run *pr, unsigned p)
-{
-	struct hs_trace sub = pr->tr;
-	uint64_t n = 0;
-
-	sub.v = malloc((pr->tr.n + 1) * sizeof(*pr->tr.v));
-	if (!sub.v)
-		return 0;
-	sub.n = 0;
-	for (size_t i = 0; i < pr->tr.n; i++)
-		if (pr->part_of[i] == p)
-			sub.v[sub.n++] = pr->tr.v[i];
-	n = code_bytes(&sub);
-	free(sub.v);
-	return n;
-}
-
-/*
- * A path whose run is split into sub-rows (the IRQ paths' .entry, .handler
- * ...): the whole run is costed once, and each part is the sum of its
- * instructions' attributed cycles, so the parts add up to the whole.
- */
-static int cost_parts(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
-		      struct ms_row *whole, struct ms_image *out)
-{
-	size_t n = pr->tr.n ? pr->tr.n : 1;
-	struct hs_insn_cost *pw = hs_calloc(n, sizeof(*pw)), *pc = hs_calloc(n, sizeof(*pc));
-	int rc = 0;
-
-	if (!pw || !pc)
-		rc = -1;
-	whole->insns = pr->tr.n;
-	whole->code_bytes = code_bytes(&pr->tr);
-	if (!rc && o->want_warm)
-		rc = hs_model_warm(m, &pr->tr, MS_WARM_MAX, &whole->warm, pw);
-	if (!rc && o->want_cold)
-		rc = hs_model_cold(m, &pr->tr, &whole->cold, pc);
-	if (!rc)
-		rc = noise(m, o, &pr->tr, whole);
-	whole->ok = !rc;
-	for (unsigned p = 0; p < pr->nparts && !rc; p++) {
-		struct ms_row *row;
-		char name[40];
-
-		snprintf(name, sizeof(name), "%s.%s", whole->path, pr->part_names[p]);
-		if (!(row = new_row(out, name, whole->path, whole->cpu))) {
-			rc = -1;
-			break;
-		}
-		row->booted = whole->booted;
-		memcpy(row->state, whole->state, sizeof(row->state));
-		zero_sums(&whole->warm, &row->warm);
-		zero_sums(&whole->cold, &row->cold);
-		for (size_t i = 0; i < pr->tr.n; i++)
-			if (pr->part_of[i] == p) {
-				sum_range(pw, i, i + 1, &row->warm);
-				sum_range(pc, i, i + 1, &row->cold);
-				row->insns++;
-			}
-		row->code_bytes = part_code_bytes(pr, p);
-		row->ok = 1;
-	}
-	free(pw);
-	free(pc);
-	return rc;
-}
-
 /*
  * Every this_cpu site of the image, costed so that a site's cost depends on
  * that site alone: each window appears twice in a row and only the second
@@ -289,7 +151,7 @@ static int census_row(struct hs_model *m, const struct ms_options *o, const stru
 	size_t *first = hs_calloc(c->n ? c->n : 1, sizeof(*first));
 	size_t *len = hs_calloc(c->n ? c->n : 1, sizeof(*len));
 	struct hs_insn_cost *per = NULL;
-	struct hs_model_result all;
+	struct hs_model_result all, warm = { 0 }, cold = { 0 };
 	struct hs_trace t;
 	size_t nsites = 0;
 	int rc = 0;
@@ -317,16 +179,21 @@ static int census_row(struct hs_model *m, const struct ms_options *o, const stru
 	row->sites = (unsigned)nsites;
 	if (!rc && !(per = hs_calloc(t.n ? t.n : 1, sizeof(*per))))
 		rc = -1;
-	if (!rc && o->want_warm && !(rc = hs_model_warm(m, &t, MS_WARM_MAX, &all, per)))
-		census_sum(per, first, len, nsites, &all, &row->warm);
-	if (!rc && o->want_cold && !(rc = hs_model_cold(m, &t, &all, per)))
-		census_sum(per, first, len, nsites, &all, &row->cold);
+	/* typical: a site is an op of its own, repeated - no history to
+	 * sample (one draw, the warm cost) */
+	if (!rc && (o->want[MS_WARM] || o->want[MS_TYPICAL]) &&
+	    !(rc = hs_model_warm(m, &t, MS_WARM_MAX, &all, per))) {
+		census_sum(per, first, len, nsites, &all, &warm);
+		rc = (o->want[MS_WARM] && ms_result_one(&row->s[MS_WARM], &warm)) ||
+		     (o->want[MS_TYPICAL] && ms_result_one(&row->s[MS_TYPICAL], &warm));
+	}
+	if (!rc && o->want[MS_COLD] && !(rc = hs_model_cold(m, &t, &all, per))) {
+		census_sum(per, first, len, nsites, &all, &cold);
+		rc = ms_result_one(&row->s[MS_COLD], &cold);
+	}
 	if (!rc) {
-		struct hs_trace once = t;
-
-		row->insns = o->want_warm ? row->warm.insns : row->cold.insns;
-		once.n = t.n;
-		row->code_bytes = code_bytes(&once);
+		row->insns = warm.insns ? warm.insns : cold.insns;
+		row->code_bytes = code_bytes(&t);
 		row->ok = 1;
 	}
 	free(per);
@@ -355,6 +222,98 @@ static void pins_of(const struct ms_image *pin_from, const struct hs_path_def *d
 	}
 }
 
+/* Distinct instruction bytes of the first sampled op (part p's, or all
+ * when p < 0): the op's I-cache footprint. */
+static uint64_t op_code_bytes(const struct hs_path_run *pr, int p)
+{
+	struct hs_op_range op = pr->nops ? pr->ops[pr->warmup < pr->nops ? pr->warmup : 0] :
+					   (struct hs_op_range){ 0, pr->tr.n };
+	struct hs_trace sub = pr->tr;
+	uint64_t n;
+
+	sub.v = malloc((op.end - op.begin + 1) * sizeof(*pr->tr.v));
+	if (!sub.v)
+		return 0;
+	sub.n = 0;
+	for (size_t i = op.begin; i < op.end; i++)
+		if (p < 0 || pr->part_of[i] == p)
+			sub.v[sub.n++] = pr->tr.v[i];
+	n = code_bytes(&sub);
+	free(sub.v);
+	return n;
+}
+
+/* The whole row of a run and its sub-rows, costed together. */
+static int run_rows(struct hs_model *m, const struct ms_options *o, const struct hs_patched *pt,
+		    const struct hs_path_def *d, const struct hs_path_run *pr, struct ms_image *out)
+{
+	unsigned nparts = pr->part_of ? pr->nparts : 0;
+	int first = out->nrows;
+
+	if (out->nrows + 1 + (int)nparts > MS_MAX_ROWS)
+		return hs_fail("too many result rows");
+	for (unsigned k = 0; k <= nparts; k++) {
+		struct ms_row *row = &out->rows[out->nrows++];
+		char name[40];
+
+		memset(row, 0, sizeof(*row));
+		snprintf(name, sizeof(name), k ? "%s.%s" : "%s", d->name, k ? pr->part_names[k - 1] : "");
+		snprintf(row->name, sizeof(row->name), "%s", name);
+		row->path = d->name;
+		row->cpu = pt->core->name;
+		row->booted = pr->booted;
+		snprintf(row->state, sizeof(row->state), "%s", pr->state);
+		row->code_bytes = op_code_bytes(pr, (int)k - 1);
+	}
+	if (ms_cost_rows(m, o, pr, &out->rows[first], nparts))
+		return -1;
+	for (unsigned k = 0; k <= nparts; k++) {
+		struct ms_row *row = &out->rows[first + (int)k];
+		int st = o->want[MS_TYPICAL] ? MS_TYPICAL : o->want[MS_WARM] ? MS_WARM : MS_COLD;
+
+		row->insns = (uint64_t)llround(row->s[st].insns);
+		row->ok = 1;
+	}
+	return ms_profile(pt->img, pr, &out->rows[first]);	/* rows never move */
+}
+
+/* percpu's segments (one per op kind) and its census: synthesized only. */
+static int segment_rows(struct hs_model *m, const struct ms_options *o, const struct hs_patched *pt,
+			const struct hs_path_def *d, const struct hs_path_run *pr, struct ms_image *out)
+{
+	for (unsigned s = 0; s < pr->nsegs; s++) {
+		struct hs_path_run seg = *pr;
+		struct hs_op_range op = { pr->segs[s].begin, pr->segs[s].end };
+		struct ms_row *row;
+		char name[40];
+
+		/* a segment is a run of one op, no sub-rows */
+		seg.ops = &op;
+		seg.nops = 1;
+		seg.warmup = 0;
+		seg.part_of = NULL;
+		seg.nparts = 0;
+		snprintf(name, sizeof(name), "%s.%s", d->name, pr->segs[s].label);
+		if (!(row = new_row(out, name, d->name, pt->core->name)) || ms_cost_rows(m, o, &seg, row, 0))
+			return -1;
+		snprintf(row->site_fn, sizeof(row->site_fn), "%s", pr->segs[s].fn);
+		snprintf(row->state, sizeof(row->state), "%s", pr->state);
+		row->insns = op.end - op.begin;
+		row->code_bytes = op_code_bytes(&seg, -1);
+		row->ok = 1;
+	}
+	if (pr->census) {
+		struct ms_row *row;
+		char name[40];
+
+		snprintf(name, sizeof(name), "%s.census", d->name);
+		if (!(row = new_row(out, name, d->name, pt->core->name)) || census_row(m, o, pr, pt, row))
+			return -1;
+		snprintf(row->state, sizeof(row->state), "%s", pr->state);
+	}
+	return 0;
+}
+
 static int measure_path(struct hs_model *m, const struct ms_options *o, const struct hs_patched *pt,
 			struct hs_session *ses, const struct hs_path_def *d,
 			const struct ms_image *pin_from, struct ms_image *out)
@@ -366,7 +325,8 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 	int rc = 0;
 
 	pins_of(pin_from, d, cpu, &pins);
-	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .pins = pin_from ? &pins : NULL };
+	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .pins = pin_from ? &pins : NULL,
+				  .samples = o->samples };
 
 	if (hs_path_run(ses, d, &ro, &pr))
 		return -1;
@@ -377,48 +337,10 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 			snprintf(row->why, sizeof(row->why), "%s", pr.why);
 			snprintf(row->state, sizeof(row->state), "%s", pr.state);
 		}
-	} else if (pr.nparts && pr.part_of) {
-		if (!(row = new_row(out, d->name, d->name, cpu)))
-			rc = -1;
-		else {
-			row->booted = pr.booted;
-			snprintf(row->state, sizeof(row->state), "%s", pr.state);
-			rc = cost_parts(m, o, &pr, row, out);
-			if (!rc)
-				rc = ms_profile(pt->img, &pr.tr, row);	/* rows never move */
-		}
-	} else if (!pr.nsegs && !pr.census) {
-		if (!(row = new_row(out, d->name, d->name, cpu)) || cost(m, o, &pr.tr, row) ||
-		    ms_profile(pt->img, &pr.tr, row))
-			rc = -1;
-		else {
-			row->booted = pr.booted;
-			snprintf(row->state, sizeof(row->state), "%s", pr.state);
-		}
+	} else if (pr.nsegs || pr.census) {
+		rc = segment_rows(m, o, pt, d, &pr, out);
 	} else {
-		for (unsigned s = 0; s < pr.nsegs && !rc; s++) {
-			struct hs_trace seg = pr.tr;
-			char name[40];
-
-			snprintf(name, sizeof(name), "%s.%s", d->name, pr.segs[s].label);
-			seg.v = pr.tr.v + pr.segs[s].begin;
-			seg.n = pr.segs[s].end - pr.segs[s].begin;
-			if (!(row = new_row(out, name, d->name, cpu)) || cost(m, o, &seg, row))
-				rc = -1;
-			else {
-				snprintf(row->site_fn, sizeof(row->site_fn), "%s", pr.segs[s].fn);
-				snprintf(row->state, sizeof(row->state), "%s", pr.state);
-			}
-		}
-		if (!rc && pr.census) {
-			char name[40];
-
-			snprintf(name, sizeof(name), "%s.census", d->name);
-			if (!(row = new_row(out, name, d->name, cpu)) || census_row(m, o, &pr, pt, row))
-				rc = -1;
-			else
-				snprintf(row->state, sizeof(row->state), "%s", pr.state);
-		}
+		rc = run_rows(m, o, pt, d, &pr, out);
 	}
 	hs_path_run_free(&pr);
 	return rc;
@@ -449,12 +371,6 @@ int ms_measure(const char *path, const struct ms_options *o, struct ms_image *ou
 		}
 		for (int k = 0; k < o->npaths && !rc; k++)
 			rc = measure_path(m, o, pt, ses, o->paths[k], pin_from, out);
-		/* rows without a band of their own (parts, census): their value */
-		for (int i = 0; i < out->nrows; i++)
-			if (!out->rows[i].noise_hi[0] && !out->rows[i].noise_hi[1]) {
-				out->rows[i].noise_lo[0] = out->rows[i].noise_hi[0] = out->rows[i].warm.cycles;
-				out->rows[i].noise_lo[1] = out->rows[i].noise_hi[1] = out->rows[i].cold.cycles;
-			}
 		hs_session_free(ses);
 		hs_model_free(m);
 		hs_patched_free(pt);
@@ -469,26 +385,79 @@ void ms_free(struct ms_image *m)
 	for (int i = 0; i < m->nrows; i++) {
 		free(m->rows[i].fns);
 		m->rows[i].fns = NULL;
+		for (int st = 0; st < MS_NSTATES; st++) {
+			free(m->rows[i].s[st].v);
+			m->rows[i].s[st].v = NULL;
+		}
 	}
 	hs_image_close(m->img);
 	m->img = NULL;
 }
 
-int ms_detail(const struct hs_image *img, const struct ms_options *o, const struct hs_core *core,
-	      const struct hs_path_def *d, int warm, struct ms_detail *out)
+const char *const ms_state_names[MS_NSTATES] = { "typical", "warm", "cold" };
+
+/* A typical detail's result: the per-op means of its counted records. */
+static void mean_of_ops(struct ms_detail *d)
 {
+	struct hs_model_result *r = &d->res;
+	uint64_t cyc = 0, ins = 0, unc = 0, st[HS_NSTALLS] = { 0 };
+	unsigned ev[5] = { 0 };
+	double n = d->ncount ? d->ncount : 1;
+
+	for (unsigned o = 0; o < d->ncount; o++)
+		for (size_t i = d->count[o].begin; i < d->count[o].end; i++) {
+			const struct hs_insn_cost *c = &d->per[i];
+
+			cyc += c->cycles;
+			ins++;
+			unc += c->events & HS_EV_UNCALIBRATED ? c->cycles : 0;
+			for (int s = 0; s < HS_NSTALLS; s++)
+				st[s] += c->stall[s];
+			ev[0] += !!(c->events & HS_EV_MISPREDICT);
+			ev[1] += !!(c->events & HS_EV_ICACHE_MISS);
+			ev[2] += !!(c->events & HS_EV_DCACHE_MISS);
+			ev[3] += !!(c->events & HS_EV_L2_MISS);
+			ev[4] += !!(c->events & HS_EV_TLB_MISS);
+		}
+	r->cycles = (uint64_t)llround(cyc / n);
+	r->insns = (uint64_t)llround(ins / n);
+	r->uncalibrated_cycles = (uint64_t)llround(unc / n);
+	for (int s = 0; s < HS_NSTALLS; s++)
+		r->stall[s] = (uint64_t)llround(st[s] / n);
+	r->mispredicts = (unsigned)lround(ev[0] / n);
+	r->icache_misses = (unsigned)lround(ev[1] / n);
+	r->dcache_misses = (unsigned)lround(ev[2] / n);
+	r->l2_misses = (unsigned)lround(ev[3] / n);
+	r->tlb_misses = (unsigned)lround(ev[4] / n);
+}
+
+int ms_detail(const struct hs_image *img, const struct ms_options *o, const struct hs_core *core,
+	      const struct hs_path_def *d, enum ms_state state, struct ms_detail *out)
+{
+	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .samples = o->samples };
+	struct hs_trace t;
 	struct hs_model *m;
+	unsigned first;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->state = state;
 	if (!(out->pt = hs_patch(img, core)))
 		return -1;
-	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP };
-
 	if (hs_path_run_alone(d, out->pt, o->src, &ro, &out->run))
 		return -1;
 	if (!out->run.ok)
 		return hs_fail("%s on %s cannot run: %s", d->name, core->name, out->run.why);
+	if (!out->run.nops) {
+		/* synthesized: one op, the whole trace */
+		if (!(out->run.ops = calloc(1, sizeof(*out->run.ops))))
+			return hs_fail("out of memory");
+		out->run.ops[0] = (struct hs_op_range){ 0, out->run.tr.n };
+		out->run.nops = 1;
+	}
+	first = out->run.warmup < out->run.nops ? out->run.warmup : 0;
+	if (state == MS_TYPICAL && !out->run.booted)
+		state = MS_WARM;	/* no history to sample: typical is the warm op */
 	if (!(m = ms_model(o, core->name)))
 		return -1;
 	out->per = hs_calloc(out->run.tr.n ? out->run.tr.n : 1, sizeof(*out->per));
@@ -496,8 +465,23 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 		hs_model_free(m);
 		return -1;
 	}
-	rc = warm ? hs_model_warm(m, &out->run.tr, MS_WARM_MAX, &out->res, out->per)
-		  : hs_model_cold(m, &out->run.tr, &out->res, out->per);
+	if (state == MS_TYPICAL) {
+		/* the whole stream; the sampled ops count, their mean is the result */
+		out->count = out->run.ops + first;
+		out->ncount = out->run.nops - first;
+		rc = hs_model_cold(m, &out->run.tr, &out->res, out->per);
+		if (!rc)
+			mean_of_ops(out);
+	} else {
+		/* the first sampled op alone, its costs where its records are */
+		t = out->run.tr;
+		t.v += out->run.ops[first].begin;
+		t.n = out->run.ops[first].end - out->run.ops[first].begin;
+		out->count = out->run.ops + first;
+		out->ncount = 1;
+		rc = state == MS_WARM ? hs_model_warm(m, &t, MS_WARM_MAX, &out->res, out->per + out->run.ops[first].begin)
+				      : hs_model_cold(m, &t, &out->res, out->per + out->run.ops[first].begin);
+	}
 	hs_model_free(m);
 	return rc;
 }

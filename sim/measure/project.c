@@ -41,8 +41,8 @@ int ms_parse_clock(const char *arg, struct ms_clock *c)
 	return 0;
 }
 
-static const struct ms_row *warm_row(const struct ms_compare *c, const char *name, const char *cpu,
-				     int patched)
+static const struct ms_row *row_of(const struct ms_compare *c, const char *name, const char *cpu,
+				   int patched)
 {
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[i];
@@ -69,9 +69,14 @@ int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nc
 	       const unsigned *hz, int nhz, struct ms_projection *out, int max)
 {
 	const struct hs_path_def *tick = hs_path_tick();
+	enum ms_state st = MS_NSTATES;
 	int n = 0;
 
-	if (!c->want_warm)
+	/* the first state the comparison shows: typical, else warm, else cold */
+	for (int s = MS_NSTATES - 1; s >= 0; s--)
+		if (c->want[s])
+			st = (enum ms_state)s;
+	if (st == MS_NSTATES)
 		return 0;
 	/* path by path (registry order), each core as measured */
 	for (int di = 0; hs_paths[di]; di++)
@@ -93,27 +98,34 @@ int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nc
 			x->cpu = p->cpu;
 			x->clock_hz = f;
 			x->hz = k < 0 ? 0 : hz[k];
+			x->state = st;
 			x->both = c->patched != NULL;
 			for (int side = 0; side <= x->both; side++) {
-				const struct ms_row *op = warm_row(c, d->name, p->cpu, side);
-				const struct ms_row *irq = tick ? warm_row(c, tick->name, p->cpu, side) : NULL;
+				const struct ms_row *op = row_of(c, d->name, p->cpu, side);
+				const struct ms_row *irq = tick ? row_of(c, tick->name, p->cpu, side) : NULL;
 				double cyc;
 
 				if (!op || (x->hz && !irq))
 					break;
-				cyc = (double)op->warm.cycles;
+				cyc = op->s[st].d.mean;
 				/* ticks per op = HZ x op time; each costs a tick */
-				x->tick_cycles[side] = x->hz ? (double)irq->warm.cycles * x->hz * cyc / (double)f : 0;
+				x->tick_cycles[side] = x->hz ? irq->s[st].d.mean * x->hz * cyc / (double)f : 0;
 				cyc += x->tick_cycles[side];
 				x->us[side] = cyc / (double)f * 1e6;
+				x->us_ci95[side] = op->s[st].d.ci95 / (double)f * 1e6;
 				x->ops[side] = 1e6 / x->us[side];
 				ok++;
 			}
 			if (ok != x->both + 1)
 				continue;
 			if (x->both) {
+				struct ms_welch w;
+				const struct ms_row *b = row_of(c, d->name, p->cpu, 0), *q = row_of(c, d->name, p->cpu, 1);
+
 				x->delta_us = x->us[1] - x->us[0];
 				x->delta_pct = 100.0 * x->delta_us / x->us[0];
+				if (!ms_welch(&b->s[st].d, &q->s[st].d, &w))
+					x->delta_ci95 = w.ci95 / (double)f * 1e6;
 			}
 			n++;
 		}

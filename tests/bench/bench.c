@@ -169,7 +169,7 @@ static void compare_cli(const char *hotsim, const char *a, const char *b)
 static void booted(const struct hs_image *img)
 {
 	static const char *const paths[] = { "irq-el1", "syscall.getpid", "sched-pipe" };
-	const struct ms_options o = { .want_warm = 1, .src = HS_SRC_BOOTED };
+	const struct ms_options o = { .want[MS_TYPICAL] = 1, .src = HS_SRC_BOOTED };
 
 	printf("\nbooted state (snapshot cached):\n%-4s %-15s %6s %16s %12s\n", "cpu", "path", "insns",
 	       "replay+model ms", "model M/s");
@@ -184,13 +184,13 @@ static void booted(const struct hs_image *img)
 			struct ms_detail dt;
 			struct hs_model_result res;
 
-			if (ms_detail(img, &o, hs_cores[c], d, 1, &dt) || !dt.run.ok)	/* boots if needed */
+			if (ms_detail(img, &o, hs_cores[c], d, MS_TYPICAL, &dt) || !dt.run.ok)	/* boots if needed */
 				die(d->name);
 			ms_detail_free(&dt);
 			for (int i = 0; i < REPS; i++) {
 				double t0 = now();
 
-				if (ms_detail(img, &o, hs_cores[c], d, 1, &dt) || !dt.run.ok)
+				if (ms_detail(img, &o, hs_cores[c], d, MS_TYPICAL, &dt) || !dt.run.ok)
 					die(d->name);
 				td[i] = now() - t0;
 				if (i < REPS - 1)
@@ -257,8 +257,8 @@ int main(int argc, char **argv)
 			th[0] = emulate(d, pt, 0, &n);
 			tb[0] = emulate(d, pt, 1, NULL);
 			/* the model on the same stream emulate() timed: synthesized */
-			if (ms_detail(img, &(struct ms_options){ .want_warm = 1, .src = HS_SRC_SYNTH }, hs_cores[c], d,
-				      1, &dt) || !dt.run.ok || dt.run.tr.n != n)
+			if (ms_detail(img, &(struct ms_options){ .want[MS_WARM] = 1, .src = HS_SRC_SYNTH }, hs_cores[c], d,
+				      MS_WARM, &dt) || !dt.run.ok || dt.run.tr.n != n)
 				die(d->name);
 			hs_model_reset(m);
 			for (int i = 0; i < REPS; i++) {

@@ -1,0 +1,310 @@
+/*
+ * cost.c - a path run into rows (measure.h): each state's result of the
+ * path's whole row and of its sub-rows, and their layout bands.
+ *
+ *   typical  the whole replayed stream - the warm-up operations, the
+ *            sampled ones, whatever ran between them - goes through the
+ *            model once from flushed state, so each sampled operation is
+ *            costed with the caches and predictors the stream before it
+ *            left (detailed warming on the real preceding stream, the
+ *            continuous form of SMARTS's functional warming); a sample's
+ *            cost is the sum of its records' attributed cycles
+ *   warm     the first sampled operation alone, repeated until it converges
+ *   cold     the same operation from flushed state
+ * Sub-rows split each operation; they are summed from the same
+ * per-instruction attribution, so they add up to the whole, sample by
+ * sample and in the mean.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotsim/err.h"
+#include "measure_internal.h"
+
+/* The records of one operation as a trace (a view of the run's). */
+static struct hs_trace slice(const struct hs_trace *t, struct hs_op_range op)
+{
+	struct hs_trace s = *t;
+
+	s.v = t->v + op.begin;
+	s.n = op.end - op.begin;
+	return s;
+}
+
+/* The run's operations; a synthesized run is one, the whole trace. */
+static unsigned ops_of(const struct hs_path_run *pr, const struct hs_op_range **ops, unsigned *first,
+		       struct hs_op_range *whole)
+{
+	if (pr->nops) {
+		*ops = pr->ops;
+		*first = pr->warmup < pr->nops ? pr->warmup : 0;
+		return pr->nops;
+	}
+	*whole = (struct hs_op_range){ 0, pr->tr.n };
+	*ops = whole;
+	*first = 0;
+	return 1;
+}
+
+/* Add records [b, e) (those of part p, or all when p < 0) to out. */
+static void add_range(const struct hs_insn_cost *per, const uint8_t *part_of, int p, size_t b, size_t e,
+		      struct hs_model_result *out)
+{
+	for (size_t i = b; i < e; i++) {
+		if (p >= 0 && part_of[i] != p)
+			continue;
+		out->cycles += per[i].cycles;
+		out->insns++;
+		for (int st = 0; st < HS_NSTALLS; st++)
+			out->stall[st] += per[i].stall[st];
+		if (per[i].events & HS_EV_UNCALIBRATED)
+			out->uncalibrated_cycles += per[i].cycles;
+		out->mispredicts += !!(per[i].events & HS_EV_MISPREDICT);
+		out->icache_misses += !!(per[i].events & HS_EV_ICACHE_MISS);
+		out->dcache_misses += !!(per[i].events & HS_EV_DCACHE_MISS);
+		out->l2_misses += !!(per[i].events & HS_EV_L2_MISS);
+		out->tlb_misses += !!(per[i].events & HS_EV_TLB_MISS);
+	}
+}
+
+/* A result of one draw: warm, cold, and typical where nothing was sampled. */
+int ms_result_one(struct ms_result *s, const struct hs_model_result *r)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+	s->r = *r;
+	s->insns = (double)r->insns;
+	if (!(s->v = malloc(sizeof(*s->v))))
+		return hs_fail("out of memory");
+	s->v[0] = (double)r->cycles;
+	ms_dist_of(s->v, 1, &s->d);
+	s->noise_lo = s->noise_hi = s->d.mean;
+	return 0;
+}
+
+/* Typical from per-record costs: each sampled op's (part's) cycles, the
+ * distribution, and the per-op means of the rest. */
+static int typical_of(const struct hs_insn_cost *per, const struct hs_path_run *pr, int p,
+		      const struct hs_model_result *all, struct ms_result *s)
+{
+	const struct hs_op_range *ops;
+	struct hs_op_range whole;
+	unsigned first, n = ops_of(pr, &ops, &first, &whole), k = n - first;
+	struct hs_model_result sum = *all, one;
+	double *v = malloc((k ? k : 1) * sizeof(*v));
+
+	if (!v)
+		return hs_fail("out of memory");
+	memset(&sum.stall, 0, sizeof(sum.stall));
+	sum.cycles = sum.insns = sum.uncalibrated_cycles = 0;
+	sum.mispredicts = sum.icache_misses = sum.dcache_misses = sum.l2_misses = sum.tlb_misses = 0;
+	for (unsigned i = first; i < n; i++) {
+		memset(&one, 0, sizeof(one));
+		add_range(per, pr->part_of, p, ops[i].begin, ops[i].end, &one);
+		v[i - first] = (double)one.cycles;
+		sum.cycles += one.cycles;
+		sum.insns += one.insns;
+		sum.uncalibrated_cycles += one.uncalibrated_cycles;
+		for (int st = 0; st < HS_NSTALLS; st++)
+			sum.stall[st] += one.stall[st];
+		sum.mispredicts += one.mispredicts;
+		sum.icache_misses += one.icache_misses;
+		sum.dcache_misses += one.dcache_misses;
+		sum.l2_misses += one.l2_misses;
+		sum.tlb_misses += one.tlb_misses;
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+	s->v = v;
+	ms_dist_of(v, k, &s->d);
+	s->insns = k ? (double)sum.insns / k : 0;
+	/* the means, rounded: what a table shows in the model's own units */
+	s->r = sum;
+	if (k) {
+		s->r.cycles = (uint64_t)llround(s->d.mean);
+		s->r.insns = (uint64_t)llround(s->insns);
+		s->r.uncalibrated_cycles = (uint64_t)llround((double)sum.uncalibrated_cycles / k);
+		for (int st = 0; st < HS_NSTALLS; st++)
+			s->r.stall[st] = (uint64_t)llround((double)sum.stall[st] / k);
+		s->r.mispredicts = (unsigned)lround((double)sum.mispredicts / k);
+		s->r.icache_misses = (unsigned)lround((double)sum.icache_misses / k);
+		s->r.dcache_misses = (unsigned)lround((double)sum.dcache_misses / k);
+		s->r.l2_misses = (unsigned)lround((double)sum.l2_misses / k);
+		s->r.tlb_misses = (unsigned)lround((double)sum.tlb_misses / k);
+	}
+	s->noise_lo = s->noise_hi = s->d.mean;
+	return 0;
+}
+
+/* The q-th of n quantiles of the distinct values of a field of a trace. */
+static uint64_t quantile(const struct hs_trace *t, int data, int q, int n)
+{
+	uint64_t *v = malloc((t->n + 1) * sizeof(*v)), r = 0;
+	size_t k = 0, d = 0;
+
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (!data || t->v[i].addr)
+			v[k++] = data ? t->v[i].addr & ~63ULL : t->v[i].pc;
+	qsort(v, k, sizeof(*v), ms_cmp_u64);
+	for (size_t i = 0; i < k; i++)
+		if (!i || v[i] != v[i - 1])
+			v[d++] = v[i];
+	if (d)
+		r = v[d * (size_t)q / (size_t)n];
+	free(v);
+	return r;
+}
+
+/* One costing of the run in one layout: per-record costs of the whole
+ * stream (typical) and of the first sampled op (warm, cold). */
+struct costing {
+	struct hs_insn_cost *per[MS_NSTATES];	/* typical: whole trace; warm, cold: the slice */
+	struct hs_model_result res[MS_NSTATES];
+};
+
+static int cost_states(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
+		       struct costing *c)
+{
+	const struct hs_op_range *ops;
+	struct hs_op_range whole;
+	unsigned first;
+	struct hs_trace s;
+
+	ops_of(pr, &ops, &first, &whole);
+	s = slice(&pr->tr, ops[first]);
+	if (pr->booted && o->want[MS_TYPICAL] && hs_model_cold(m, &pr->tr, &c->res[MS_TYPICAL], c->per[MS_TYPICAL]))
+		return -1;
+	/* synthesized: no history to sample; typical is the warm op, one draw */
+	if ((o->want[MS_WARM] || (!pr->booted && o->want[MS_TYPICAL])) &&
+	    hs_model_warm(m, &s, MS_WARM_MAX, &c->res[MS_WARM], c->per[MS_WARM]))
+		return -1;
+	if (o->want[MS_COLD] && hs_model_cold(m, &s, &c->res[MS_COLD], c->per[MS_COLD]))
+		return -1;
+	return 0;
+}
+
+/* A row's (part p's; p < 0 the whole) result in state st from a costing. */
+static int result_of(const struct costing *c, const struct hs_path_run *pr, int p, enum ms_state st,
+		     struct ms_result *out)
+{
+	const struct hs_op_range *ops;
+	struct hs_op_range whole;
+	unsigned first;
+	struct hs_model_result r;
+
+	if (st == MS_TYPICAL && pr->booted)
+		return typical_of(c->per[MS_TYPICAL], pr, p, &c->res[MS_TYPICAL], out);
+	if (st == MS_TYPICAL)
+		st = MS_WARM;
+	if (p < 0)
+		return ms_result_one(out, &c->res[st]);
+	ops_of(pr, &ops, &first, &whole);
+	r = c->res[st];
+	r.cycles = r.insns = r.uncalibrated_cycles = 0;
+	memset(r.stall, 0, sizeof(r.stall));
+	r.mispredicts = r.icache_misses = r.dcache_misses = r.l2_misses = r.tlb_misses = 0;
+	{
+		/* the slice's records are the op's: part_of by the run's index */
+		struct hs_model_result one;
+
+		memset(&one, 0, sizeof(one));
+		for (size_t i = ops[first].begin; i < ops[first].end; i++)
+			if (pr->part_of[i] == p)
+				add_range(c->per[st], NULL, -1, i - ops[first].begin, i - ops[first].begin + 1, &one);
+		r.cycles = one.cycles;
+		r.insns = one.insns;
+		r.uncalibrated_cycles = one.uncalibrated_cycles;
+		memcpy(r.stall, one.stall, sizeof(r.stall));
+	}
+	return ms_result_one(out, &r);
+}
+
+static int alloc_costing(const struct hs_path_run *pr, struct costing *c)
+{
+	const struct hs_op_range *ops;
+	struct hs_op_range whole;
+	unsigned first;
+	size_t n;
+
+	memset(c, 0, sizeof(*c));
+	ops_of(pr, &ops, &first, &whole);
+	n = ops[first].end - ops[first].begin;
+	c->per[MS_TYPICAL] = hs_calloc(pr->tr.n ? pr->tr.n : 1, sizeof(struct hs_insn_cost));
+	c->per[MS_WARM] = hs_calloc(n ? n : 1, sizeof(struct hs_insn_cost));
+	c->per[MS_COLD] = hs_calloc(n ? n : 1, sizeof(struct hs_insn_cost));
+	return c->per[MS_TYPICAL] && c->per[MS_WARM] && c->per[MS_COLD] ? 0 : -1;
+}
+
+static void free_costing(struct costing *c)
+{
+	for (int st = 0; st < MS_NSTATES; st++)
+		free(c->per[st]);
+}
+
+/* Rows [from, to) of out: the whole row and its parts (part k is row from + 1 + k). */
+static int fill_rows(const struct ms_options *o, const struct costing *c, const struct hs_path_run *pr,
+		     struct ms_row *rows, unsigned nparts, int layout)
+{
+	for (unsigned k = 0; k <= nparts; k++)
+		for (int st = 0; st < MS_NSTATES; st++) {
+			struct ms_result tmp = { 0 };
+			struct ms_result *dst = &rows[k].s[st];
+
+			if (!o->want[st])
+				continue;
+			if (!layout) {
+				if (result_of(c, pr, (int)k - 1, (enum ms_state)st, dst))
+					return -1;
+				continue;
+			}
+			if (result_of(c, pr, (int)k - 1, (enum ms_state)st, &tmp))
+				return -1;
+			dst->noise_lo = fmin(dst->noise_lo, tmp.d.mean);
+			dst->noise_hi = fmax(dst->noise_hi, tmp.d.mean);
+			free(tmp.v);
+		}
+	return 0;
+}
+
+/*
+ * Cost the run into rows[0] (the whole) and rows[1..nparts] (its parts),
+ * in every state asked for, and the layout band: in layout k (1..noise)
+ * the code (data) above the k-th split of the first sampled op's own code
+ * (data) lies 4 x ((37k mod 128) + 1) bytes further on - the cache sets and
+ * predictor entries the two parts use shift against each other, the
+ * instructions do not change.
+ */
+int ms_cost_rows(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
+		 struct ms_row *rows, unsigned nparts)
+{
+	const struct hs_op_range *ops;
+	struct hs_op_range whole;
+	unsigned first;
+	struct costing c;
+	struct hs_trace s;
+	int rc;
+
+	if (alloc_costing(pr, &c)) {
+		free_costing(&c);
+		return -1;
+	}
+	ops_of(pr, &ops, &first, &whole);
+	s = slice(&pr->tr, ops[first]);
+	rc = cost_states(m, o, pr, &c) || fill_rows(o, &c, pr, rows, nparts, 0);
+	for (int k = 1; k <= o->noise && !rc; k++) {
+		uint64_t delta = 4ULL * (uint64_t)((k * 37) % 128 + 1);
+
+		hs_model_set_layout_shift(m, quantile(&s, 0, k, o->noise + 1), delta,
+					  quantile(&s, 1, k, o->noise + 1), delta);
+		rc = cost_states(m, o, pr, &c) || fill_rows(o, &c, pr, rows, nparts, 1);
+	}
+	hs_model_set_layout_shift(m, 0, 0, 0, 0);
+	for (unsigned k = 0; k <= nparts; k++)
+		rows[k].noise_n = o->noise ? o->noise + 1 : 0;
+	free_costing(&c);
+	return rc;
+}

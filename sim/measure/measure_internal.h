@@ -1,0 +1,18 @@
+/* measure_internal.h - what the measure layer's files share: costing a
+ * run into rows (cost.c) and small helpers. */
+#ifndef HOTSIM_MEASURE_INTERNAL_H
+#define HOTSIM_MEASURE_INTERNAL_H
+
+#include "hotsim/measure.h"
+
+/* Cost a run into rows[0] (its whole row) and rows[1..nparts] (its
+ * sub-rows, part k of the run is rows[1 + k]) in every state asked for,
+ * with the layout bands (cost.c). */
+int ms_cost_rows(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
+		 struct ms_row *rows, unsigned nparts);
+/* A result of one draw (n = 1) from one model result. */
+int ms_result_one(struct ms_result *s, const struct hs_model_result *r);
+
+int ms_cmp_u64(const void *a, const void *b);
+
+#endif
