@@ -36,7 +36,7 @@ static const struct hs_idreg a53_regs[] = {
  * Spectre-v2, -v4, -BHB and KPTI safe lists (docs/core-data.md 2.3).
  */
 
-const struct hs_param hs_params_a53[HS_NPARAMS] = {
+static const struct hs_param p[HS_NPARAMS] = {
 	/* front end, prediction */
 	HS_CAL(ISSUE_WIDTH, 2, "E: L53 IssueWidth=2; GCC53 slot 0 + slot 1 (§3.1)"),
 	HS_UNCAL(FETCH_WIDTH, 2, "A: not published; taken equal to the issue width"),
@@ -63,6 +63,10 @@ const struct hs_param hs_params_a53[HS_NPARAMS] = {
 	HS_CAL(STORE_PIPES, 1, "E: GCC53 one load/store pipeline; IB str 1.0/cycle"),
 	HS_CAL(MEM_PIPES, 1, "E: GCC53 'two load/stores cannot simultaneously issue'"),
 	HS_CAL(BRANCH_PIPES, 1, "E: GCC53 one branch pipeline; IB cbz not taken 1.01 cycles each"),
+	HS_CAL(MUL_PIPES, 1, "D: GCC53 'Multiplies can only single-issue': one multiplier"),
+	HS_CAL(DIV_UNITS, 1, "D: GCC53 divide 'blocks the divider' (§3.1): one, not pipelined"),
+	HS_CAL(FP_PIPES, 1, "D: GCC53 FP/NEON issue from slot 0 only: one per cycle"),
+	HS_CAL(FP_ON_ALU, 0, "E: GCC53 FP/NEON pipeline of its own; unused in order"),
 	HS_CAL(FP_SLOT0, 1, "E: GCC53 FP/NEON reservations use slot 0"),
 	HS_CAL(ALU_CASCADE, 1, "E: QSDR arith.rs: 2 dependent adds in 1 cycle, 3 in 2, 4 in 3"),
 	HS_CAL(MUL_SINGLE, 1, "E: GCC53 'Multiplies can only single-issue'"),
@@ -163,5 +167,5 @@ const struct hs_core hs_core_a53 = {
 	.clock_source = "Raspberry Pi 3 Model B (Broadcom BCM2837): four Cortex-A53 at 1.2 GHz",
 	.description = "Cortex-A53 r0p4: in-order, dual issue, one load/store pipe (RPi 3 anchors)",
 	.engine = &hs_engine_inorder,
-	.params = hs_params_a53,
+	.params = p,
 };

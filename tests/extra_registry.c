@@ -3,19 +3,18 @@
  * test copy of hotsim (build/hotsim-extra) to show that a new core is one
  * data file plus one registry line and a new path one file plus one line:
  * each must appear in every list hotsim prints or accepts (test_cli.c).
+ * tests/test_cores.c includes this file to put the core in its registry.
  *
- * The core differs from the modelled ones where its identity can: its MIDR
- * (a Cortex-A75's, which Linux's kpti_safe_list leaves out: Meltdown-
- * affected, so boot maps the kernel out at EL0), and its granules (no 64K
- * pages). It times instructions as the A53.
+ * The core differs from the modelled ones where a core file can: its
+ * timing (out of order with two multiply pipes; every parameter it does
+ * not set is the engines' default), its MIDR (a Cortex-A75's, which
+ * Linux's kpti_safe_list leaves out: Meltdown-affected, so boot maps the
+ * kernel out at EL0), and its granules (no 64K pages).
  */
 #include "hotsim/core.h"
 #include "hotsim/paths.h"
-
-/* the A53's engine and table under another name */
-extern const struct hs_engine hs_engine_inorder;
 #include "hotsim/model.h"	/* struct hs_param */
-extern const struct hs_param hs_params_a53[];
+#include "../models/model_internal.h"	/* HS_CAL/HS_UNCAL, the engines */
 
 /*
  * The Cortex-A55's Armv8.2-A registers (models/a55.c) with what makes an
@@ -35,6 +34,15 @@ static const struct hs_idreg t99_regs[] = {
 	{ 0, 0 }
 };
 
+/* Only what differs from the engines' defaults (models/defaults.c). */
+static const struct hs_param t99_params[HS_NPARAMS] = {
+	HS_UNCAL(ISSUE_WIDTH, 2, "A: test: two-wide dispatch"),
+	HS_UNCAL(FETCH_WIDTH, 4, "A: test: fetch ahead of dispatch"),
+	HS_UNCAL(ROB_SIZE, 64, "A: test: a window that never fills on the benchmarks"),
+	HS_UNCAL(MUL_PIPES, 2, "A: test: two multiply pipes"),
+	HS_UNCAL(OCC_MUL, 1, "A: test: pipelined multipliers"),
+};
+
 const struct hs_core hs_core_extra = {
 	.name = "t99", .full = "Throwaway T99", .arch = "Armv8.2-A",
 	.midr = 0x410fd0a0,			/* Cortex-A75 r0p0 */
@@ -46,9 +54,9 @@ const struct hs_core hs_core_extra = {
 		  "QEMU 7.2 target/arm/cpu64.c aarch64_a76_initfn" },
 	.clock_hz = 2000000000,
 	.clock_source = "test: 2 GHz",
-	.description = "Throwaway T99: the A53 model under another name (registry test)",
-	.engine = &hs_engine_inorder,
-	.params = hs_params_a53,
+	.description = "Throwaway T99: out of order with two multiply pipes (registry test)",
+	.engine = &hs_engine_ooo,
+	.params = t99_params,
 };
 
 static const char *const stubs[] = { "generic_handle_domain_irq", NULL };
