@@ -17,7 +17,6 @@
  * descriptions. Armv8.0: no LSE, no PAN, no RAS.
  */
 static const struct hs_idreg a53_regs[] = {
-	{ HS_MIDR_EL1, 0x410fd034 },		/* implementer 0x41, part 0xd03, r0p4 */
 	{ HS_CTR_EL0, 0x84448004 },		/* 64-byte lines, VIPT L1I */
 	{ HS_CLIDR_EL1, 0x0a200023 },		/* LoUU 1, LoC 2, LoUIS 1 (TRM 4.3.22; QEMU aarch64_a53_initfn) */
 	{ HS_ID_AA64PFR0_EL1, 0x01002222 },	/* EL0-3 AArch64+32, FP, AdvSIMD, GIC sysregs */
@@ -31,17 +30,13 @@ static const struct hs_idreg a53_regs[] = {
 };
 
 /*
- * Spectre classification from Linux 6.1 arch/arm64/kernel/proton-pack.c:
- * A53 and A55 are on the Spectre-v2, Spectre-v4 (SSB) and Spectre-BHB safe
- * lists. A73 is on none of them and on no BHB loop list (k lists name
- * A57/A72/A76...), so with SMCCC firmware it uses ARCH_WORKAROUND_1 (v2)
- * and ARCH_WORKAROUND_3 (BHB: the EL1_VECTOR_BHB_FW vectors, an SMC on every
- * exception from EL0). Trusted Firmware-A mitigates Spectre-v4 on the A73
- * statically (CPUACTLR at reset) and answers ARCH_WORKAROUND_2 with "not
- * required", so the kernel reports it not affected (docs/core-data.md 2.3).
+ * How Linux treats the core (errata, Spectre, Meltdown) is not stated here:
+ * it follows from the MIDR above and Linux's own lists (sim/cpu/midr_lists.c,
+ * read by sim/boot/spectre.c and cpucaps.c). For the A53: on the
+ * Spectre-v2, -v4, -BHB and KPTI safe lists (docs/core-data.md 2.3).
  */
 
-const struct hs_param hs_params_a53[HS_NPARAMS] = {
+static const struct hs_param p[HS_NPARAMS] = {
 	/* front end, prediction */
 	HS_CAL(ISSUE_WIDTH, 2, "E: L53 IssueWidth=2; GCC53 slot 0 + slot 1 (§3.1)"),
 	HS_UNCAL(FETCH_WIDTH, 2, "A: not published; taken equal to the issue width"),
@@ -68,6 +63,10 @@ const struct hs_param hs_params_a53[HS_NPARAMS] = {
 	HS_CAL(STORE_PIPES, 1, "E: GCC53 one load/store pipeline; IB str 1.0/cycle"),
 	HS_CAL(MEM_PIPES, 1, "E: GCC53 'two load/stores cannot simultaneously issue'"),
 	HS_CAL(BRANCH_PIPES, 1, "E: GCC53 one branch pipeline; IB cbz not taken 1.01 cycles each"),
+	HS_CAL(MUL_PIPES, 1, "D: GCC53 'Multiplies can only single-issue': one multiplier"),
+	HS_CAL(DIV_UNITS, 1, "D: GCC53 divide 'blocks the divider' (§3.1): one, not pipelined"),
+	HS_CAL(FP_PIPES, 1, "D: GCC53 FP/NEON issue from slot 0 only: one per cycle"),
+	HS_CAL(FP_ON_ALU, 0, "E: GCC53 FP/NEON pipeline of its own; unused in order"),
 	HS_CAL(FP_SLOT0, 1, "E: GCC53 FP/NEON reservations use slot 0"),
 	HS_CAL(ALU_CASCADE, 1, "E: QSDR arith.rs: 2 dependent adds in 1 cycle, 3 in 2, 4 in 3"),
 	HS_CAL(MUL_SINGLE, 1, "E: GCC53 'Multiplies can only single-issue'"),
@@ -152,19 +151,21 @@ const struct hs_param hs_params_a53[HS_NPARAMS] = {
 	HS_UNCAL(UNKNOWN_INSN, 1, "A: an unclassified encoding issues alone for 1 cycle"),
 };
 
-/* How boot sees the core (ID registers, Spectre state) and how it times
- * instructions (engine, table above). */
+/* How boot sees the core (MIDR, ID registers, its boot CPU under QEMU) and
+ * how it times instructions (engine, table above). */
 const struct hs_core hs_core_a53 = {
 	.name = "a53", .full = "Cortex-A53 r0p4", .arch = "Armv8.0-A",
-	.midr = 0x410fd034, .idregs = a53_regs,
-	.spectre_v2 = HS_MIT_UNAFFECTED, .spectre_v4 = HS_MIT_UNAFFECTED,
-	.spectre_bhb = HS_MIT_UNAFFECTED,
+	.midr = 0x410fd034,			/* implementer 0x41, part 0xd03, r0p4 */
+	.idregs = a53_regs,
 	.source = "Cortex-A53 MPCore TRM (ARM DDI 0500J) 4.3; Linux 6.1 proton-pack.c safe lists",
 	.boot_cpu = "cortex-a53",
 	.boot_why = "QEMU models the Cortex-A53 itself",
+	/* PFR0: cpu64.c's 0x00002222 with GIC = 1 (id_aa64pfr0_read, virt's GICv3) */
+	.boot = { 0x410fd034, 0x01002222, 0x00001122, "QEMU 7.2 target/arm/cpu64.c aarch64_a53_initfn" },
+	.mca_cpu = "cortex-a53",
 	.clock_hz = 1200000000,
 	.clock_source = "Raspberry Pi 3 Model B (Broadcom BCM2837): four Cortex-A53 at 1.2 GHz",
 	.description = "Cortex-A53 r0p4: in-order, dual issue, one load/store pipe (RPi 3 anchors)",
 	.engine = &hs_engine_inorder,
-	.params = hs_params_a53,
+	.params = p,
 };

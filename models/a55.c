@@ -19,7 +19,6 @@
  * RCpc (LRCPC = 1), PAN (PAN = 2, v8.2 ATS1E1RP), RAS, UAO, CnP, HAFDBS.
  */
 static const struct hs_idreg a55_regs[] = {
-	{ HS_MIDR_EL1, 0x412fd050 },		/* part 0xd05, r2p0 */
 	{ HS_CTR_EL0, 0x84448004 },
 	{ HS_CLIDR_EL1, 0x82000023 },		/* LoUU 0, LoUIS 0: IDC implied (QEMU aarch64_a55_initfn) */
 	{ HS_ID_AA64PFR0_EL1, 0x11112222 },	/* + FP/AdvSIMD half-precision, GIC, RAS */
@@ -33,7 +32,8 @@ static const struct hs_idreg a55_regs[] = {
 	{ 0, 0 }
 };
 
-/* Spectre mitigations: see the classification note in a53.c. */
+/* Errata, Spectre, Meltdown: from the MIDR and Linux's lists (see a53.c);
+ * on every safe list, and on cpu_has_broken_dbm's (erratum 1024718). */
 
 static const struct hs_param p[HS_NPARAMS] = {
 	/* front end, prediction */
@@ -58,6 +58,10 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(STORE_PIPES, 1, "E: L55 one St unit"),
 	HS_CAL(MEM_PIPES, 2, "E: AT55 load and store 'in parallel' (one of each)"),
 	HS_UNCAL(BRANCH_PIPES, 1, "A: one branch unit as A53"),
+	HS_CAL(MUL_PIPES, 1, "D: L55 one MAC unit"),
+	HS_CAL(DIV_UNITS, 1, "D: L55 divide 8, not pipelined: one divider"),
+	HS_CAL(FP_PIPES, 2, "D: AT55 'both issue slots can feed any pipeline'; L55 two FP/ASIMD units"),
+	HS_CAL(FP_ON_ALU, 0, "E: L55 FP/ASIMD units of their own; unused in order"),
 	HS_CAL(FP_SLOT0, 0, "D: AT55 'both issue slots can feed any pipeline'; SLO: only Q-form slot 0"),
 	HS_UNCAL(ALU_CASCADE, 1, "A: A53 rule (QSDR), not measured on A55"),
 	HS_UNCAL(MUL_SINGLE, 1, "A: A53 rule; L55 one MAC unit"),
@@ -142,16 +146,19 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(UNKNOWN_INSN, 1, "A: an unclassified encoding issues alone for 1 cycle"),
 };
 
-/* How boot sees the core (ID registers, Spectre state) and how it times
- * instructions (engine, table above). */
+/* How boot sees the core (MIDR, ID registers, its boot CPU under QEMU) and
+ * how it times instructions (engine, table above). */
 const struct hs_core hs_core_a55 = {
 	.name = "a55", .full = "Cortex-A55 r2p0", .arch = "Armv8.2-A",
-	.midr = 0x412fd050, .idregs = a55_regs,
-	.spectre_v2 = HS_MIT_UNAFFECTED, .spectre_v4 = HS_MIT_UNAFFECTED,
-	.spectre_bhb = HS_MIT_UNAFFECTED,
+	.midr = 0x412fd050,			/* part 0xd05, r2p0 */
+	.idregs = a55_regs,
 	.source = "Cortex-A55 Core TRM (Arm 100442_0200) B2 via QEMU aarch64_a55_initfn; Linux 6.1 proton-pack.c",
 	.boot_cpu = "cortex-a76",
 	.boot_why = "QEMU 7.2 has no Cortex-A55; the Cortex-A76 is the QEMU CPU with the A55's Armv8.2-A features (LSE atomics, RCpc, RAS, PAN, DotProd, SSBS), so boot takes the same feature paths and the kernel text can run in QEMU; hotsim overlays its own A55 patching (errata, Spectre-BHB)",
+	/* PFR0: cpu64.c's 0x1100000010111112 (CSV2, CSV3) with GIC = 1 (virt's GICv3) */
+	.boot = { 0x414fd0b1, 0x1100000011111112ull, 0x00101122,
+		  "QEMU 7.2 target/arm/cpu64.c aarch64_a76_initfn" },
+	.mca_cpu = "cortex-a55",
 	.clock_hz = 1800000000,
 	.clock_source = "Rockchip RK3566: four Cortex-A55 at up to 1.8 GHz",
 	.description = "Cortex-A55 r2p0: in-order, dual issue, separate load and store pipes (SWOG via LLVM/slothy)",

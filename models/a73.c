@@ -18,7 +18,6 @@
  * v8.0 layout (Cortex-A73 TRM, Arm 100048, not at hand; see docs/core-data.md).
  */
 static const struct hs_idreg a73_regs[] = {
-	{ HS_MIDR_EL1, 0x410fd092 },		/* part 0xd09, r0p2 */
 	{ HS_CTR_EL0, 0x84448004 },		/* VIPT L1I ("Detected VIPT I-cache" in A73 boot logs) */
 	{ HS_CLIDR_EL1, 0x0a200023 },		/* as A57/A72 (derived): LoUU 1, LoC 2, LoUIS 1 */
 	{ HS_ID_AA64PFR0_EL1, 0x01002222 },
@@ -31,7 +30,15 @@ static const struct hs_idreg a73_regs[] = {
 	{ 0, 0 }
 };
 
-/* Spectre mitigations: see the classification note in a53.c. */
+/*
+ * Errata, Spectre, Meltdown: from the MIDR and Linux's lists (see a53.c).
+ * The A73 is on the KPTI safe list but on no Spectre-v2/-v4/-BHB safe or
+ * BHB loop list, and has no CSV2 or SSBS: with the platform's firmware it
+ * uses ARCH_WORKAROUND_1 (v2) and _3 (BHB: the EL1_VECTOR_BHB_FW vectors,
+ * an SMC on every exception from EL0); Trusted Firmware-A mitigates
+ * Spectre-v4 statically and answers ARCH_WORKAROUND_2 "not required", so
+ * the kernel reports it not affected (docs/core-data.md 2.3).
+ */
 
 static const struct hs_param p[HS_NPARAMS] = {
 	/* front end, prediction */
@@ -56,6 +63,10 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(STORE_PIPES, 2, "D: §3.1 two AGUs, any mix"),
 	HS_CAL(MEM_PIPES, 2, "D: §3.1 two memory ops per cycle"),
 	HS_CAL(BRANCH_PIPES, 1, "E: AT73 a single branch monitor"),
+	HS_CAL(MUL_PIPES, 1, "D: §3.1 one multiply/divide pipe (AT73/REG73/GCC73)"),
+	HS_CAL(DIV_UNITS, 1, "D: §3.1 the divider on the M pipe, not pipelined (L57 A57 proxy)"),
+	HS_CAL(FP_PIPES, 2, "D: §3.1 two FP/NEON pipes (AT73/REG73/GCC73)"),
+	HS_CAL(FP_ON_ALU, 0, "D: §3.1 FP/NEON pipes of their own beside the 2 ALUs"),
 	HS_CAL(FP_SLOT0, 0, "E: out of order, no issue slots; unused"),
 	HS_CAL(ALU_CASCADE, 0, "E: out of order; unused"),
 	HS_CAL(MUL_SINGLE, 0, "E: out of order; unused"),
@@ -140,16 +151,19 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(UNKNOWN_INSN, 1, "A: an unclassified encoding takes one cycle"),
 };
 
-/* How boot sees the core (ID registers, Spectre state) and how it times
- * instructions (engine, table above). */
+/* How boot sees the core (MIDR, ID registers, its boot CPU under QEMU) and
+ * how it times instructions (engine, table above). */
 const struct hs_core hs_core_a73 = {
 	.name = "a73", .full = "Cortex-A73 r0p2", .arch = "Armv8.0-A",
-	.midr = 0x410fd092, .idregs = a73_regs,
-	.spectre_v2 = HS_MIT_FIRMWARE, .spectre_v4 = HS_MIT_UNAFFECTED,
-	.spectre_bhb = HS_MIT_FIRMWARE,
+	.midr = 0x410fd092,			/* part 0xd09, r0p2 */
+	.idregs = a73_regs,
 	.source = "A73 v8.0 ID layout (derived), MIDR from boot logs; Linux 6.1 proton-pack.c; TF-A cortex_a73.S",
 	.boot_cpu = "cortex-a72",
 	.boot_why = "QEMU 7.2 has no Cortex-A73; the Cortex-A72 is an Armv8.0-A core like it (no LSE, no PAN), so boot takes the same feature paths; hotsim overlays its own A73 patching (errata, Spectre firmware mitigations, vectors)",
+	/* PFR0: cpu64.c's 0x00002222 with GIC = 1 (virt's GICv3) */
+	.boot = { 0x410fd083, 0x01002222, 0x00001124, "QEMU 7.2 target/arm/cpu64.c aarch64_a72_initfn" },
+	/* LLVM has no Cortex-A73 model: -mcpu=cortex-a73 schedules as the A57 */
+	.mca_cpu = "cortex-a57",
 	.clock_hz = 1800000000,
 	.clock_source = "ODROID-N2 (Amlogic S922X): four Cortex-A73 at 1.8 GHz",
 	.description = "Cortex-A73 r0p2: 2-wide out-of-order (A57 LLVM latencies as proxy)",

@@ -13,12 +13,13 @@
  *     same cycle as the ALU op it depends on when that one's own inputs
  *     were ready a cycle earlier (QSDR arith.rs: 2 dependent adds in 1
  *     cycle, 3 in 2, 4 in 3; IB: a chain still costs 1 per add);
- *   - its unit is free (multiplier/divider occupancy, ldp on the LS pipe);
+ *   - a unit of its kind is free (mul_pipes multipliers and div_units
+ *     dividers with their occupancy, ldp on the LS pipe);
  *   - the pairing rules allow it next to the instruction already issued in
  *     that cycle: single-issue ops (mul on A53, ldp/stp, system ops) issue
  *     alone, slot-0-only ops (FP/NEON, div) cannot be the younger of a pair,
- *     at most mem_pipes memory ops (load_pipes loads, store_pipes stores)
- *     and branch_pipes branches per cycle;
+ *     at most mem_pipes memory ops (load_pipes loads, store_pipes stores),
+ *     branch_pipes branches and fp_pipes FP/ASIMD ops per cycle;
  *   - serialisation allows it: DSB/ISB/ERET wait for every older instruction
  *     to complete, DMB for older memory ops; MSR/DSB/CSDB hold the pipe for
  *     their cost; ISB/ERET/exceptions restart the front end.
@@ -50,9 +51,9 @@ struct io_state {
 	uint8_t cause[A64_NREGS];
 	uint8_t rfl[A64_NREGS];
 	uint64_t cyc;			/* cycle of the last issue */
-	unsigned slots, mem_n, ld_n, st_n, br_n, shift_n;
+	unsigned slots, mem_n, ld_n, st_n, br_n, shift_n, fp_n;
 	int single;			/* a single-issue op took this cycle */
-	uint64_t unit_free[HS_NUNITS];
+	uint64_t unit_free[HS_NUNITS][HS_MAX_PIPES];	/* when each unit of a kind is free */
 	uint64_t all_done, mem_done, posted_done;
 	uint64_t hold_until;		/* nothing issues before this */
 	size_t hold_owner;
@@ -113,6 +114,8 @@ static int can_pair(const struct hs_model *m, const struct io_state *st, const s
 		return st->br_n < (unsigned)m->v[HS_P_BRANCH_PIPES];
 	case HS_U_SHIFT:
 		return st->shift_n < 1;
+	case HS_U_FP:
+		return st->fp_n < (unsigned)m->v[HS_P_FP_PIPES];
 	default:
 		return 1;
 	}
@@ -125,11 +128,29 @@ struct io_issue {
 	unsigned dep_reg;		/* the operand that was last ready */
 };
 
+/* Units of a kind: multipliers and dividers by parameter, the rest one. */
+static unsigned nunits(const struct hs_model *m, unsigned unit)
+{
+	return unit == HS_U_MUL ? (unsigned)m->v[HS_P_MUL_PIPES] :
+	       unit == HS_U_DIV ? (unsigned)m->v[HS_P_DIV_UNITS] : 1;
+}
+
+/* The unit of op's kind that is free first. */
+static unsigned first_free(const struct hs_model *m, const struct io_state *st, unsigned unit)
+{
+	unsigned best = 0;
+
+	for (unsigned k = 1; k < nunits(m, unit); k++)
+		if (st->unit_free[unit][k] < st->unit_free[unit][best])
+			best = k;
+	return best;
+}
+
 /* issue: the first cycle every constraint allows, pairing included. */
 static void issue_cycle(const struct hs_model *m, const struct io_state *st, const struct hs_op *op,
 			const struct hs_fetch *f, size_t i, struct io_issue *is)
 {
-	uint64_t tt, t_unit = st->unit_free[op->unit];
+	uint64_t tt, t_unit = st->unit_free[op->unit][first_free(m, st, op->unit)];
 
 	is->t_dep = is->t_ser = 0;
 	is->dep_reg = A64_R_NONE;
@@ -167,7 +188,7 @@ static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issu
 {
 	if (i == 0 || issue > st->cyc) {
 		st->cyc = issue;
-		st->slots = st->mem_n = st->ld_n = st->st_n = st->br_n = st->shift_n = 0;
+		st->slots = st->mem_n = st->ld_n = st->st_n = st->br_n = st->shift_n = st->fp_n = 0;
 		st->single = 0;
 	} else {
 		*ev |= HS_EV_DUAL_ISSUED;
@@ -185,6 +206,8 @@ static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issu
 		st->br_n++;
 	} else if (op->unit == HS_U_SHIFT) {
 		st->shift_n++;
+	} else if (op->unit == HS_U_FP) {
+		st->fp_n++;
 	}
 }
 
@@ -227,10 +250,10 @@ static void write_results(const struct hs_model *m, struct io_state *st, const s
 	if (done > st->all_done)
 		st->all_done = done;
 	if (op->occ > 1 || op->unit == HS_U_DIV || op->unit == HS_U_MUL || op->unit == HS_U_SHIFT) {
-		st->unit_free[op->unit] = issue + op->occ;
+		st->unit_free[op->unit][first_free(m, st, op->unit)] = issue + op->occ;
 		/* one shared load/store pipe: an ldp or atomic blocks both */
 		if ((op->unit == HS_U_LOAD || op->unit == HS_U_STORE) && m->v[HS_P_MEM_PIPES] <= 1)
-			st->unit_free[HS_U_LOAD] = st->unit_free[HS_U_STORE] = issue + op->occ;
+			st->unit_free[HS_U_LOAD][0] = st->unit_free[HS_U_STORE][0] = issue + op->occ;
 	}
 	if ((op->fl & HS_OP_POSTED) && issue + op->cost > st->posted_done)
 		st->posted_done = issue + op->cost;

@@ -6,9 +6,11 @@
  *             of rob_size: instruction i waits for i - rob_size to retire
  *   issue     out of order: the first cycle after dispatch at which the
  *             operands are ready and a unit of its class has a free slot
- *             (per-class calendars: alu_pipes ALUs, one multiply/divide
- *             pipe with the divider not pipelined, load_pipes/store_pipes
- *             and mem_pipes memory ops, branch_pipes branches, the FP pipes)
+ *             (per-class calendars: alu_pipes ALUs, mul_pipes multiply
+ *             pipes, on which divides issue to div_units dividers that are
+ *             not pipelined, load_pipes/store_pipes and mem_pipes memory
+ *             ops, branch_pipes branches, fp_pipes FP/ASIMD pipes - or the
+ *             ALU pipes with fp_on_alu_pipes - and system ops one at a time)
  *   complete  issue + latency (+ cache/TLB miss cycles for loads)
  *   retire    in order, retire_width per cycle
  * Mispredicted branches restart fetch when they execute; DSB/ISB/ERET and
@@ -48,7 +50,7 @@ struct ooo_state {
 	uint64_t rob[ROB_MAX];
 	uint64_t disp_cyc, ret_cyc, last_retire;
 	unsigned disp_n, ret_n;
-	uint64_t div_free;
+	uint64_t div_free[HS_MAX_PIPES];	/* when each divider is free */
 	uint64_t issue_block;		/* nothing issues before this (MSR/DSB) */
 	size_t block_owner;
 	uint8_t block_uncal;
@@ -59,12 +61,14 @@ struct ooo_state {
 static unsigned cap_of(const struct hs_model *m, unsigned u)
 {
 	switch (u) {
-	case HS_U_ALU: case HS_U_SHIFT: case HS_U_FP: return (unsigned)m->v[HS_P_ALU_PIPES];
+	case HS_U_ALU: case HS_U_SHIFT: return (unsigned)m->v[HS_P_ALU_PIPES];
+	case HS_U_MUL: case HS_U_DIV: return (unsigned)m->v[HS_P_MUL_PIPES];
+	case HS_U_FP: return (unsigned)m->v[HS_P_FP_PIPES];
 	case HS_U_LOAD: return (unsigned)m->v[HS_P_LOAD_PIPES];
 	case HS_U_STORE: return (unsigned)m->v[HS_P_STORE_PIPES];
 	case U_MEM: return (unsigned)m->v[HS_P_MEM_PIPES];
 	case HS_U_BRANCH: return (unsigned)m->v[HS_P_BRANCH_PIPES];
-	default: return 1;	/* multiply/divide pipe, system */
+	default: return 1;	/* system ops serialise: one at a time */
 	}
 }
 
@@ -80,11 +84,15 @@ static uint8_t *slot(struct calendar *cal, uint64_t gen, unsigned u, uint64_t c)
 	return &cal->used[u][k];
 }
 
-/* The unit rows an op needs: its own class (divide uses the multiply pipe),
- * plus the shared memory row for loads and stores. */
-static unsigned rows_of(const struct hs_op *op, unsigned rows[2])
+/* The unit rows an op needs: its own class (divide uses a multiply pipe,
+ * FP/ASIMD the ALU pipes with fp_on_alu_pipes), plus the shared memory row
+ * for loads and stores. */
+static unsigned rows_of(const struct hs_model *m, const struct hs_op *op, unsigned rows[2])
 {
 	unsigned u = op->unit == HS_U_DIV ? HS_U_MUL : op->unit == HS_U_SHIFT ? HS_U_ALU : op->unit;
+
+	if (u == HS_U_FP && m->v[HS_P_FP_ON_ALU])
+		u = HS_U_ALU;
 
 	rows[0] = u;
 	if (u == HS_U_LOAD || u == HS_U_STORE) {
@@ -98,7 +106,7 @@ static unsigned rows_of(const struct hs_op *op, unsigned rows[2])
 static uint64_t book(const struct hs_model *m, struct calendar *cal, uint64_t gen,
 		     const struct hs_op *op, uint64_t t)
 {
-	unsigned rows[2], n = rows_of(op, rows);
+	unsigned rows[2], n = rows_of(m, op, rows);
 
 	for (;; t++) {
 		unsigned ok = 1;
@@ -198,11 +206,20 @@ static uint64_t issue(const struct hs_model *m, struct ooo_state *st, struct cal
 		e0 = st->membar_until;
 		x->e_ser = 1;
 	}
-	if (op->unit == HS_U_DIV && st->div_free > e0)
-		e0 = st->div_free;
+	if (op->unit == HS_U_DIV) {
+		/* the divider free first; it stays busy for the divide's latency */
+		unsigned d = 0;
+
+		for (unsigned k = 1; k < (unsigned)m->v[HS_P_DIV_UNITS]; k++)
+			if (st->div_free[k] < st->div_free[d])
+				d = k;
+		if (st->div_free[d] > e0)
+			e0 = st->div_free[d];
+		x->e = book(m, cal, gen, op, e0);
+		st->div_free[d] = x->e + op->occ;
+		return data_ready;
+	}
 	x->e = book(m, cal, gen, op, e0);
-	if (op->unit == HS_U_DIV)
-		st->div_free = x->e + op->occ;
 	return data_ready;
 }
 

@@ -1,6 +1,7 @@
 /*
  * model.c - the model registry, parameters, and the cold/warm drivers
- * (model.h). Cores are listed once, in HS_CORES (model_internal.h).
+ * (model.h). Cores are listed once, in models/registry.c; a parameter a
+ * core does not set comes from defaults.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +27,11 @@ const char *const hs_param_unit[HS_NPARAMS] = { HS_PARAM_LIST(HS_PUNIT) };
 /* Limits the engines rely on (descriptor fields are 8/16 bits, rings fixed). */
 static int check_limits(const struct hs_model *m)
 {
+	static const enum hs_pid pipes[] = {
+		HS_P_ALU_PIPES, HS_P_LOAD_PIPES, HS_P_STORE_PIPES, HS_P_MEM_PIPES, HS_P_BRANCH_PIPES,
+		HS_P_MUL_PIPES, HS_P_DIV_UNITS, HS_P_FP_PIPES,
+	};
+
 	for (unsigned i = 0; i < HS_NPARAMS; i++) {
 		double v = m->p[i].value;
 		const char *n = hs_param_name[i];
@@ -44,11 +50,10 @@ static int check_limits(const struct hs_model *m)
 		return hs_fail("%s.fetch_queue must be at most %d", m->desc->name, HS_FE_QMAX);
 	if (m->v[HS_P_ROB_SIZE] > 512)
 		return hs_fail("%s.rob_size must be at most 512", m->desc->name);
-	if (m->v[HS_P_ALU_PIPES] < 1 || m->v[HS_P_LOAD_PIPES] < 1 || m->v[HS_P_STORE_PIPES] < 1 ||
-	    m->v[HS_P_MEM_PIPES] < 1 || m->v[HS_P_BRANCH_PIPES] < 1 || m->v[HS_P_ALU_PIPES] > 8 ||
-	    m->v[HS_P_LOAD_PIPES] > 8 || m->v[HS_P_STORE_PIPES] > 8 || m->v[HS_P_MEM_PIPES] > 8 ||
-	    m->v[HS_P_BRANCH_PIPES] > 8)
-		return hs_fail("%s: pipe counts must be 1..8", m->desc->name);
+	for (size_t k = 0; k < HS_ARRAY_SIZE(pipes); k++)
+		if (m->v[pipes[k]] < 1 || m->v[pipes[k]] > HS_MAX_PIPES)
+			return hs_fail("%s: pipe counts must be 1..%d (%s = %d)", m->desc->name,
+				       HS_MAX_PIPES, hs_param_name[pipes[k]], m->v[pipes[k]]);
 	return 0;
 }
 
@@ -105,10 +110,10 @@ struct hs_model *hs_model_new(const char *core)
 		return NULL;
 	m->desc = d;
 	for (unsigned i = 0; i < HS_NPARAMS; i++) {
-		m->p[i] = d->params[i];
+		/* the core's own entry, else the default (every one has a source) */
+		m->p[i] = d->params[i].source ? d->params[i] : hs_param_defaults[i];
 		if (!m->p[i].source) {
-			/* a core table must give every parameter a source */
-			hs_fail("core table %s has no entry for parameter %s", d->name, hs_param_name[i]);
+			hs_fail("parameter %s has no default in models/defaults.c", hs_param_name[i]);
 			free(m);
 			return NULL;
 		}

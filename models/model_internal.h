@@ -8,8 +8,13 @@
  * of them. Engines never hold numbers of their own.
  *
  * Adding a core: a new models/<core>.c defining `const struct hs_core
- * hs_core_<core>` (ID registers, engine, every HS_P_* entry with a source)
- * and one line in models/registry.c.
+ * hs_core_<core>` (identity, engine, the HS_P_* entries it has a source
+ * for) and one line in models/registry.c. A parameter the file leaves out
+ * takes the engines' default (defaults.c), listed as uncalibrated.
+ *
+ * Adding a parameter: one X() line below, its default with the reason for
+ * it in defaults.c, and the engine code that reads it; only the cores with
+ * a better number than the default need an entry.
  *
  * The pieces:
  *   ops.c        static instruction -> struct hs_op (class, latencies, pipes,
@@ -18,6 +23,7 @@
  *   frontend.c   fetch: fetch width, queue, taken-branch bubbles, I-cache and
  *                I-TLB, branch prediction outcome -> when the next instruction
  *                can issue (shared by both engines)
+ *   defaults.c   the value of every parameter a core file does not set
  *   cache.c      set-associative LRU caches and TLBs, the memory hierarchy
  *   bpred.c      conditional predictor, BTIC, BTAC, return stack
  *   account.c    what both engines share after placing an instruction in
@@ -66,6 +72,10 @@
 	X(STORE_PIPES, "store_pipes", "pipes") \
 	X(MEM_PIPES, "mem_pipes", "ops/cycle") \
 	X(BRANCH_PIPES, "branch_pipes", "branches/cycle") \
+	X(MUL_PIPES, "mul_pipes", "pipes") \
+	X(DIV_UNITS, "div_units", "units") \
+	X(FP_PIPES, "fp_pipes", "pipes") \
+	X(FP_ON_ALU, "fp_on_alu_pipes", "bool") \
 	X(FP_SLOT0, "fp_slot0_only", "bool") \
 	X(ALU_CASCADE, "alu_cascade", "bool") \
 	X(MUL_SINGLE, "mul_single_issue", "bool") \
@@ -159,6 +169,13 @@ enum hs_pid {
 /* Central names and units, indexed by HS_P_* (model.c). */
 extern const char *const hs_param_name[HS_NPARAMS];
 extern const char *const hs_param_unit[HS_NPARAMS];
+
+/* What a core gets for a parameter its file does not set (defaults.c):
+ * every entry uncalibrated, with the reason for the value. */
+extern const struct hs_param hs_param_defaults[HS_NPARAMS];
+
+/* Pipe counts are at most this (model.c checks; the engines size by it). */
+#define HS_MAX_PIPES 8
 
 /*
  * Core tables write entries as HS_CAL(ID, value, "source") for a number with

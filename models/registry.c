@@ -13,7 +13,7 @@
 extern const struct hs_core hs_core_a53, hs_core_a55, hs_core_a73;
 
 /* A test links a throwaway core under this name to see it appear
- * everywhere (tests/extra_core.c); otherwise the weak reference is NULL
+ * everywhere (tests/extra_registry.c); otherwise the weak reference is NULL
  * and ends the list. */
 extern const struct hs_core hs_core_extra __attribute__((weak));
 

@@ -10,17 +10,18 @@ cd "$(dirname "$0")/.."
 # layer: may include these layers (besides itself)
 rules='
 base:
+cpu:base
 elf:base
 a64:base
 trace:base a64
-boot:base elf a64
+boot:base cpu elf a64
 vm:base elf a64
 models:base a64 trace
 scan:base elf a64 trace
-emu:base elf a64 trace boot vm
-paths:base elf a64 trace boot vm emu scan
-defs:base elf a64 trace boot vm emu scan paths
-measure:base elf a64 trace boot vm emu scan paths defs models
+emu:base cpu elf a64 trace boot vm
+paths:base cpu elf a64 trace boot vm emu scan
+defs:base cpu elf a64 trace boot vm emu scan paths
+measure:base cpu elf a64 trace boot vm emu scan paths defs models
 cli:base elf a64 trace boot scan paths models measure
 '
 # public header -> layer that implements it

@@ -3,32 +3,60 @@
  * test copy of hotsim (build/hotsim-extra) to show that a new core is one
  * data file plus one registry line and a new path one file plus one line:
  * each must appear in every list hotsim prints or accepts (test_cli.c).
+ * tests/test_cores.c includes this file to put the core in its registry.
+ *
+ * The core differs from the modelled ones where a core file can: its
+ * timing (out of order with two multiply pipes; every parameter it does
+ * not set is the engines' default), its MIDR (a Cortex-A75's, which
+ * Linux's kpti_safe_list leaves out: Meltdown-affected, so boot maps the
+ * kernel out at EL0), and its granules (no 64K pages).
  */
 #include "hotsim/core.h"
 #include "hotsim/paths.h"
-
-/* the A53's engine and table under another name */
-extern const struct hs_engine hs_engine_inorder;
 #include "hotsim/model.h"	/* struct hs_param */
-extern const struct hs_param hs_params_a53[];
+#include "../models/model_internal.h"	/* HS_CAL/HS_UNCAL, the engines */
 
+/*
+ * The Cortex-A55's Armv8.2-A registers (models/a55.c) with what makes an
+ * A75 Meltdown- and Spectre-affected: CSV2 = CSV3 = 0 in ID_AA64PFR0_EL1,
+ * no SSBS in ID_AA64PFR1_EL1; and ID_AA64MMFR0_EL1.TGran64 = 0xf.
+ */
 static const struct hs_idreg t99_regs[] = {
-	{ HS_MIDR_EL1, 0x410fd034 },
-	{ HS_ID_AA64PFR0_EL1, 0x01002222 },
-	{ HS_ID_AA64ISAR0_EL1, 0x00011120 },
-	{ HS_ID_AA64MMFR0_EL1, 0x00001122 },
+	{ HS_CTR_EL0, 0x84448004 },
+	{ HS_CLIDR_EL1, 0x82000023 },
+	{ HS_ID_AA64PFR0_EL1, 0x11112222 },
+	{ HS_ID_AA64ISAR0_EL1, 0x0000100010211120 },
+	{ HS_ID_AA64ISAR1_EL1, 0x0000000000100001 },
+	{ HS_ID_AA64MMFR0_EL1, 0x0f101122 },	/* 4K and 16K, no 64K */
+	{ HS_ID_AA64MMFR1_EL1, 0x10212122 },
+	{ HS_ID_AA64MMFR2_EL1, 0x00001011 },
+	{ HS_ID_AA64DFR0_EL1, 0x10305408 },
 	{ 0, 0 }
 };
 
+/* Only what differs from the engines' defaults (models/defaults.c). */
+static const struct hs_param t99_params[HS_NPARAMS] = {
+	HS_UNCAL(ISSUE_WIDTH, 2, "A: test: two-wide dispatch"),
+	HS_UNCAL(FETCH_WIDTH, 4, "A: test: fetch ahead of dispatch"),
+	HS_UNCAL(ROB_SIZE, 64, "A: test: a window that never fills on the benchmarks"),
+	HS_UNCAL(MUL_PIPES, 2, "A: test: two multiply pipes"),
+	HS_UNCAL(OCC_MUL, 1, "A: test: pipelined multipliers"),
+};
+
 const struct hs_core hs_core_extra = {
-	.name = "t99", .full = "Throwaway T99", .arch = "Armv8.0-A",
-	.midr = 0x410fd034, .idregs = t99_regs,
-	.spectre_v2 = HS_MIT_UNAFFECTED, .spectre_v4 = HS_MIT_UNAFFECTED,
-	.spectre_bhb = HS_MIT_UNAFFECTED,
-	.source = "test: the Cortex-A53's registers",
-	.description = "Throwaway T99: the A53 model under another name (registry test)",
-	.engine = &hs_engine_inorder,
-	.params = hs_params_a53,
+	.name = "t99", .full = "Throwaway T99", .arch = "Armv8.2-A",
+	.midr = 0x410fd0a0,			/* Cortex-A75 r0p0 */
+	.idregs = t99_regs,
+	.source = "test: the Cortex-A55's registers, a Cortex-A75's MIDR, no CSV2/CSV3/SSBS, no 64K",
+	.boot_cpu = "cortex-a76",
+	.boot_why = "test: an Armv8.2-A QEMU CPU",
+	.boot = { 0x414fd0b1, 0x1100000011111112ull, 0x00101122,
+		  "QEMU 7.2 target/arm/cpu64.c aarch64_a76_initfn" },
+	.clock_hz = 2000000000,
+	.clock_source = "test: 2 GHz",
+	.description = "Throwaway T99: out of order with two multiply pipes (registry test)",
+	.engine = &hs_engine_ooo,
+	.params = t99_params,
 };
 
 static const char *const stubs[] = { "generic_handle_domain_irq", NULL };

@@ -9,9 +9,9 @@
  * not control flow; the branch that ends it is left out on both sides
  * (llvm-mca does not model branches, and hotsim's cost of a branch is its
  * prediction, not its issue slot). Each distinct block (start pc, length) is
- * costed once per core:
- *   llvm-mca  -mcpu=cortex-a53 / cortex-a55 / cortex-a57 (LLVM's model for
- *             -mcpu=cortex-a73), -iterations=100, "Total Cycles";
+ * costed once per core that names an LLVM model (hs_core.mca_cpu):
+ *   llvm-mca  -mcpu=<the core's mca_cpu> (cortex-a57 for the A73: LLVM's
+ *             model for -mcpu=cortex-a73), -iterations=100, "Total Cycles";
  *   hotsim    the block's records (with their real data addresses)
  *             repeated 100 times as one trace, warm: cycles.
  * Instruction text comes from a64_disasm(), with three substitutions that
@@ -42,9 +42,18 @@
 #define MCA_ITER 100
 #define MCA_MAX_BLOCKS 2048
 #define MCA_MAX_LEN 64		/* instructions per block kept */
-#define MCA_NCORES 3
+#define MCA_MAX_CORES 8
 
-static const char *const mca_cpu[MCA_NCORES] = { "cortex-a53", "cortex-a55", "cortex-a57" };
+/* The registry's cores that name an llvm-mca CPU, in report order. */
+static inline int mca_cores(const struct hs_core **out)
+{
+	int n = 0;
+
+	for (int i = 0; hs_cores[i] && n < MCA_MAX_CORES; i++)
+		if (hs_cores[i]->mca_cpu)
+			out[n++] = hs_cores[i];
+	return n;
+}
 
 enum { MCA_ALU, MCA_MEM, MCA_SYS };	/* pure ALU / has memory ops / has system ops */
 static const char *const mca_kind_name[] = { "pure ALU", "memory", "system/barrier" };
@@ -63,6 +72,7 @@ struct mca_block {
 
 struct mca_core {
 	const char *name;		/* hotsim core: a53, a55, a73 */
+	const char *cpu;		/* its llvm-mca -mcpu */
 	struct ms_detail runs[8];	/* the library's pipeline: patch, state, run, cost */
 	unsigned nruns;
 	struct mca_block *b;
@@ -305,19 +315,17 @@ static inline int mca_llvm(struct mca_core *c, const char *cpu, size_t from, siz
  * the NULL-terminated `paths`), collect up to max_blocks blocks, cost them
  * both ways. -1 (hs_errmsg) on a failure; the caller frees with mca_free().
  */
-static inline int mca_core_run(struct mca_core *c, const struct hs_image *img, int core_index,
-			       const char *const *paths, size_t max_blocks, const char *tmp)
+static inline int mca_core_run(struct mca_core *c, const struct hs_image *img,
+			       const struct hs_core *core, const char *const *paths, size_t max_blocks,
+			       const char *tmp)
 {
-	const struct hs_core *core;
 	struct hs_model *m;
 	struct hs_tinsn *buf;
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->name = hs_cores[core_index]->name;
-	core = hs_core_find(c->name);
-	if (!core)
-		return hs_fail("no core %s", c->name);
+	c->name = core->name;
+	c->cpu = core->mca_cpu;
 	c->b = calloc(MCA_MAX_BLOCKS, sizeof(*c->b));
 	if (!c->b)
 		return -1;
@@ -351,7 +359,7 @@ static inline int mca_core_run(struct mca_core *c, const struct hs_image *img, i
 	hs_model_free(m);
 	free(buf);
 	if (!rc)
-		rc = mca_llvm(c, mca_cpu[core_index], 0, c->nb, tmp, 0);
+		rc = mca_llvm(c, c->cpu, 0, c->nb, tmp, 0);
 	return rc;
 }
 
@@ -464,7 +472,7 @@ static inline void mca_report(FILE *f, const struct hs_image *img, struct mca_co
 		struct mca_stats s = mca_stats(&cores[c], -1);
 
 		fprintf(f, "| %s (%s) | %zu | %u | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %.0f%% |\n",
-			cores[c].name, mca_cpu[c], s.n, cores[c].dropped, 100 * s.median, 100 * s.q1,
+			cores[c].name, cores[c].cpu, s.n, cores[c].dropped, 100 * s.median, 100 * s.q1,
 			100 * s.q3, 100 * s.min, 100 * s.max, 100 * s.within10);
 	}
 	fprintf(f, "\nBy kind (median, Q1..Q3, blocks):\n\n| core | pure ALU | memory | system/barrier |\n|---|---|---|---|\n");

@@ -1,7 +1,7 @@
 /*
  * mca_main.c - the full llvm-mca cross-check (scripts/mca-crosscheck.sh
  * builds and runs it): every path on a kernel image, every distinct
- * straight-line block, the three cores; a Markdown report. Not a Criterion
+ * straight-line block, every core with an llvm-mca CPU; a Markdown report. Not a Criterion
  * test (tests/test_mca.c runs a bounded version in `make check`).
  *
  *   mca_main [--kernel VMLINUX] [--max-blocks N] [--worst N] [--out FILE]
@@ -20,7 +20,9 @@ int main(int argc, char **argv)
 	const char *kernel = "build/kernels/7.2-base.vmlinux", *out = NULL;
 	size_t max_blocks = MCA_MAX_BLOCKS;
 	unsigned worst = 8;
-	struct mca_core cores[MCA_NCORES];
+	struct mca_core cores[MCA_MAX_CORES];
+	const struct hs_core *list[MCA_MAX_CORES];
+	int ncores = mca_cores(list);
 	char tmp[] = "/tmp/hotsim-mca-XXXXXX.s";
 	struct hs_image *img;
 	FILE *f = stdout;
@@ -48,10 +50,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	close(fd);
-	for (int k = 0; k < MCA_NCORES && !rc; k++) {
-		rc = mca_core_run(&cores[k], img, k, NULL, max_blocks, tmp);
+	for (int k = 0; k < ncores && !rc; k++) {
+		rc = mca_core_run(&cores[k], img, list[k], NULL, max_blocks, tmp);
 		if (rc)
-			fprintf(stderr, "mca: %s: %s\n", hs_cores[k]->name, hs_errmsg());
+			fprintf(stderr, "mca: %s: %s\n", list[k]->name, hs_errmsg());
 	}
 	unlink(tmp);
 	if (!rc) {
@@ -63,12 +65,12 @@ int main(int argc, char **argv)
 			for (unsigned i = 0; i < cores[0].nruns; i++)
 				fprintf(f, " %s%s", cores[0].runs[i].run.def ? cores[0].runs[i].run.def->name : "?", cores[0].runs[i].run.ok ? "" : " (did not run)");
 			fprintf(f, ". %d iterations per block; difference = hotsim / llvm-mca - 1.\n\n", MCA_ITER);
-			mca_report(f, img, cores, MCA_NCORES, worst);
+			mca_report(f, img, cores, ncores, worst);
 			if (f != stdout)
 				fclose(f);
 		}
 	}
-	for (int k = 0; k < MCA_NCORES; k++)
+	for (int k = 0; k < ncores; k++)
 		mca_free(&cores[k]);
 	hs_image_close(img);
 	return rc ? 1 : 0;

@@ -296,17 +296,32 @@ static int run_extra(const char *args, char **out)
 
 Test(cli, registries_a_new_core_and_path_appear_everywhere)
 {
-	char *out;
+	char *out, want[300];
+	unsigned nparams;
 
+	/* the registry's cores (this binary's: hotsim's own), then t99 */
 	cr_assert_eq(run_extra("help", &out), 0);
-	cr_assert(strstr(out, "a73, t99, or all"), "cores in help: %s", out);
+	snprintf(want, sizeof(want), "%s, t99, or all", hs_core_names());
+	cr_assert(strstr(out, want), "cores in help, want '%s': %s", want, out);
 	cr_assert(strstr(out, "percpu, extra.probe, or all"), "paths in help");
 	free(out);
 	cr_assert_eq(run_extra("models --cpu nosuch", &out), 2);
-	cr_assert(strstr(out, "known: a53, a55, a73, t99"), "%s", out);
+	snprintf(want, sizeof(want), "known: %s, t99", hs_core_names());
+	cr_assert(strstr(out, want), "want '%s': %s", want, out);
 	free(out);
 	cr_assert_eq(run_extra("models --cpu t99", &out), 0);
 	cr_assert(strstr(out, "Throwaway T99"), "%s", out);
+	free(out);
+	/* every parameter listed for t99 as for a53, the ones its file does
+	 * not set with the engines' default, uncalibrated */
+	cr_assert_eq(run_extra("models --cpu a53 --json", &out), 0);
+	nparams = hs_count(out, "\"calibrated\": ");
+	free(out);
+	cr_assert_eq(run_extra("models --cpu t99 --json", &out), 0);
+	cr_assert_gt(nparams, 0);
+	cr_assert_eq(hs_count(out, "\"calibrated\": "), nparams, "%s", out);
+	cr_assert_eq(hs_count(out, "\"calibrated\": false"), nparams);
+	cr_assert_gt(hs_count(out, "\"source\": \"A: default: "), 0);
 	free(out);
 	/* and the plain hotsim has neither */
 	cr_assert_eq(run("help", &out), 0);
@@ -329,5 +344,77 @@ Test(cli, registries_a_new_core_and_path_run)
 	cr_assert_eq(run_extra("run " HS_KPATH("7.2-base") " --cpu a53,t99 --state warm", &out), 0);
 	cr_assert_gt(hs_row_value(out, "extra.probe", "t99", "warm"), 0, "%s", out);
 	cr_assert_gt(hs_row_value(out, "cswitch", "t99", "warm"), 0, "%s", out);
+	free(out);
+}
+
+/*
+ * t99's pipes, through `hotsim snippet` on bench_multput
+ * (kernels/fixtures/bench_alu.S): groups of four independent muls, 8 in
+ * _a and 24 in _b. t99 dispatches two per cycle to two pipelined multiply
+ * pipes, 2 cycles a group; with --param t99.mul_pipes=1, 4 cycles a
+ * group: _b - _a is 16 x 2 = 32 and 16 x 4 = 64 warm cycles.
+ */
+static long snippet_warm(const char *entry, const char *extra)
+{
+	char args[512], *out, *p;
+	long v = -1;
+
+	snprintf(args, sizeof(args), "snippet %s --entry %s --cpu t99 --json %s",
+		 HS_FIXTURE("bench_alu.elf"), entry, extra);
+	cr_assert_eq(run_extra(args, &out), 0, "%s", out);
+	p = strstr(out, "\"warm\": {");
+	p = p ? strstr(p, "\"cycles\": ") : NULL;
+	cr_assert_not_null(p, "%s", out);
+	sscanf(p + strlen("\"cycles\": "), "%ld", &v);
+	free(out);
+	return v;
+}
+
+Test(cli, extra_core_pipes_change_a_snippet)
+{
+	long two = snippet_warm("bench_multput_b", "") - snippet_warm("bench_multput_a", "");
+	long one = snippet_warm("bench_multput_b", "--param t99.mul_pipes=1") -
+		   snippet_warm("bench_multput_a", "--param t99.mul_pipes=1");
+
+	cr_expect_eq(two, 16 * 2, "two multiply pipes: %ld cycles for 16 groups", two);
+	cr_expect_eq(one, 16 * 4, "one multiply pipe: %ld cycles for 16 groups", one);
+}
+
+/*
+ * t99's MIDR is a Cortex-A75's, which Linux's kpti_safe_list
+ * (cpufeature.c unmap_kernel_at_el0()) leaves out, and its ID_AA64PFR0_EL1
+ * has no CSV3: the patcher detects KPTI on the real image, and the Spectre
+ * states follow from proton-pack.c's lists (no v2 or BHB safe list, no
+ * CSV2, on no BHB loop list: both affected, firmware-mitigated; no SSBS
+ * but WA2 "not required": no SPECTRE_V4). The cores on kpti_safe_list get
+ * no KPTI. No QEMU CPU is Meltdown-affected, so t99 gets no booted state:
+ * refused with the reason, synthesized state instead.
+ */
+Test(cli, extra_core_meltdown_kpti_and_no_booted_state)
+{
+	char *out, *t;
+
+	hs_kernel("7.2-base");
+	cr_assert_eq(run_extra("image " HS_KPATH("7.2-base") " --cpu t99 --json", &out), 0);
+	t = strstr(out, "\"cpucaps\": [");
+	cr_assert_not_null(t, "%s", out);
+	*strchr(t, ']') = 0;
+	cr_assert(strstr(t, "\"UNMAP_KERNEL_AT_EL0\""), "t99 caps: %s", t);
+	cr_assert(strstr(t, "\"SPECTRE_V2\"") && strstr(t, "\"SPECTRE_BHB\""), "t99 caps: %s", t);
+	cr_assert_null(strstr(t, "\"SPECTRE_V4\""), "t99 caps: %s", t);
+	free(out);
+	cr_assert_eq(run("image " HS_KPATH("7.2-base") " --json", &out), 0);
+	cr_assert_null(strstr(out, "\"UNMAP_KERNEL_AT_EL0\""), "a modelled core got KPTI");
+	free(out);
+	cr_assert_eq(run_extra("run " HS_KPATH("7.2-base") " --cpu t99 --path syscall.getpid "
+			       "--state-source booted --json", &out), 0);
+	cr_assert(strstr(out, "needs KPTI") && strstr(out, "not booted"), "%s", out);
+	free(out);
+	/* where the state comes from (auto): synthesized, saying why */
+	cr_assert_eq(run_extra("paths " HS_KPATH("7.2-base") " --cpu t99 --path cswitch "
+			       "--state-source auto --json", &out), 0);
+	t = strstr(out, "\"state_source\": ");
+	cr_assert(t && !strncmp(t, "\"state_source\": \"synthesized\"", 29), "%s", out);
+	cr_assert(strstr(t, "needs KPTI") && strstr(t, "not booted"), "%s", out);
 	free(out);
 }

@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hotsim/paths.h"
+#include "hotsim/percpu.h"
 #include "testutil.h"
 
 #define MAX_OUT (4 << 20)
@@ -99,9 +101,21 @@ static int results(const char *json, struct result *r, int max)
 
 #define PAIR(a, b) HS_KPATH(a) " " HS_KPATH(b)
 
-/* Every result of a full run: 3 cores x (irq-el1, irq-el0, syscall.getpid,
- * syscall.invalid, cswitch, the 6 percpu ops, the census) x warm+cold */
-#define ALL_RESULTS (3 * 12 * 2)
+/* Every result of a full run on synthesized state (the tests' default),
+ * from the registries: every core (hs_cores[]) x every path with a
+ * synthesized form (hs_paths[]: irq-el1, irq-el0, syscall.getpid,
+ * syscall.invalid, cswitch; percpu as a row per this_cpu kind it measures,
+ * those before HS_PCPU_PTR, plus its census) x warm+cold */
+static int all_results(void)
+{
+	int rows = 0;
+
+	for (int i = 0; hs_paths[i]; i++)
+		if (hs_paths[i]->kind != HS_PATH_BOOTED)
+			rows += strcmp(hs_paths[i]->name, "percpu") ? 1 : HS_PCPU_PTR + 1;
+	return (int)hs_ncores() * rows * 2;
+}
+#define ALL_RESULTS all_results()
 
 Test(compare, null_pair_is_exactly_zero)
 {
@@ -410,7 +424,7 @@ static void cswitch_inline_is_cheaper(const char *base, const char *inl)
 		 hs_kernel(base), hs_kernel(inl));
 	cr_assert_eq(run(cmd, &out, NULL), 0);
 	n = results(out, r, 64);
-	cr_assert_eq(n, 6);
+	cr_assert_eq(n, (int)hs_ncores() * 2, "cswitch warm and cold on every core");
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(r[i].cpu, "a73") && !strcmp(r[i].state, "warm"))
 			cr_assert_leq(r[i].delta, 0, "%s a73 warm: %+lld cycles", inl, r[i].delta);
@@ -470,12 +484,13 @@ Test(compare, percpu_nopreempt_every_percpu_row_cheaper)
 		cr_assert_lt(r[i].delta, 0, "%s %s %s: %+lld cycles", r[i].path, r[i].cpu, r[i].state,
 			     r[i].delta);
 	}
-	cr_assert_eq(percpu, 3 * (7 + 1), "6 ops and the census warm, the census cold, 3 cores");
+	cr_assert_eq(percpu, (int)hs_ncores() * (HS_PCPU_PTR + 1 + 1),
+		     "the ops and the census warm, the census cold, on every core");
 	free(out);
 	/* fewer instructions, not a layout: beyond layout noise, each op */
 	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-percpu-nopreempt") " --path percpu --cpu a53 "
 			 "--state warm --noise 4 --json", &out, NULL), 0);
-	cr_assert_eq(hs_count(out, "\"verdict\": \"beyond\""), 6, "%s", out);
+	cr_assert_eq(hs_count(out, "\"verdict\": \"beyond\""), HS_PCPU_PTR, "%s", out);
 	free(out);
 }
 

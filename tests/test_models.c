@@ -25,7 +25,6 @@
 #include "../models/cache.h"
 #include "testutil.h"
 
-#define NCORES 3
 
 /* --- registry -------------------------------------------------------------------- */
 
@@ -48,12 +47,17 @@ Test(models, registry)
 
 	for (int s = 0; s < HS_NSTALLS; s++)
 		cr_assert(hs_stall_names[s] && *hs_stall_names[s]);
-	cr_assert_str_eq(hs_cores[0]->name, "a53");
-	cr_assert_str_eq(hs_cores[1]->name, "a55");
-	cr_assert_str_eq(hs_cores[2]->name, "a73");
-	cr_assert_null(hs_cores[3]);
-	for (int c = 0; c < NCORES; c++) {
+	cr_assert_not_null(hs_cores[0]);
+	for (int c = 0; hs_cores[c]; c++) {
 		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		char cortex[40];
+
+		/* each core found by its name and as "cortex-<name>", once */
+		snprintf(cortex, sizeof(cortex), "cortex-%s", hs_cores[c]->name);
+		cr_assert_eq(hs_core_find(hs_cores[c]->name), hs_cores[c]);
+		cr_assert_eq(hs_core_find(cortex), hs_cores[c]);
+		for (int k = 0; k < c; k++)
+			cr_assert_str_neq(hs_cores[k]->name, hs_cores[c]->name);
 
 		cr_assert_not_null(m, "%s", hs_errmsg());
 		cr_assert_str_eq(hs_model_name(m), hs_cores[c]->name);
@@ -299,7 +303,7 @@ Test(models, exception_entry_and_firmware)
 	static const uint32_t w[] = { W_NOP, W_NOP, W_SMC, W_NOP };
 	static const uint32_t exc[] = { HS_T_EXC_ENTRY, 0, HS_T_FIRMWARE, 0 };
 
-	for (int c = 0; c < NCORES; c++) {
+	for (int c = 0; hs_cores[c]; c++) {
 		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		struct tt a, b;
 		struct hs_model_result ra, rb;
@@ -328,7 +332,7 @@ Test(models, exception_entry_and_firmware)
 
 Test(models, stub_and_emulated_sysreg)
 {
-	for (int c = 0; c < NCORES; c++) {
+	for (int c = 0; hs_cores[c]; c++) {
 		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		struct tt s, n, e, o;
 		/* a stubbed bl costs the call instruction only: like a nop there */
@@ -363,7 +367,7 @@ Test(models, eret_and_isb_costs)
 {
 	static const uint32_t w[] = { W_ADDX0, W_ISB, W_ADDX0, W_ERET };
 
-	for (int c = 0; c < NCORES; c++) {
+	for (int c = 0; hs_cores[c]; c++) {
 		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		char name[32];
 		uint64_t base, isb, eret;
@@ -398,7 +402,7 @@ Test(models, unknown_instructions)
 		if (a64_decode(cand[i], 0x400000, &in) < 0 && in.cls == A64_C_UNKNOWN)
 			unk = cand[i];
 	cr_assert(unk, "no unclassified word among the candidates");
-	for (int c = 0; c < NCORES; c++) {
+	for (int c = 0; hs_cores[c]; c++) {
 		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		uint32_t w[] = { W_ADDX0, unk, W_ADDX0, unk, W_ADDX0 };
 		struct hs_insn_cost per[5];
@@ -418,7 +422,7 @@ Test(models, unknown_instructions)
 
 Test(models, data_misses_cold_and_warm)
 {
-	for (int c = 0; c < NCORES; c++) {
+	for (int c = 0; hs_cores[c]; c++) {
 		struct hs_model *m = hs_model_new(hs_cores[c]->name);
 		struct hs_model_result cold, w;
 		struct tt x;
@@ -458,7 +462,7 @@ Test(models, kernel_path, .timeout = 60)
 	struct hs_image *img = hs_image_open(hs_kernel("7.2-base"));
 
 	cr_assert_not_null(img, "%s (make kernels)", hs_errmsg());
-	for (int c = 0; c < NCORES; c++) {
+	for (int c = 0; hs_cores[c]; c++) {
 		const struct hs_core *core = hs_core_find(hs_cores[c]->name);
 		struct hs_patched *pt = hs_patch(img, core);
 		struct hs_model *m = hs_model_new(hs_cores[c]->name);

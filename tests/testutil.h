@@ -20,6 +20,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hotsim/core.h"
+
+/* How many cores the registry lists (hs_cores[], the same in the hotsim
+ * the tests run): per-core counts in the tests are multiples of it. */
+static inline unsigned hs_ncores(void)
+{
+	unsigned n = 0;
+
+	while (hs_cores[n])
+		n++;
+	return n;
+}
+
+/* How many names a comma-separated list ("irq-el1,irq-el0") holds. */
+static inline unsigned hs_nnames(const char *list)
+{
+	unsigned n = *list != 0;
+
+	for (; *list; list++)
+		n += *list == ',';
+	return n;
+}
+
 /* The path as a literal, for commands built by concatenation; such a test
  * calls hs_kernel(name) first. */
 #define HS_KPATH(name) "build/kernels/" name ".vmlinux"

@@ -1,10 +1,10 @@
 /*
  * core.h - a modelled CPU, described once: what boot-time code sees of it
- * (identification and feature registers, how boot settles its Spectre
- * mitigations) and how it times instructions (its cost-model engine and
- * parameter table). One file per core, models/<core>.c, defines it with a
- * source for every value; models/registry.c lists the cores, and every list
- * of cores (options, help, errors, tests) is read from there.
+ * (identification and feature registers, its boot CPU under QEMU) and how
+ * it times instructions (its cost-model engine and parameter table). One
+ * file per core, models/<core>.c, defines it with a source for every value;
+ * models/registry.c lists the cores, and every list of cores (options, help,
+ * errors, tests, the QEMU CPUs hotsim boots) is read from there.
  */
 #ifndef HOTSIM_CORE_H
 #define HOTSIM_CORE_H
@@ -34,36 +34,51 @@
 #define HS_REVIDR_EL1       HS_SYS_REG(3, 0, 0, 0, 6)
 #define HS_MPIDR_EL1        HS_SYS_REG(3, 0, 0, 0, 5)
 
-/* Spectre mitigation state as Linux's proton-pack.c would settle it. */
-enum hs_mitigation {
-	HS_MIT_UNAFFECTED,	/* on the kernel's safe list */
-	HS_MIT_FIRMWARE,	/* affected, mitigated by a firmware (SMCCC) call */
-	HS_MIT_LOOP,		/* Spectre-BHB: branchy loop in the vectors */
-	HS_MIT_INSN		/* Spectre-BHB: clearbhb instruction */
-};
-
 struct hs_idreg {
 	uint32_t reg;		/* HS_SYS_REG() encoding */
 	uint64_t val;
 };
 
+/*
+ * The QEMU CPU a core's booted state boots on, as QEMU defines it (its
+ * -cpu init function in target/arm/cpu64.c): what the gdbstub does not
+ * show. Its MIDR settles the boot CPU's errata and Spectre lists, PFR0 its
+ * CSV2/CSV3, MMFR0 the page sizes it can boot.
+ */
+struct hs_qemu_cpu {
+	uint32_t midr;
+	uint64_t pfr0;		/* ID_AA64PFR0_EL1 as the guest reads it */
+	uint64_t mmfr0;		/* ID_AA64MMFR0_EL1: the granules it translates with */
+	const char *source;	/* "QEMU 7.2 target/arm/cpu64.c aarch64_a72_initfn" */
+};
+
 struct hs_engine;	/* models/model_internal.h */
 struct hs_param;	/* hotsim/model.h */
 
+/*
+ * Identity (what boot-time code sees) then timing. A core states facts
+ * about itself only - MIDR, ID registers, its boot CPU - and never how
+ * Linux treats it: errata, Spectre and Meltdown follow from Linux's own
+ * MIDR lists (sim/cpu/midr_lists.c) and the platform (sim/boot/platform.c).
+ */
 struct hs_core {
 	const char *name;	/* "a53", used on the command line */
 	const char *full;	/* "Cortex-A53 r0p4" */
 	const char *arch;	/* "Armv8.0-A" */
-	uint32_t midr;
-	const struct hs_idreg *idregs;	/* terminated by reg == 0 */
-	/* platform: how boot settles the Spectre mitigations on this core */
-	enum hs_mitigation spectre_v2, spectre_v4, spectre_bhb;
-	unsigned bhb_loop_k;	/* iterations when spectre_bhb == HS_MIT_LOOP */
-	int no_smccc;		/* firmware without SMCCC 1.1 (QEMU's virt): no conduit */
+	uint32_t midr;		/* MIDR_EL1, the one place: hs_core_idreg() answers from it */
+	const struct hs_idreg *idregs;	/* the other ID registers, terminated by reg == 0 */
+	/* platform: firmware without SMCCC 1.1 (QEMU's virt: PSCI 0.2 only),
+	 * so Linux finds no conduit for the Spectre workarounds */
+	int no_smccc;
 	const char *source;	/* where the register values come from */
 	/* booted state: the QEMU CPU the kernel boots on for this core (its
-	 * own patching is overlaid on that state), and why; NULL: none */
+	 * own patching is overlaid on that state), that CPU's identity, and
+	 * why it; NULL boot_cpu: none */
 	const char *boot_cpu, *boot_why;
+	struct hs_qemu_cpu boot;
+	/* llvm-mca -mcpu: LLVM's scheduling model of the core, or the one LLVM
+	 * itself uses for it (tests/mca_crosscheck.h); NULL: none */
+	const char *mca_cpu;
 	/* a typical clock of the core in a product, for projections to time
 	 * (--freq overrides), and which product */
 	uint64_t clock_hz;
@@ -71,7 +86,9 @@ struct hs_core {
 	/* timing (models/) */
 	const char *description;	/* "Cortex-A53 r0p4: in-order dual issue ..." */
 	const struct hs_engine *engine;
-	const struct hs_param *params;	/* every parameter, by HS_P_* */
+	/* the parameters this core sets, by HS_P_* (HS_CAL/HS_UNCAL); the ones
+	 * it leaves out take the engines' defaults (models/defaults.c) */
+	const struct hs_param *params;
 };
 
 /* All modelled cores, NULL-terminated (models/registry.c). */
@@ -87,6 +104,8 @@ const char *hs_core_names(void);
  * implemented" for ID fields) if the table has no entry. */
 static inline uint64_t hs_core_idreg(const struct hs_core *core, uint32_t reg)
 {
+	if (reg == HS_MIDR_EL1)
+		return core->midr;
 	for (const struct hs_idreg *r = core->idregs; r->reg; r++)
 		if (r->reg == reg)
 			return r->val;
@@ -106,6 +125,12 @@ static inline int hs_mmfr0_has_granule(uint64_t mmfr0, unsigned page)
 	case 65536: return ((mmfr0 >> 24) & 0xf) != 0xf;
 	default: return 1;
 	}
+}
+
+/* Whether the core translates with pages of this size (its MMFR0). */
+static inline int hs_core_has_granule(const struct hs_core *core, unsigned page)
+{
+	return hs_mmfr0_has_granule(hs_core_idreg(core, HS_ID_AA64MMFR0_EL1), page);
 }
 
 /*

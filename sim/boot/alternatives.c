@@ -30,8 +30,9 @@ struct alt {
 
 /*
  * Callbacks, by name. Each decides from the core what Linux 6.1's function of
- * the same name would write (see proton-pack.c, alternative.c). Returns 0,
- * or -1 for a malformed site.
+ * the same name would write (see proton-pack.c, alternative.c); the Spectre
+ * ones from how boot settled Spectre on it (caps->spectre, spectre.c).
+ * Returns 0, or -1 for a malformed site.
  */
 typedef int (*alt_cb_fn)(const struct hs_core *core, const struct hs_caps *caps, uint32_t *insn,
 			 unsigned n);
@@ -50,10 +51,10 @@ static int cb_patch_nops(const struct hs_core *core, const struct hs_caps *caps,
 static int cb_v4_fw_enable(const struct hs_core *core, const struct hs_caps *caps, uint32_t *insn,
 			   unsigned n)
 {
-	(void)caps;
+	(void)core;
 	if (n != 1)
 		return -1;
-	if (core->spectre_v4 == HS_MIT_FIRMWARE)
+	if (caps->spectre.v4 == HS_MIT_FIRMWARE)
 		insn[0] = A64_NOP;
 	return 0;
 }
@@ -73,10 +74,10 @@ static int cb_smccc_conduit(const struct hs_core *core, const struct hs_caps *ca
 static int cb_bhb_loop_enable(const struct hs_core *core, const struct hs_caps *caps,
 			      uint32_t *insn, unsigned n)
 {
-	(void)caps;
+	(void)core;
 	if (n != 1)
 		return -1;
-	if (core->spectre_bhb == HS_MIT_LOOP)
+	if (caps->spectre.bhb == HS_MIT_LOOP)
 		insn[0] = A64_NOP;
 	return 0;
 }
@@ -84,23 +85,23 @@ static int cb_bhb_loop_enable(const struct hs_core *core, const struct hs_caps *
 static int cb_bhb_fw_enabled(const struct hs_core *core, const struct hs_caps *caps,
 			     uint32_t *insn, unsigned n)
 {
-	(void)caps;
+	(void)core;
 	if (n != 1)
 		return -1;
-	if (core->spectre_bhb == HS_MIT_FIRMWARE)
+	if (caps->spectre.bhb == HS_MIT_FIRMWARE)
 		insn[0] = A64_NOP;
 	return 0;
 }
 
-/* mov xRd, #k: the loop count (max_bhb_k, 0 on cores that need no loop). */
+/* mov xRd, #k: the loop count (max_bhb_k: set for an affected core whether
+ * or not the loop mitigates it, 0 on cores on no loop list). */
 static int cb_bhb_loop_iter(const struct hs_core *core, const struct hs_caps *caps,
 			    uint32_t *insn, unsigned n)
 {
-	(void)caps;
+	(void)core;
 	if (n != 1)
 		return -1;
-	insn[0] = a64_gen_movz64(insn[0] & 31,
-				 (uint16_t)(core->spectre_bhb == HS_MIT_LOOP ? core->bhb_loop_k : 0));
+	insn[0] = a64_gen_movz64(insn[0] & 31, (uint16_t)caps->spectre.bhb_k);
 	return 0;
 }
 
@@ -108,10 +109,10 @@ static int cb_bhb_loop_iter(const struct hs_core *core, const struct hs_caps *ca
 static int cb_bhb_wa3(const struct hs_core *core, const struct hs_caps *caps, uint32_t *insn,
 		      unsigned n)
 {
-	(void)caps;
+	(void)core;
 	if (n != 1)
 		return -1;
-	if (core->spectre_bhb == HS_MIT_FIRMWARE)
+	if (caps->spectre.bhb == HS_MIT_FIRMWARE)
 		insn[0] = a64_gen_orr_wa3(insn[0] & 31);
 	return 0;
 }
@@ -120,10 +121,10 @@ static int cb_bhb_wa3(const struct hs_core *core, const struct hs_caps *caps, ui
 static int cb_bhb_clearbhb(const struct hs_core *core, const struct hs_caps *caps, uint32_t *insn,
 			   unsigned n)
 {
-	(void)caps;
+	(void)core;
 	if (n != 2)
 		return -1;
-	if (core->spectre_bhb != HS_MIT_INSN)
+	if (caps->spectre.bhb != HS_MIT_INSN)
 		insn[0] = insn[1] = A64_NOP;
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "hotsim/cpucaps.h"
 #include "hotsim/err.h"
+#include "cpu/midr_lists.h"
 #include "elf/ksyms.h"
 
 /* Field offsets inside struct arm64_cpu_capabilities. */
@@ -45,9 +46,6 @@ static const struct layout layouts[] = {
 #define OFF_FIXED_REVS	48
 #define OFF_MIDR_LIST	32
 #define OFF_MATCH_LIST	56
-
-#define MIDR_MODEL_MASK	0xff0ffff0u
-#define MIDR_RV_MASK	0x00f0000fu
 
 struct ctx {
 	const struct hs_image *img;
@@ -106,13 +104,6 @@ static const char *str_in_image(struct ctx *c, uint64_t va)
 	return memchr(p, 0, avail > 256 ? 256 : avail) ? (const char *)p : NULL;
 }
 
-static int midr_in_range(uint32_t midr, uint32_t model, uint32_t rv_min, uint32_t rv_max)
-{
-	uint32_t rv = midr & MIDR_RV_MASK;
-
-	return (midr & MIDR_MODEL_MASK) == model && rv >= rv_min && rv <= rv_max;
-}
-
 static const char *idreg_name(uint32_t reg)
 {
 	static const struct { uint32_t reg; const char *name; } names[] = {
@@ -163,7 +154,7 @@ static int affected_midr_range(struct ctx *c, uint64_t e)
 	uint64_t fixed = rd64(c, e + OFF_FIXED_REVS);
 
 	c->why = "MIDR not in range";
-	if (!midr_in_range(c->core->midr, model, lo, hi))
+	if (!hs_midr_in_range(c->core->midr, model, lo, hi))
 		return 0;
 	/* REVIDR is 0 on the modelled parts: no fixed revision applies, but a
 	 * fixed_revs entry matching only by revision would. */
@@ -172,7 +163,7 @@ static int affected_midr_range(struct ctx *c, uint64_t e)
 
 		if (!rv)
 			break;
-		if ((c->core->midr & MIDR_RV_MASK) == rv && mask == 0)
+		if ((c->core->midr & HS_MIDR_RV_MASK) == rv && mask == 0)
 			return 0;
 	}
 	c->why = "MIDR in affected range";
@@ -189,7 +180,7 @@ static int affected_midr_list(struct ctx *c, uint64_t e)
 
 		if (!model)
 			break;
-		if (midr_in_range(c->core->midr, model, rd32(c, list + 4), rd32(c, list + 8))) {
+		if (hs_midr_in_range(c->core->midr, model, rd32(c, list + 4), rd32(c, list + 8))) {
 			c->why = "MIDR in affected list";
 			return 1;
 		}
@@ -200,6 +191,31 @@ static int affected_midr_list(struct ctx *c, uint64_t e)
 static int field_nonzero(const struct hs_core *core, uint32_t reg, unsigned pos)
 {
 	return ((hs_core_idreg(core, reg) >> pos) & 0xf) != 0;
+}
+
+/*
+ * unmap_kernel_at_el0(): KPTI unless the core is on kpti_safe_list or the
+ * entry's ID field (ID_AA64PFR0_EL1.CSV3) says it is not Meltdown-affected;
+ * nothing forces it either way on the platform (no KASLR offset, no kpti=
+ * or mitigations=off), and an image built without
+ * CONFIG_UNMAP_KERNEL_AT_EL0 (no trampoline vectors) never has it.
+ */
+static int unmap_kernel(struct ctx *c, uint64_t e)
+{
+	if (!hs_sym_exact(c->img, "tramp_vectors")) {
+		c->why = "no KPTI in the image (CONFIG_UNMAP_KERNEL_AT_EL0)";
+		return 0;
+	}
+	if (hs_midr_on(&hs_kpti_safe, c->core->midr)) {
+		c->why = "MIDR on kpti_safe_list, no KASLR offset";
+		return 0;
+	}
+	if (cpuid_feature(c, e) == 1) {
+		c->why = "ID_AA64PFR0_EL1.CSV3 set, no KASLR offset";
+		return 0;
+	}
+	c->why = "Meltdown: MIDR not on kpti_safe_list, no CSV3";
+	return 1;
 }
 
 static int eval_entry(struct ctx *c, uint64_t e, int depth);
@@ -241,14 +257,16 @@ static int eval_entry(struct ctx *c, uint64_t e, int depth)
 		/* ... and firmware left ICC_SRE_EL1.SRE settable (platform) */
 		return cpuid_feature(c, e);
 	}
-	if (!strcmp(m, "has_useable_cnp"))
-		return cpuid_feature(c, e);	/* no Carmel CNP erratum on our cores */
-	if (!strcmp(m, "has_hw_dbm")) {
+	if (!strcmp(m, "has_useable_cnp") || !strcmp(m, "has_hw_dbm")) {
+		/* has_useable_cnp(): not with the CnP erratum; has_hw_dbm(): as
+		 * cpu_can_use_dbm(), not on a broken-DBM core */
+		const struct hs_midr_list *l = !strcmp(m, "has_useable_cnp") ? &hs_cnp_erratum :
+										&hs_broken_dbm;
 		int r = cpuid_feature(c, e);
 
-		/* cpu_has_broken_dbm(): erratum 1024718, all Cortex-A55 */
-		if (r == 1 && (core->midr & MIDR_MODEL_MASK) == 0x410fd050) {
-			c->why = "HAFDBS present but Cortex-A55 erratum 1024718 (broken DBM)";
+		if (r == 1 && hs_midr_on(l, core->midr)) {
+			snprintf(c->whybuf, sizeof(c->whybuf), "feature present, but MIDR on %s", l->name);
+			c->why = c->whybuf;
 			return 0;
 		}
 		return r;
@@ -287,10 +305,8 @@ static int eval_entry(struct ctx *c, uint64_t e, int depth)
 		c->why = "always";
 		return 1;
 	}
-	if (!strcmp(m, "unmap_kernel_at_el0")) {
-		c->why = "not Meltdown-affected (kpti_safe_list), no KASLR offset";
-		return 0;
-	}
+	if (!strcmp(m, "unmap_kernel_at_el0"))
+		return unmap_kernel(c, e);
 	if (!strcmp(m, "runs_at_el2") || !strcmp(m, "is_kvm_protected_mode")) {
 		c->why = "platform: kernel entered at EL1";
 		return 0;
@@ -314,21 +330,23 @@ static int eval_entry(struct ctx *c, uint64_t e, int depth)
 		return affected_midr_list(c, e);
 	if (!strcmp(m, "cpucap_multi_entry_cap_matches"))
 		return multi_entry(c, e, depth);
+	/* proton-pack.c, as spectre.c settles it */
 	if (!strcmp(m, "has_spectre_v2")) {
-		c->why = "Spectre-v2 classification of the core";
-		return core->spectre_v2 != HS_MIT_UNAFFECTED;
+		c->why = c->out->spectre.v2_why;
+		return c->out->spectre.v2 != HS_MIT_UNAFFECTED;
 	}
 	if (!strcmp(m, "has_spectre_v3a")) {
-		c->why = "Spectre-v3a affects Cortex-A57/A72 only";
-		return 0;
+		c->why = c->out->spectre.v3a ? "MIDR on spectre_v3a_unsafe_list" :
+					       "MIDR not on spectre_v3a_unsafe_list";
+		return c->out->spectre.v3a;
 	}
 	if (!strcmp(m, "has_spectre_v4")) {
-		c->why = "Spectre-v4 classification of the core";
-		return core->spectre_v4 != HS_MIT_UNAFFECTED;
+		c->why = c->out->spectre.v4_why;
+		return c->out->spectre.v4 != HS_MIT_UNAFFECTED;
 	}
 	if (!strcmp(m, "is_spectre_bhb_affected")) {
-		c->why = "Spectre-BHB classification of the core";
-		return core->spectre_bhb != HS_MIT_UNAFFECTED;
+		c->why = c->out->spectre.bhb_why;
+		return c->out->spectre.bhb != HS_MIT_UNAFFECTED;
 	}
 	return -1;
 }
@@ -460,6 +478,7 @@ int hs_cpucaps_eval(const struct hs_image *img, const uint8_t *mem, const struct
 	unsigned max_seen = 0;
 
 	memset(out, 0, sizeof(*out));
+	hs_spectre_eval(core, &out->spectre);
 	if (!feat || !feat->size)
 		return hs_fail("%s: no arm64_features[] table; cannot tell which CPU features boot enables",
 			       img->path);

@@ -22,17 +22,24 @@
 #define BOOT_BUDGET 4000000ULL
 
 /* The CPU boot saw, for hotsim's patcher: QEMU's ID registers as the
- * snapshot recorded them, MIDR from QEMU's table, and the Spectre choices
- * QEMU's firmware leads Linux to (qemu_cpus.c). */
+ * snapshot recorded them, and from its boot CPU's identity in the core
+ * file the MIDR and ID_AA64PFR0_EL1, which the gdbstub does not show.
+ * Its errata and Spectre state follow from those, as for any core; the
+ * platform is QEMU's virt, whose PSCI 0.2 offers no SMCCC 1.1. */
 static void boot_core(struct hs_boot_state *b)
 {
 	const struct hs_snap_hdr *h = &b->snap.h;
 	const struct hs_qemu_cpu *qc = hs_qemu_cpu_find(h->cpu);
-	unsigned n = 0;
+	unsigned n = 0, pfr0 = 0;
 
-	b->idregs[n++] = (struct hs_idreg){ HS_MIDR_EL1, h->midr };
-	for (unsigned i = 0; i < h->nidregs && n + 1 < HS_ARRAY_SIZE(b->idregs); i++)
+	for (unsigned i = 0; i < h->nidregs && n + 2 < HS_ARRAY_SIZE(b->idregs); i++) {
+		if ((uint32_t)h->idregs[i].reg == HS_MIDR_EL1)
+			continue;
+		pfr0 |= (uint32_t)h->idregs[i].reg == HS_ID_AA64PFR0_EL1;
 		b->idregs[n++] = (struct hs_idreg){ (uint32_t)h->idregs[i].reg, h->idregs[i].val };
+	}
+	if (!pfr0 && qc)
+		b->idregs[n++] = (struct hs_idreg){ HS_ID_AA64PFR0_EL1, qc->pfr0 };
 	b->idregs[n] = (struct hs_idreg){ 0, 0 };
 	snprintf(b->boot_name, sizeof(b->boot_name), "qemu-%s", h->cpu);
 	memset(&b->bootc, 0, sizeof(b->bootc));
@@ -41,10 +48,6 @@ static void boot_core(struct hs_boot_state *b)
 	b->bootc.midr = (uint32_t)h->midr;
 	b->bootc.idregs = b->idregs;
 	b->bootc.no_smccc = 1;
-	b->bootc.spectre_v2 = HS_MIT_UNAFFECTED;
-	b->bootc.spectre_v4 = HS_MIT_UNAFFECTED;
-	b->bootc.spectre_bhb = qc && qc->bhb_loop_k ? HS_MIT_LOOP : HS_MIT_UNAFFECTED;
-	b->bootc.bhb_loop_k = qc ? (unsigned)qc->bhb_loop_k : 0;
 }
 
 /*
@@ -215,11 +218,18 @@ static int vectors(struct hs_boot_state *b, const struct hs_patched *pt)
 /*
  * What booting under QEMU's virt machine needs of the image, checked from
  * its symbols before QEMU is started: a Linux kernel that can unpack an
- * initramfs (the workload) with the GICv3 and arch timer drivers.
+ * initramfs (the workload) with the GICv3 and arch timer drivers. And what
+ * it needs of the boot CPU: the image's page size, and the same answer to
+ * KPTI as the modelled core - a kernel that unmaps itself at EL0 builds
+ * other page tables and entry trampolines, which no overlay of text can
+ * turn into the other's.
  */
-static int bootable(const struct hs_image *img, const char *cpu)
+static int bootable(const struct hs_image *img, const struct hs_core *core)
 {
-	const struct hs_qemu_cpu *qc = hs_qemu_cpu_find(cpu);
+	const struct hs_qemu_cpu *qc = &core->boot;
+	const char *cpu = core->boot_cpu;
+	char mwhy[64], bwhy[64];
+	int mine, theirs;
 
 	static const struct { const char *sym, *what; } need[] = {
 		{ "linux_banner", "not a Linux kernel (no linux_banner)" },
@@ -232,10 +242,16 @@ static int bootable(const struct hs_image *img, const char *cpu)
 		if (!hs_sym_spec(img, need[i].sym, NULL))
 			return hs_fail("the image cannot boot under QEMU's virt machine: %s", need[i].what);
 	/* decided before QEMU starts: a boot the CPU cannot do would only hang */
-	if (qc && !hs_mmfr0_has_granule(qc->mmfr0, img->page_size))
+	if (qc->mmfr0 && !hs_mmfr0_has_granule(qc->mmfr0, img->page_size))
 		return hs_fail("the image uses %uK pages and QEMU's %s has no %uK granule "
 			       "(ID_AA64MMFR0_EL1 0x%llx, %s): not booted", img->page_size >> 10, cpu,
 			       img->page_size >> 10, (unsigned long long)qc->mmfr0, qc->source);
+	mine = hs_meltdown_affected(core->midr, hs_core_idreg(core, HS_ID_AA64PFR0_EL1), mwhy, sizeof(mwhy));
+	theirs = hs_meltdown_affected(qc->midr, qc->pfr0, bwhy, sizeof(bwhy));
+	if (mine != theirs && hs_sym_exact(img, "tramp_vectors"))
+		return hs_fail("%s %s KPTI (%s) and QEMU's %s %s (%s): its booted kernel's page tables "
+			       "would not be %s's, not booted", core->full, mine ? "needs" : "does not need",
+			       mwhy, cpu, theirs ? "needs it" : "does not", bwhy, core->name);
 	return 0;
 }
 
@@ -270,7 +286,7 @@ int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt
 	memset(b, 0, sizeof(*b));
 	if (!pt->core->boot_cpu)
 		return hs_fail("no QEMU CPU is chosen for %s", pt->core->name);
-	if (bootable(pt->img, pt->core->boot_cpu))
+	if (bootable(pt->img, pt->core))
 		return -1;
 	hs_boot_points(b->points, &b->pts);
 	if (!b->pts.n)

@@ -58,7 +58,7 @@ uint64_t hs_path_vectors(const struct hs_image *img, const struct hs_core *core,
 	const struct hs_sym *bp = hs_sym_exact(img, "__bp_harden_el1_vectors");
 	int slot = -1;
 
-	switch (core->spectre_bhb) {
+	switch (hs_spectre_bhb(core)) {
 	case HS_MIT_LOOP: slot = 0; break;
 	case HS_MIT_FIRMWARE: slot = 1; break;
 	case HS_MIT_INSN: slot = 2; break;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "hotsim/core.h"
 #include "hotsim/image.h"
 #include "hotsim/point.h"
 
@@ -122,15 +123,9 @@ struct hs_vm_patch {
 
 struct hs_snap;
 
-/* QEMU's CPUs hotsim boots on: MIDR (not visible through the gdbstub) and
- * how Linux settles Spectre-BHB on it (the boot profile's patching). */
-struct hs_qemu_cpu {
-	const char *name;		/* -cpu */
-	uint32_t midr;
-	uint64_t mmfr0;			/* ID_AA64MMFR0_EL1: the granules it translates with */
-	int bhb_loop_k;			/* 0: not on a Spectre-BHB loop list */
-	const char *source;
-};
+/* A QEMU CPU hotsim boots on, by -cpu name: the identity the core files
+ * give their boot CPU (struct hs_qemu_cpu, hotsim/core.h; MIDR is not
+ * visible through the gdbstub). NULL: no core boots on it. */
 const struct hs_qemu_cpu *hs_qemu_cpu_find(const char *name);
 
 struct hs_vm_boot {

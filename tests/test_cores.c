@@ -1,0 +1,259 @@
+/*
+ * test_cores.c - a core as data (README "Models"): identity written once,
+ * Linux's MIDR lists deciding errata, Spectre and Meltdown for any core,
+ * granules from ID_AA64MMFR0_EL1, and timing parameters a core file may
+ * leave to the engines' defaults. The registry here also holds the
+ * throwaway core t99 of tests/extra_registry.c (included below): two
+ * multiply pipes, a Cortex-A75 MIDR, no 64K granule. No real kernel needed.
+ *
+ * Expected classifications are derived from Linux 7.2's lists
+ * (sim/cpu/midr_lists.c cites each) and the platform's firmware
+ * (sim/boot/platform.c), never from hotsim's output; expected cycles from
+ * the pipe counts.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "hotsim/cpucaps.h"
+#include "hotsim/err.h"
+#include "hotsim/image.h"
+#include "hotsim/model.h"
+#include "cpu/midr_lists.h"
+#include "emu/calls.h"
+#include "emu/runner.h"
+#include "vm/vm.h"
+#include "testutil.h"
+
+#include "extra_registry.c"
+
+/* --- identity ------------------------------------------------------------------ */
+
+Test(cores, identity_written_once)
+{
+	cr_assert_eq(hs_core_find("t99"), &hs_core_extra, "the throwaway core is in the registry");
+	for (int c = 0; hs_cores[c]; c++) {
+		const struct hs_core *k = hs_cores[c];
+		const struct hs_qemu_cpu *q;
+
+		cr_assert(k->midr, "%s has no MIDR", k->name);
+		/* the MIDR is the field alone; the register reads it */
+		for (const struct hs_idreg *r = k->idregs; r->reg; r++)
+			cr_assert_neq(r->reg, HS_MIDR_EL1, "%s writes MIDR_EL1 twice", k->name);
+		cr_assert_eq(hs_core_idreg(k, HS_MIDR_EL1), k->midr);
+		cr_assert(k->clock_hz && k->clock_source, "%s: clock", k->name);
+		if (!k->boot_cpu)
+			continue;
+		/* the boot CPU's identity is the core file's, and the QEMU CPU
+		 * table (sim/vm) is those identities: cores booting on the same
+		 * QEMU CPU agree on what it is */
+		cr_assert(k->boot.midr && k->boot.mmfr0 && k->boot.source, "%s: boot CPU identity", k->name);
+		q = hs_qemu_cpu_find(k->boot_cpu);
+		cr_assert_not_null(q, "%s", k->boot_cpu);
+		cr_assert(q->midr == k->boot.midr && q->pfr0 == k->boot.pfr0 && q->mmfr0 == k->boot.mmfr0,
+			  "%s and another core disagree on QEMU's %s", k->name, k->boot_cpu);
+	}
+	cr_assert_null(hs_qemu_cpu_find("cortex-no-such"));
+	/* the cross-checked cores name their llvm-mca CPU (tests/mca_crosscheck.h) */
+	for (int c = 0; hs_cores[c]; c++)
+		cr_assert(hs_cores[c] == &hs_core_extra || hs_cores[c]->mca_cpu, "%s", hs_cores[c]->name);
+}
+
+/* ID_AA64MMFR0_EL1 TGran4/TGran64 0xf = absent, TGran16 0 = absent */
+Test(cores, granules_from_mmfr0)
+{
+	const struct hs_core *a53 = hs_core_find("a53"), *t99 = hs_core_find("t99");
+
+	cr_assert_not_null(t99);
+	/* a53 0x00001122: TGran4 0, TGran64 0, TGran16 0 */
+	cr_assert(hs_core_has_granule(a53, 4096) && hs_core_has_granule(a53, 65536));
+	cr_assert(!hs_core_has_granule(a53, 16384));
+	/* t99 0x0f101122: TGran64 0xf, TGran16 1 */
+	cr_assert(hs_core_has_granule(t99, 4096) && hs_core_has_granule(t99, 16384));
+	cr_assert(!hs_core_has_granule(t99, 65536));
+}
+
+/* --- Linux's lists, by MIDR ---------------------------------------------------------- */
+
+struct expect {
+	const char *who;
+	enum hs_mitigation v2, v4, bhb;
+	unsigned k;
+	int meltdown, v3a;
+	const char *why;
+};
+
+static void check(const struct hs_core *core, const struct expect *e)
+{
+	struct hs_spectre s;
+
+	hs_spectre_eval(core, &s);
+	cr_expect_eq(s.v2, e->v2, "%s v2: %s (%s)", e->who, s.v2_why, e->why);
+	cr_expect_eq(s.v4, e->v4, "%s v4: %s (%s)", e->who, s.v4_why, e->why);
+	cr_expect_eq(s.bhb, e->bhb, "%s bhb: %s (%s)", e->who, s.bhb_why, e->why);
+	cr_expect_eq(s.bhb_k, e->k, "%s k (%s)", e->who, e->why);
+	cr_expect_eq(s.meltdown, e->meltdown, "%s meltdown: %s (%s)", e->who, s.kpti_why, e->why);
+	cr_expect_eq(s.v3a, e->v3a, "%s v3a (%s)", e->who, e->why);
+	cr_expect_eq(hs_spectre_bhb(core), e->bhb, "%s", e->who);
+}
+
+Test(cores, modelled_cores_classified_by_their_midr)
+{
+	static const struct expect e[] = {
+		{ "a53", HS_MIT_UNAFFECTED, HS_MIT_UNAFFECTED, HS_MIT_UNAFFECTED, 0, 0, 0,
+		  "Cortex-A53: on the v2, v4, BHB and kpti safe lists" },
+		{ "a55", HS_MIT_UNAFFECTED, HS_MIT_UNAFFECTED, HS_MIT_UNAFFECTED, 0, 0, 0,
+		  "Cortex-A55: on the v2, v4, BHB and kpti safe lists" },
+		{ "a73", HS_MIT_FIRMWARE, HS_MIT_UNAFFECTED, HS_MIT_FIRMWARE, 0, 0, 0,
+		  "Cortex-A73: on no Spectre safe list, no CSV2/SSBS, on no k list: firmware WA1 and "
+		  "WA3, WA2 not required; on kpti_safe_list" },
+		{ "t99", HS_MIT_FIRMWARE, HS_MIT_UNAFFECTED, HS_MIT_FIRMWARE, 0, 1, 0,
+		  "Cortex-A75: as the A73, but not on kpti_safe_list and no CSV3" },
+	};
+
+	for (size_t i = 0; i < HS_ARRAY_SIZE(e); i++) {
+		const struct hs_core *core = hs_core_find(e[i].who);
+
+		cr_assert_not_null(core, "%s", e[i].who);
+		check(core, &e[i]);
+	}
+	/* erratum 1024718: every Cortex-A55 revision, no other modelled core */
+	cr_assert(hs_midr_on(&hs_broken_dbm, hs_core_find("a55")->midr));
+	cr_assert(!hs_midr_on(&hs_broken_dbm, hs_core_find("a53")->midr));
+	cr_assert(!hs_midr_on(&hs_cnp_erratum, hs_core_find("a55")->midr));
+}
+
+/*
+ * The boot CPUs, as boot_core() (sim/paths/booted.c) builds them: the core
+ * file's MIDR and PFR0 for the QEMU CPU, QEMU's ID_AA64PFR1_EL1 (cortex-a76:
+ * SSBS, aarch64_a76_initfn 0x10), and no SMCCC 1.1 (QEMU's PSCI 0.2). What
+ * the lists say is what those kernels settled when booted (their
+ * spectre_v2_state, spectre_v4_state, max_bhb_k, system_bhb_mitigations).
+ */
+Test(cores, boot_cpus_classified_by_their_midr)
+{
+	static const struct { const char *cpu; uint64_t pfr1; struct expect e; } qemu[] = {
+		{ "cortex-a53", 0, { "cortex-a53", HS_MIT_UNAFFECTED, HS_MIT_UNAFFECTED,
+				     HS_MIT_UNAFFECTED, 0, 0, 0, "Cortex-A53: every safe list" } },
+		{ "cortex-a72", 0, { "cortex-a72", HS_MIT_VULNERABLE, HS_MIT_VULNERABLE,
+				     HS_MIT_VULNERABLE, 8, 0, 1,
+				     "Cortex-A72: no safe list and no firmware: v2, v4 vulnerable; BHB "
+				     "k=8 list but v2 vulnerable: unmitigated; v3a list; kpti safe" } },
+		{ "cortex-a76", 0x10, { "cortex-a76", HS_MIT_UNAFFECTED, HS_MIT_HW, HS_MIT_LOOP, 24, 0, 0,
+					"Cortex-A76: CSV2, SSBS, CSV3; BHB k=24 list: loop" } },
+	};
+	unsigned seen = 0;
+
+	for (int c = 0; hs_cores[c]; c++) {
+		const struct hs_core *k = hs_cores[c];
+
+		for (size_t i = 0; k->boot_cpu && i < HS_ARRAY_SIZE(qemu); i++) {
+			const struct hs_idreg regs[] = { { HS_ID_AA64PFR0_EL1, k->boot.pfr0 },
+							 { HS_ID_AA64PFR1_EL1, qemu[i].pfr1 }, { 0, 0 } };
+			struct hs_core b = { .name = k->boot_cpu, .midr = k->boot.midr, .idregs = regs,
+					     .no_smccc = 1 };
+
+			if (strcmp(k->boot_cpu, qemu[i].cpu))
+				continue;
+			check(&b, &qemu[i].e);
+			seen++;
+		}
+	}
+	cr_assert_geq(seen, 3, "every QEMU CPU of the table is some core's boot CPU");
+}
+
+/* --- timing: parameters and pipes ------------------------------------------------- */
+
+static const struct hs_param *param(const struct hs_model *m, const char *name)
+{
+	for (size_t i = 0; i < hs_model_nparams(m); i++)
+		if (!strcmp(hs_model_param(m, i)->name, name))
+			return hs_model_param(m, i);
+	cr_assert_fail("no parameter %s", name);
+	return NULL;
+}
+
+Test(cores, unset_parameters_take_the_defaults)
+{
+	struct hs_model *t = hs_model_new("t99"), *a = hs_model_new("a53");
+
+	cr_assert(t && a, "%s", hs_errmsg());
+	/* every parameter listed for every core */
+	cr_assert_eq(hs_model_nparams(t), hs_model_nparams(a));
+	cr_assert_float_eq(param(t, "mul_pipes")->value, 2, 1e-9);
+	cr_assert_str_eq(param(t, "mul_pipes")->source, "A: test: two multiply pipes");
+	for (size_t i = 0; i < hs_model_nparams(t); i++) {
+		const struct hs_param *p = hs_model_param(t, i);
+
+		cr_assert(!p->calibrated && p->source[0] == 'A', "t99.%s", p->name);
+	}
+	/* what t99 does not set: the default, named as such */
+	cr_assert(!strncmp(param(t, "lat_mul")->source, "A: default: ", 12), "%s",
+		  param(t, "lat_mul")->source);
+	/* the modelled cores set every parameter themselves */
+	for (int c = 0; hs_cores[c]; c++) {
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+
+		for (size_t i = 0; hs_cores[c] != &hs_core_extra && i < hs_model_nparams(m); i++)
+			cr_assert(strncmp(hs_model_param(m, i)->source, "A: default: ", 12), "%s.%s",
+				  hs_cores[c]->name, hs_model_param(m, i)->name);
+		hs_model_free(m);
+	}
+	/* pipe counts are bounded */
+	cr_assert_eq(hs_model_set_param(t, "mul_pipes", 0), -1);
+	cr_assert(strstr(hs_errmsg(), "mul_pipes"), "%s", hs_errmsg());
+	hs_model_free(t);
+	hs_model_free(a);
+}
+
+#define CALLS 4
+
+/* Warm cycles of CALLS calls of fn on core (with one parameter set). */
+static uint64_t warm(struct hs_runner *r, const struct hs_image *img, const struct hs_calls *calls,
+		     const char *core, const char *set, double v, const char *fn)
+{
+	struct hs_model *m = hs_model_new(core);
+	const struct hs_sym *s = hs_sym_exact(img, fn);
+	struct hs_model_result res;
+	struct hs_trace tr;
+	uint64_t arg = 0;
+
+	cr_assert(m && s, "%s %s", fn, hs_errmsg());
+	if (set)
+		cr_assert_eq(hs_model_set_param(m, set, v), 0, "%s", hs_errmsg());
+	hs_trace_init(&tr, hs_rt_dcache(r), 1u << 20);
+	cr_assert_eq(hs_calls_trace(r, calls, s->addr, &arg, 1, CALLS, 1000000, &tr), 0, "%s",
+		     hs_errmsg());
+	cr_assert_eq(hs_model_warm(m, &tr, 16, &res, NULL), 0, "%s", hs_errmsg());
+	cr_assert(res.converged);
+	hs_trace_free(&tr);
+	hs_model_free(m);
+	return res.cycles;
+}
+
+/*
+ * bench_multput (kernels/fixtures/bench_alu.S): groups of four independent
+ * muls, 8 groups in _a and 24 in _b; the difference over 16 groups leaves
+ * the call out. t99 dispatches two per cycle to two pipelined multiply
+ * pipes: 4 muls / 2 per cycle = 2 cycles a group; with mul_pipes=1 one
+ * issues per cycle: 4 cycles a group.
+ */
+Test(cores, two_multiply_pipes_halve_a_mul_stream)
+{
+	struct hs_image *img = hs_image_open(HS_FIXTURE("bench_alu.elf"));
+	struct hs_runner *r;
+	struct hs_calls calls;
+	double two, one;
+
+	cr_assert_not_null(img, "%s (make fixtures)", hs_errmsg());
+	r = hs_runner_new(img, img->mem, NULL);
+	cr_assert_not_null(r, "%s", hs_errmsg());
+	cr_assert_eq(hs_calls_init(r, CALLS, &calls), 0, "%s", hs_errmsg());
+	two = ((double)warm(r, img, &calls, "t99", NULL, 0, "bench_multput_b") -
+	       (double)warm(r, img, &calls, "t99", NULL, 0, "bench_multput_a")) / (CALLS * 16.0);
+	one = ((double)warm(r, img, &calls, "t99", "mul_pipes", 1, "bench_multput_b") -
+	       (double)warm(r, img, &calls, "t99", "mul_pipes", 1, "bench_multput_a")) / (CALLS * 16.0);
+	cr_expect_float_eq(two, 2.0, 0.05, "two multiply pipes: %.3f cycles a group", two);
+	cr_expect_float_eq(one, 4.0, 0.05, "one multiply pipe: %.3f cycles a group", one);
+	hs_runner_free(r);
+	hs_image_close(img);
+}
