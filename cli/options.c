@@ -139,6 +139,207 @@ static int parse_number(const char *s, long *v)
 	return errno || end == s || *end ? -1 : 0;
 }
 
+/*
+ * One option's value into the option struct: one function per option kind,
+ * each 0 or -1 with the usage error printed. dst is where the value goes
+ * (base + o->off).
+ */
+typedef int store_fn(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst);
+
+static int store_flag(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	(void)c, (void)o, (void)val;
+	*(int *)dst = 1;
+	return 0;
+}
+
+static int store_string(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	if (o->choices && !one_of(o->choices, val)) {
+		char list[128], msg[192];
+
+		snprintf(msg, sizeof(msg), "%s, not '%.20s'", or_list(o->choices, list, sizeof(list)), val);
+		return bad(c, "--%s is %s", o->name, msg);
+	}
+	*(const char **)dst = val;
+	return 0;
+}
+
+static int store_path(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	const struct hs_path_def *d = hs_path_find(val);
+
+	(void)o;
+	if (!d)
+		return bad(c, "unknown path '%.32s' (known: %s)", val, path_names());
+	*(const struct hs_path_def **)dst = d;
+	return 0;
+}
+
+static int store_count(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	long n;
+
+	if (parse_number(val, &n) || n < o->min || n > o->max) {
+		char range[64];
+
+		snprintf(range, sizeof(range), "%ld..%ld", o->min, o->max);
+		return bad(c, "--%s needs a whole number in %s", o->name, range);
+	}
+	*(long *)dst = n;
+	return 0;
+}
+
+static int store_percent(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	struct opt_pct *p = dst;
+	char *end;
+
+	p->v = strtod(val, &end);
+	if (end == val || *end || p->v < 0)
+		return bad(c, "--%s needs a non-negative number, got '%.40s'", o->name, val);
+	p->set = 1;
+	return 0;
+}
+
+static int store_cpus(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	(void)o;
+	return parse_cpus(val, dst) ? bad(c, "%s%s", hs_errmsg(), "") : 0;
+}
+
+static int store_paths(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	(void)o;
+	((struct opt_paths *)dst)->given = 1;
+	return parse_paths(val, dst) ? bad(c, "%s%s", hs_errmsg(), "") : 0;
+}
+
+static int parse_states(const struct cli_cmd *c, const struct cli_opt *o, const char *val,
+			struct opt_state *st);
+
+static int store_state(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	return parse_states(c, o, val, dst);
+}
+
+static int store_param(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	struct opt_params *p = dst;
+
+	if (p->n >= MS_MAX_PARAMS)
+		return bad(c, "at most %s --%s options", "32", o->name);
+	if (ms_parse_param(val, &p->v[p->n]))
+		return bad(c, "%s%s", hs_errmsg(), "");
+	p->n++;
+	return 0;
+}
+
+static int store_u64(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	struct opt_u64s *u = dst;
+	char *end;
+
+	if (u->n >= (int)HS_ARRAY_SIZE(u->v))
+		return bad(c, "at most 8 --%s options%s", o->name, "");
+	u->v[u->n] = strtoull(val, &end, 0);
+	if (end == val || *end)
+		return bad(c, "--%s '%.40s' is not a number", o->name, val);
+	u->n++;
+	return 0;
+}
+
+static int store_window(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	struct opt_window *w = dst;
+	char *end;
+	long a = strtol(val, &end, 10), b;
+
+	if (end == val || *end != ':' || a < 0)
+		return bad(c, "--%s is A:B (records), not '%.30s'", o->name, val);
+	b = strtol(end + 1, &end, 10);
+	if (*end || b <= a || b - a > 2000)
+		return bad(c, "--%s A:B needs A < B and at most 2000 records, got '%.30s'", o->name, val);
+	w->from = (size_t)a;
+	w->to = (size_t)b;
+	return 0;
+}
+
+static int store_format(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	char list[64], msg[128];
+
+	if (!one_of(format_choices(o), val)) {
+		snprintf(msg, sizeof(msg), "%s, not '%.20s'", or_list(format_choices(o), list, sizeof(list)),
+			 val);
+		return bad(c, "--%s is %s", o->name, msg);
+	}
+	*(enum opt_format *)dst = !strcmp(val, "json") ? FORMAT_JSON :
+				  !strcmp(val, "markdown") ? FORMAT_MARKDOWN : FORMAT_TEXT;
+	return 0;
+}
+
+static int store_source(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	static const struct {
+		const char *name;
+		enum hs_state_source src;
+	} sources[] = {
+		{ "auto", HS_SRC_AUTO }, { "booted", HS_SRC_BOOTED }, { "synthesized", HS_SRC_SYNTH },
+	};
+
+	for (size_t i = 0; i < HS_ARRAY_SIZE(sources); i++)
+		if (!strcmp(val, sources[i].name)) {
+			*(enum hs_state_source *)dst = sources[i].src;
+			return 0;
+		}
+	return bad(c, "--%s is auto, booted or synthesized, not '%.20s'", o->name, val);
+}
+
+static int store_clock(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	struct opt_clocks *k = dst;
+
+	if (k->n >= (int)HS_ARRAY_SIZE(k->v))
+		return bad(c, "at most 8 --%s options%s", o->name, "");
+	if (ms_parse_clock(val, &k->v[k->n]))
+		return bad(c, "%s%s", hs_errmsg(), "");
+	k->n++;
+	return 0;
+}
+
+static int store_hz(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
+{
+	struct opt_hz *h = dst;
+	const char *p = val;
+	char *end;
+
+	h->n = 0;
+	while (*p) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v < 10 || v > 10000 || h->n == (int)HS_ARRAY_SIZE(h->v))
+			return bad(c, "--%s is a list of up to 4 tick rates (100,250), not '%.30s'", o->name, val);
+		h->v[h->n++] = (unsigned)v;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return bad(c, "--%s is a list of tick rates (100,250), not '%.30s'", o->name, val);
+	}
+	return h->n ? 0 : bad(c, "--%s needs a tick rate%s", o->name, "");
+}
+
+/* The kinds of options.h, each with its parser; OPT_END has none. */
+static store_fn *const storers[] = {
+	[OPT_FLAG] = store_flag,	[OPT_STRING] = store_string,
+	[OPT_COUNT] = store_count,	[OPT_PERCENT] = store_percent,
+	[OPT_CPUS] = store_cpus,	[OPT_PATHS] = store_paths,
+	[OPT_STATE] = store_state,	[OPT_PARAM] = store_param,
+	[OPT_U64] = store_u64,		[OPT_WINDOW] = store_window,
+	[OPT_FORMAT] = store_format,	[OPT_PATH] = store_path,
+	[OPT_SOURCE] = store_source,	[OPT_CLOCK] = store_clock,
+	[OPT_HZ] = store_hz,
+};
+
 /* One option's value into the option struct; 0 or -1 (usage error printed). */
 /* --state: a list of typical, warm, cold; "both" is warm,cold, "all" the three. */
 static int parse_states(const struct cli_cmd *c, const struct cli_opt *o, const char *val,
@@ -167,142 +368,8 @@ static int parse_states(const struct cli_cmd *c, const struct cli_opt *o, const 
 
 static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *val, char *base)
 {
-	void *dst = base + o->off;
-	char *end;
-	long n;
-
-	switch (o->kind) {
-	case OPT_FLAG:
-		*(int *)dst = 1;
-		return 0;
-	case OPT_STRING:
-		if (o->choices && !one_of(o->choices, val)) {
-			char list[128], msg[192];
-
-			snprintf(msg, sizeof(msg), "%s, not '%.20s'", or_list(o->choices, list, sizeof(list)), val);
-			return bad(c, "--%s is %s", o->name, msg);
-		}
-		*(const char **)dst = val;
-		return 0;
-	case OPT_PATH: {
-		const struct hs_path_def *d = hs_path_find(val);
-
-		if (!d)
-			return bad(c, "unknown path '%.32s' (known: %s)", val, path_names());
-		*(const struct hs_path_def **)dst = d;
-		return 0;
-	}
-	case OPT_COUNT:
-		if (parse_number(val, &n) || n < o->min || n > o->max) {
-			char range[64];
-
-			snprintf(range, sizeof(range), "%ld..%ld", o->min, o->max);
-			return bad(c, "--%s needs a whole number in %s", o->name, range);
-		}
-		*(long *)dst = n;
-		return 0;
-	case OPT_PERCENT: {
-		struct opt_pct *p = dst;
-
-		p->v = strtod(val, &end);
-		if (end == val || *end || p->v < 0)
-			return bad(c, "--%s needs a non-negative number, got '%.40s'", o->name, val);
-		p->set = 1;
-		return 0;
-	}
-	case OPT_CPUS:
-		return parse_cpus(val, dst) ? bad(c, "%s%s", hs_errmsg(), "") : 0;
-	case OPT_PATHS:
-		((struct opt_paths *)dst)->given = 1;
-		return parse_paths(val, dst) ? bad(c, "%s%s", hs_errmsg(), "") : 0;
-	case OPT_STATE:
-		return parse_states(c, o, val, dst);
-	case OPT_PARAM: {
-		struct opt_params *p = dst;
-
-		if (p->n >= MS_MAX_PARAMS)
-			return bad(c, "at most %s --%s options", "32", o->name);
-		if (ms_parse_param(val, &p->v[p->n]))
-			return bad(c, "%s%s", hs_errmsg(), "");
-		p->n++;
-		return 0;
-	}
-	case OPT_U64: {
-		struct opt_u64s *u = dst;
-
-		if (u->n >= (int)HS_ARRAY_SIZE(u->v))
-			return bad(c, "at most 8 --%s options%s", o->name, "");
-		u->v[u->n] = strtoull(val, &end, 0);
-		if (end == val || *end)
-			return bad(c, "--%s '%.40s' is not a number", o->name, val);
-		u->n++;
-		return 0;
-	}
-	case OPT_WINDOW: {
-		struct opt_window *w = dst;
-		long a = strtol(val, &end, 10), b;
-
-		if (end == val || *end != ':' || a < 0)
-			return bad(c, "--%s is A:B (records), not '%.30s'", o->name, val);
-		b = strtol(end + 1, &end, 10);
-		if (*end || b <= a || b - a > 2000)
-			return bad(c, "--%s A:B needs A < B and at most 2000 records, got '%.30s'", o->name, val);
-		w->from = (size_t)a;
-		w->to = (size_t)b;
-		return 0;
-	}
-	case OPT_FORMAT: {
-		char list[64], msg[128];
-
-		if (!one_of(format_choices(o), val)) {
-			snprintf(msg, sizeof(msg), "%s, not '%.20s'", or_list(format_choices(o), list, sizeof(list)),
-				 val);
-			return bad(c, "--%s is %s", o->name, msg);
-		}
-		*(enum opt_format *)dst = !strcmp(val, "json") ? FORMAT_JSON :
-					  !strcmp(val, "markdown") ? FORMAT_MARKDOWN : FORMAT_TEXT;
-		return 0;
-	}
-	case OPT_SOURCE:
-		if (!strcmp(val, "auto"))
-			*(enum hs_state_source *)dst = HS_SRC_AUTO;
-		else if (!strcmp(val, "booted"))
-			*(enum hs_state_source *)dst = HS_SRC_BOOTED;
-		else if (!strcmp(val, "synthesized"))
-			*(enum hs_state_source *)dst = HS_SRC_SYNTH;
-		else
-			return bad(c, "--%s is auto, booted or synthesized, not '%.20s'", o->name, val);
-		return 0;
-	case OPT_CLOCK: {
-		struct opt_clocks *k = dst;
-
-		if (k->n >= (int)HS_ARRAY_SIZE(k->v))
-			return bad(c, "at most 8 --%s options%s", o->name, "");
-		if (ms_parse_clock(val, &k->v[k->n]))
-			return bad(c, "%s%s", hs_errmsg(), "");
-		k->n++;
-		return 0;
-	}
-	case OPT_HZ: {
-		struct opt_hz *h = dst;
-		const char *p = val;
-
-		h->n = 0;
-		while (*p) {
-			long v = strtol(p, &end, 10);
-
-			if (end == p || v < 10 || v > 10000 || h->n == (int)HS_ARRAY_SIZE(h->v))
-				return bad(c, "--%s is a list of up to 4 tick rates (100,250), not '%.30s'", o->name, val);
-			h->v[h->n++] = (unsigned)v;
-			p = *end == ',' ? end + 1 : end;
-			if (*end && *end != ',')
-				return bad(c, "--%s is a list of tick rates (100,250), not '%.30s'", o->name, val);
-		}
-		return h->n ? 0 : bad(c, "--%s needs a tick rate%s", o->name, "");
-	}
-	case OPT_END:
-		break;
-	}
+	if ((size_t)o->kind < HS_ARRAY_SIZE(storers) && storers[o->kind])
+		return storers[o->kind](c, o, val, base + o->off);
 	return bad(c, "internal: option --%s%s", o->name, "");
 }
 

@@ -234,62 +234,74 @@ static int x_pair(const struct a64_enc *e, uint32_t w, uint64_t pc,
  *	 0  1	size 1x: stxp/stlxp, ldxp/ldaxp; size 0x: casp (FEAT_LSE)
  *	 1  0	stllr/stlr (L 0), ldlar/ldar (L 1); o0 = 0 is the LORegion form
  *	 1  1	cas{,a,l,al}{b,h,}; L = acquire, o0 = release
+ * One function per row group: excl_cas (o1 with o2 or size 0x),
+ * excl_ordered (o2), excl_exclusive (the rest).
  */
-static int x_excl(const struct a64_enc *e, uint32_t w, uint64_t pc,
-		  struct a64_insn *in)
+
+/* cas / casp (FEAT_LSE): Rt2 must be 11111, casp needs even Rs and Rt */
+static int excl_cas(uint32_t w, struct a64_insn *in)
 {
 	unsigned size = a64_field(w, 30, 2), o2 = a64_field(w, 23, 1);
-	unsigned l = a64_field(w, 22, 1), o1 = a64_field(w, 21, 1);
-	unsigned o0 = a64_field(w, 15, 1);
-	unsigned rs = A64_RS(w), rt = A64_RT(w), rt2 = A64_RT2(w);
+	unsigned l = a64_field(w, 22, 1), o0 = a64_field(w, 15, 1);
+	unsigned rs = A64_RS(w), rt = A64_RT(w);
 	unsigned each = 1u << size;
 
-	(void)e;
-	(void)pc;
-	if (o1 && (o2 || size < 2)) {
-		/* cas / casp: Rt2 must be 11111, casp needs even Rs and Rt */
-		if (rt2 != 31)
+	if (A64_RT2(w) != 31)
+		return -1;
+	in->cls = A64_C_ATOMIC;
+	in->flags |= (l ? A64_F_ACQ : 0) | (o0 ? A64_F_REL : 0);
+	base(in, w, 0);
+	if (!o2) {
+		if ((rs & 1) || (rt & 1))
 			return -1;
-		in->cls = A64_C_ATOMIC;
-		in->flags |= (l ? A64_F_ACQ : 0) | (o0 ? A64_F_REL : 0);
-		base(in, w, 0);
-		if (!o2) {
-			if ((rs & 1) || (rt & 1))
-				return -1;
-			each = 4u << size;
-			in->flags |= A64_F_PAIR | (size ? A64_F_64 : 0);
-			a64_src_zr(in, rs);
-			a64_src_zr(in, rs + 1);
-			a64_src_zr(in, rt);
-			a64_src_zr(in, rt + 1);
-			a64_dst_zr(in, rs);
-			a64_dst_zr(in, rs + 1);
-			in->mem_size = (uint8_t)(2 * each);
-			return 0;
-		}
-		if (size == 3)
-			in->flags |= A64_F_64;
+		each = 4u << size;
+		in->flags |= A64_F_PAIR | (size ? A64_F_64 : 0);
 		a64_src_zr(in, rs);
+		a64_src_zr(in, rs + 1);
 		a64_src_zr(in, rt);
+		a64_src_zr(in, rt + 1);
 		a64_dst_zr(in, rs);
-		in->mem_size = (uint8_t)each;
+		a64_dst_zr(in, rs + 1);
+		in->mem_size = (uint8_t)(2 * each);
 		return 0;
 	}
-	if (o2) {				/* ldar/stlr family */
-		/* as GNU binutils does, ldar alone (not ldlar or stlr)
-		 * needs both fields all ones; otherwise unallocated */
-		if (l && o0 && (rs != 31 || rt2 != 31))
-			return -1;
-		in->cls = l ? A64_C_LOAD : A64_C_STORE;
-		in->flags |= l ? A64_F_ACQ : A64_F_REL;
-		if (size == 3)
-			in->flags |= A64_F_64;
-		in->mem_size = (uint8_t)each;
-		base(in, w, 0);
-		xfer(in, rt, (int)l, 0);
-		return 0;
-	}
-	/* exclusives; o1 here means the pair forms (size 1x) */
+	if (size == 3)
+		in->flags |= A64_F_64;
+	a64_src_zr(in, rs);
+	a64_src_zr(in, rt);
+	a64_dst_zr(in, rs);
+	in->mem_size = (uint8_t)each;
+	return 0;
+}
+
+/* ldar/stlr family: load-acquire, store-release and their LORegion forms */
+static int excl_ordered(uint32_t w, struct a64_insn *in)
+{
+	unsigned size = a64_field(w, 30, 2), l = a64_field(w, 22, 1);
+	unsigned o0 = a64_field(w, 15, 1);
+
+	/* as GNU binutils does, ldar alone (not ldlar or stlr)
+	 * needs both fields all ones; otherwise unallocated */
+	if (l && o0 && (A64_RS(w) != 31 || A64_RT2(w) != 31))
+		return -1;
+	in->cls = l ? A64_C_LOAD : A64_C_STORE;
+	in->flags |= l ? A64_F_ACQ : A64_F_REL;
+	if (size == 3)
+		in->flags |= A64_F_64;
+	in->mem_size = (uint8_t)(1u << size);
+	base(in, w, 0);
+	xfer(in, A64_RT(w), (int)l, 0);
+	return 0;
+}
+
+/* ldxr/stxr and the pair forms; o1 here means the pair (size 1x) */
+static int excl_exclusive(uint32_t w, struct a64_insn *in)
+{
+	unsigned size = a64_field(w, 30, 2), l = a64_field(w, 22, 1);
+	unsigned o1 = a64_field(w, 21, 1), o0 = a64_field(w, 15, 1);
+	unsigned rt = A64_RT(w), rt2 = A64_RT2(w);
+	unsigned each = 1u << size;
+
 	if (o1) {
 		each = 4u << (size & 1);
 		in->flags |= A64_F_PAIR;
@@ -314,9 +326,24 @@ static int x_excl(const struct a64_enc *e, uint32_t w, uint64_t pc,
 		a64_src_zr(in, rt);
 		if (o1)
 			a64_src_zr(in, rt2);
-		a64_dst_zr(in, rs);		/* status: 0 = stored */
+		a64_dst_zr(in, A64_RS(w));	/* status: 0 = stored */
 	}
 	return 0;
+}
+
+static int x_excl(const struct a64_enc *e, uint32_t w, uint64_t pc,
+		  struct a64_insn *in)
+{
+	unsigned size = a64_field(w, 30, 2), o2 = a64_field(w, 23, 1);
+	unsigned o1 = a64_field(w, 21, 1);
+
+	(void)e;
+	(void)pc;
+	if (o1 && (o2 || size < 2))
+		return excl_cas(w, in);
+	if (o2)
+		return excl_ordered(w, in);
+	return excl_exclusive(w, in);
 }
 
 /*

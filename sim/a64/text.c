@@ -440,9 +440,71 @@ static int txt_dc(struct a64_out *o, uint32_t w)
 	return 0;
 }
 
+/* dsb <opt>nxs (FEAT_XS) and ssbb/pssbb, which Capstone 4 spells as dsb */
+static int txt_dsb(struct a64_out *o, uint32_t w, const struct a64_insn *in)
+{
+	if ((w & 0xfffff3ff) == 0xd503323f) {	/* dsb <opt>nxs */
+		static const char *const nxs[4] = {
+			"osh", "nsh", "ish", "sy"
+		};
+		a64_put(o, "dsb %snxs", nxs[a64_field(w, 10, 2)]);
+		return 1;
+	}
+	if (in->cond == 0 || in->cond == 4) {	/* speculative store bypass */
+		a64_put(o, "%s", in->cond ? "pssbb" : "ssbb");
+		return 1;
+	}
+	return 0;
+}
+
+/* loads and stores: the RCpc forms and ldraa/ldrab */
+static int txt_ldst(struct a64_out *o, uint32_t w, const struct a64_insn *in)
+{
+	if (in->flags & A64_F_RCPC || (in->cls == A64_C_STORE &&
+	    (w & 0x3f200c00) == 0x19000000)) {
+		txt_rcpc(o, w, in);
+		return 1;
+	}
+	if ((w & 0xff200400) == 0xf8200400) {
+		txt_ldra(o, w);
+		return 1;
+	}
+	return 0;
+}
+
+/* data processing: the flag manipulation and preferred-alias forms */
+static int txt_alu(struct a64_out *o, uint32_t w)
+{
+	if ((w & 0xfff8f01f) == 0xd500401f) {	/* cfinv, xaflag, axflag */
+		txt_pstate(o, w);
+		return 1;
+	}
+	return txt_mov_imm(o, w) || txt_csel_al(o, w) || txt_flagm(o, w);
+}
+
+/* words of the other classes: PAC branches, WFET/WFIT and the hint space */
+static int txt_unclassed(struct a64_out *o, uint32_t w, const struct a64_insn *in)
+{
+	if (in->flags & A64_F_PAC) {
+		txt_pac_branch(o, w);
+		return 1;
+	}
+	if ((w & 0xffffffc0) == 0xd5031000) {	/* FEAT_WFxT */
+		a64_put(o, "%s %s", a64_field(w, 5, 1) ? "wfit" : "wfet",
+		    gpr(A64_RD(w), 1, 0));
+		return 1;
+	}
+	/* hints without effect: Capstone prints them all as "hint" */
+	if ((w & 0xfffff01f) == 0xd503201f) {
+		txt_hint(o, a64_field(w, 5, 7));
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Text for the words Capstone gets wrong or cannot decode; 0 when the word
- * should go to Capstone.
+ * should go to Capstone: the MTE words, then by the decoder's class.
  */
 int a64_text_own(struct a64_out *o, uint32_t w, const struct a64_insn *in)
 {
@@ -472,18 +534,7 @@ int a64_text_own(struct a64_out *o, uint32_t w, const struct a64_insn *in)
 		a64_put(o, "sb");
 		return 1;
 	case A64_C_DSB:
-		if ((w & 0xfffff3ff) == 0xd503323f) {	/* dsb <opt>nxs */
-			static const char *const nxs[4] = {
-				"osh", "nsh", "ish", "sy"
-			};
-			a64_put(o, "dsb %snxs", nxs[a64_field(w, 10, 2)]);
-			return 1;
-		}
-		if (in->cond == 0 || in->cond == 4) {	/* speculative store bypass */
-			a64_put(o, "%s", in->cond ? "pssbb" : "ssbb");
-			return 1;
-		}
-		return 0;
+		return txt_dsb(o, w, in);
 	case A64_C_MSR_IMM:
 		txt_pstate(o, w);
 		return 1;
@@ -495,38 +546,12 @@ int a64_text_own(struct a64_out *o, uint32_t w, const struct a64_insn *in)
 		return 1;
 	case A64_C_LOAD:
 	case A64_C_STORE:
-		if (in->flags & A64_F_RCPC || (in->cls == A64_C_STORE &&
-		    (w & 0x3f200c00) == 0x19000000)) {
-			txt_rcpc(o, w, in);
-			return 1;
-		}
-		if ((w & 0xff200400) == 0xf8200400) {
-			txt_ldra(o, w);
-			return 1;
-		}
-		return 0;
+		return txt_ldst(o, w, in);
 	case A64_C_ALU:
-		if ((w & 0xfff8f01f) == 0xd500401f) {	/* cfinv, xaflag, axflag */
-			txt_pstate(o, w);
-			return 1;
-		}
-		return txt_mov_imm(o, w) || txt_csel_al(o, w) || txt_flagm(o, w);
+		return txt_alu(o, w);
 	case A64_C_BITFIELD:
 		return txt_bfc(o, w);
+	default:
+		return txt_unclassed(o, w, in);
 	}
-	if (in->flags & A64_F_PAC) {
-		txt_pac_branch(o, w);
-		return 1;
-	}
-	if ((w & 0xffffffc0) == 0xd5031000) {	/* FEAT_WFxT */
-		a64_put(o, "%s %s", a64_field(w, 5, 1) ? "wfit" : "wfet",
-		    gpr(A64_RD(w), 1, 0));
-		return 1;
-	}
-	/* hints without effect: Capstone prints them all as "hint" */
-	if ((w & 0xfffff01f) == 0xd503201f) {
-		txt_hint(o, a64_field(w, 5, 7));
-		return 1;
-	}
-	return 0;
 }

@@ -43,6 +43,117 @@ static size_t put_gstr(struct hs_runner *r, uint64_t va, char *out, size_t len, 
 }
 
 /*
+ * One hs_kmsg_format() call: the format (copied from the guest) and where
+ * it is read, the output and where it is written, the next variadic
+ * argument.
+ */
+struct kfmt {
+	struct hs_runner *r;
+	const uint64_t *x;
+	char f[512];
+	size_t n, i;		/* format length, read position */
+	char *out;
+	size_t len, o;		/* output size, write position */
+	unsigned ai;		/* the next argument */
+};
+
+/* A conversion's spec: %[flags][width][.precision][length]conversion */
+struct kconv {
+	size_t start;		/* the '%' */
+	long prec;		/* -1: none */
+	int lng;		/* how many l, z, j, t (not h): nonzero is 64-bit */
+};
+
+/*
+ * From just after the '%' to the conversion character (left at k->i);
+ * a '*' width is skipped over, a '*' precision read. 0 when the format
+ * ends first.
+ */
+static int read_spec(struct kfmt *k, struct kconv *c)
+{
+	const char *f = k->f;
+
+	while (k->i < k->n && strchr("-+ 0#", f[k->i]))
+		k->i++;
+	if (f[k->i] == '*')
+		k->i++, k->ai++;
+	while (k->i < k->n && f[k->i] >= '0' && f[k->i] <= '9')
+		k->i++;
+	if (f[k->i] == '.') {
+		k->i++;
+		if (f[k->i] == '*') {
+			c->prec = (long)(int)arg(k->r, k->x, k->ai++);
+			k->i++;
+		} else {
+			c->prec = 0;
+			while (k->i < k->n && f[k->i] >= '0' && f[k->i] <= '9')
+				c->prec = c->prec * 10 + (f[k->i++] - '0');
+		}
+	}
+	while (k->i < k->n && strchr("hlzjt", f[k->i]))
+		c->lng += f[k->i++] != 'h';
+	return k->i < k->n;
+}
+
+/* %p and the kernel's %pS, %ps, %pB ...: symbol+offset */
+static void put_pointer(struct kfmt *k, uint64_t v)
+{
+	char where[128];
+
+	/* the kernel's extensions take letters */
+	while (k->i + 1 < k->n && ((k->f[k->i + 1] >= 'a' && k->f[k->i + 1] <= 'z') ||
+				   (k->f[k->i + 1] >= 'A' && k->f[k->i + 1] <= 'Z')))
+		k->i++;
+	k->o += (size_t)snprintf(k->out + k->o, k->len - k->o, "%s",
+				 hs_addr_fmt(k->r->img, v, where, sizeof(where)));
+}
+
+/* d i u x X o: the spec's flags, width and precision, then a 64-bit length
+ * for the host's printf */
+static void put_integer(struct kfmt *k, const struct kconv *c, uint64_t v)
+{
+	char spec[32], conv = k->f[k->i];
+	size_t n = 0;
+
+	for (size_t j = c->start; j < k->i && n < sizeof(spec) - 4; j++)
+		if (!strchr("hlzjt", k->f[j]))
+			spec[n++] = k->f[j];
+	spec[n++] = 'l';
+	spec[n++] = 'l';
+	spec[n++] = conv;
+	spec[n] = 0;
+	if (!c->lng)	/* int-sized: the low 32 bits */
+		v = conv == 'd' || conv == 'i' ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+	k->o += (size_t)snprintf(k->out + k->o, k->len - k->o, spec, (long long)v);
+}
+
+/* The conversion at k->i, of the next argument */
+static void put_conversion(struct kfmt *k, const struct kconv *c)
+{
+	uint64_t v = arg(k->r, k->x, k->ai++);
+
+	switch (k->f[k->i]) {
+	case 's':
+		k->o += put_gstr(k->r, v, k->out + k->o, k->len - k->o, c->prec);
+		break;
+	case 'p':
+		put_pointer(k, v);
+		break;
+	case 'c':
+		k->out[k->o++] = (char)v;
+		break;
+	case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
+		put_integer(k, c, v);
+		break;
+	default:
+		k->o += (size_t)snprintf(k->out + k->o, k->len - k->o, "%%%c", k->f[k->i]);
+		break;
+	}
+	if (k->o >= k->len)
+		k->o = k->len - 1;
+}
+
+/*
  * printf as the kernel's vsnprintf would do it for the common conversions
  * (d i u x X o c s p, with flags, width, precision and length); %pS-style
  * pointers print as symbol+offset. Output is one line: newlines become
@@ -51,98 +162,34 @@ static size_t put_gstr(struct hs_runner *r, uint64_t va, char *out, size_t len, 
 size_t hs_kmsg_format(struct hs_runner *r, uint64_t fmt, const uint64_t x[8], unsigned first,
 		      char *out, size_t len)
 {
-	char f[512], spec[32];
-	size_t o = 0, n = put_gstr(r, fmt, f, sizeof(f), -1);
-	unsigned ai = first;
+	struct kfmt k = { .r = r, .x = x, .out = out, .len = len, .ai = first };
 
-	f[n] = 0;
-	/* the kernel's KERN_<level> prefix: \001 + digit */
-	for (size_t i = 0; i < n && o + 1 < len; i++) {
-		size_t s = i;
-		int lng = 0;
-		long prec = -1;
-		uint64_t v;
+	k.n = put_gstr(r, fmt, k.f, sizeof(k.f), -1);
+	k.f[k.n] = 0;
+	for (k.i = 0; k.i < k.n && k.o + 1 < len; k.i++) {
+		struct kconv c = { .start = k.i, .prec = -1 };
 
-		if (f[i] == 1 && i + 1 < n) {
-			i++;
+		/* the kernel's KERN_<level> prefix: \001 + digit */
+		if (k.f[k.i] == 1 && k.i + 1 < k.n) {
+			k.i++;
 			continue;
 		}
-		if (f[i] != '%' || i + 1 >= n) {
-			out[o++] = f[i] == '\n' ? ' ' : f[i];
+		if (k.f[k.i] != '%' || k.i + 1 >= k.n) {
+			out[k.o++] = k.f[k.i] == '\n' ? ' ' : k.f[k.i];
 			continue;
 		}
-		if (f[++i] == '%') {
-			out[o++] = '%';
+		if (k.f[++k.i] == '%') {
+			out[k.o++] = '%';
 			continue;
 		}
-		while (i < n && strchr("-+ 0#", f[i]))
-			i++;
-		if (f[i] == '*')
-			i++, ai++;
-		while (i < n && f[i] >= '0' && f[i] <= '9')
-			i++;
-		if (f[i] == '.') {
-			i++;
-			if (f[i] == '*') {
-				prec = (long)(int)arg(r, x, ai++);
-				i++;
-			} else {
-				prec = 0;
-				while (i < n && f[i] >= '0' && f[i] <= '9')
-					prec = prec * 10 + (f[i++] - '0');
-			}
-		}
-		while (i < n && strchr("hlzjt", f[i]))
-			lng += f[i++] != 'h';
-		if (i >= n)
+		if (!read_spec(&k, &c))
 			break;
-		v = arg(r, x, ai++);
-		switch (f[i]) {
-		case 's':
-			o += put_gstr(r, v, out + o, len - o, prec);
-			break;
-		case 'p': {
-			char where[128];
-
-			/* %pS, %ps, %pB ...: the kernel's extensions take letters */
-			while (i + 1 < n && ((f[i + 1] >= 'a' && f[i + 1] <= 'z') ||
-					     (f[i + 1] >= 'A' && f[i + 1] <= 'Z')))
-				i++;
-			o += (size_t)snprintf(out + o, len - o, "%s",
-					      hs_addr_fmt(r->img, v, where, sizeof(where)));
-			break;
-		}
-		case 'c':
-			out[o++] = (char)v;
-			break;
-		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': {
-			/* the spec's flags, width and precision, then a 64-bit
-			 * length for the host's printf */
-			size_t k = 0;
-
-			for (size_t j = s; j < i && k < sizeof(spec) - 4; j++)
-				if (!strchr("hlzjt", f[j]))
-					spec[k++] = f[j];
-			spec[k++] = 'l';
-			spec[k++] = 'l';
-			spec[k++] = f[i];
-			spec[k] = 0;
-			if (!lng)	/* int-sized: the low 32 bits */
-				v = f[i] == 'd' || f[i] == 'i' ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
-			o += (size_t)snprintf(out + o, len - o, spec, (long long)v);
-			break;
-		}
-		default:
-			o += (size_t)snprintf(out + o, len - o, "%%%c", f[i]);
-			break;
-		}
-		if (o >= len)
-			o = len - 1;
+		put_conversion(&k, &c);
 	}
-	while (o && out[o - 1] == ' ')
-		o--;
-	out[o < len ? o : len - 1] = 0;
-	return o;
+	while (k.o && out[k.o - 1] == ' ')
+		k.o--;
+	out[k.o < len ? k.o : len - 1] = 0;
+	return k.o;
 }
 
 /* panic(fmt, ...) */

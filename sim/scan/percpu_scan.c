@@ -124,6 +124,41 @@ static uint32_t callee_reads(const struct scan *s, uint64_t target, uint32_t mas
 	return mask & m->reads;
 }
 
+/*
+ * What a control transfer (a call, a return, an indirect branch, an
+ * exception, a tail call) does to the walk: the registers of *m it reads go
+ * to *found, those it clobbers leave *m. 1 when the path ends there.
+ */
+static int live_at_transfer(const struct scan *s, const struct a64_insn *in, uint32_t w,
+			    uint32_t *m, uint32_t *found, int depth)
+{
+	if (in->cls == A64_C_CALL) {
+		*found |= callee_reads(s, in->target, *m, depth);
+		*m &= ~CALLER_SAVED;
+	} else if (in->cls == A64_C_RET) {
+		*found |= *m & 1u;
+		return 1;
+	} else if (in->cls == A64_C_CALL_IND) {
+		*found |= depth ? 0 : *m & ARG_REGS;
+		*m &= ~CALLER_SAVED;
+	} else if (in->cls == A64_C_EXC && a64_is_brk(w)) {
+		/* brk: BUG()/WARN() trap; a WARN returns to the next pc */
+	} else if (in->cls == A64_C_EXC && a64_is_exc_gen(w)) {
+		/* svc/hvc/smc: SMCCC takes arguments in x0-x7 */
+		*found |= *m & ARG_REGS;
+		*m &= ~CALLER_SAVED;
+	} else if (in->cls == A64_C_BR_IND || in->cls == A64_C_ERET || in->cls == A64_C_EXC) {
+		*found |= depth ? 0 : *m;
+		return 1;
+	} else if (in->cls == A64_C_BRANCH &&
+		   (in->target < s->lo || in->target >= s->hi)) {
+		/* tail call: the callee's reads, then its return */
+		*found |= callee_reads(s, in->target, *m, depth) | (*m & 1u);
+		return 1;
+	}
+	return 0;
+}
+
 static uint32_t live_subset(const struct scan *s, uint64_t start, uint32_t mask, int depth)
 {
 	size_t nslots = (size_t)((s->hi - s->lo) / 4);
@@ -164,30 +199,8 @@ static uint32_t live_subset(const struct scan *s, uint64_t start, uint32_t mask,
 				if (in.src[i] < 31 && (m & (1u << in.src[i])))
 					found |= 1u << in.src[i];
 			m &= ~found;
-			if (in.cls == A64_C_CALL) {
-				found |= callee_reads(s, in.target, m, depth);
-				m &= ~CALLER_SAVED;
-			} else if (in.cls == A64_C_RET) {
-				found |= m & 1u;
+			if (live_at_transfer(s, &in, w, &m, &found, depth))
 				break;
-			} else if (in.cls == A64_C_CALL_IND) {
-				found |= depth ? 0 : m & ARG_REGS;
-				m &= ~CALLER_SAVED;
-			} else if (in.cls == A64_C_EXC && a64_is_brk(w)) {
-				/* brk: BUG()/WARN() trap; a WARN returns to the next pc */
-			} else if (in.cls == A64_C_EXC && a64_is_exc_gen(w)) {
-				/* svc/hvc/smc: SMCCC takes arguments in x0-x7 */
-				found |= m & ARG_REGS;
-				m &= ~CALLER_SAVED;
-			} else if (in.cls == A64_C_BR_IND || in.cls == A64_C_ERET || in.cls == A64_C_EXC) {
-				found |= depth ? 0 : m;
-				break;
-			} else if (in.cls == A64_C_BRANCH &&
-				   (in.target < s->lo || in.target >= s->hi)) {
-				/* tail call: the callee's reads, then its return */
-				found |= callee_reads(s, in.target, m, depth) | (m & 1u);
-				break;
-			}
 			for (unsigned d = 0; d < in.ndst; d++)
 				if (in.dst[d] < 31)
 					m &= ~(1u << in.dst[d]);
@@ -369,98 +382,159 @@ static int wrapper_after(const struct scan *s, struct hs_pcpu_site *site, uint64
 	return 0;
 }
 
-static int classify(const struct scan *s, uint64_t mrs, struct hs_pcpu_site *site)
-{
-	uint32_t w, off = 0, addr = 0;	/* addr: registers holding the address */
+/*
+ * The forward walk from the mrs to the op: the register the per-CPU offset
+ * was read into, the registers holding offset + base once an add has formed
+ * the address, and the pc.
+ */
+struct fwd {
+	uint64_t mrs, pc;
 	unsigned pcpu_reg;
-	uint64_t pc, start;
-	struct a64_insn in;
+	uint32_t addr;
+};
 
-	memset(site, 0, sizeof(*site));
-	site->mrs = mrs;
-	site->kind = HS_PCPU_PTR;
-	word(s, mrs, &w);
-	pcpu_reg = rt(w);
-	start = wrapper_before(s, mrs, &off);
-	for (pc = start ? start : mrs; pc < mrs; pc += 4)
-		push(site, pc);
-	pc = mrs;
-	for (int i = 0; i < FWD_LIMIT && pc; i++) {
-		if (word(s, pc, &w))
-			return -1;
-		a64_decode(w, pc, &in);
-		if (in.cls == A64_C_LOAD_EX && (addr & (1u << rn(w)))) {
-			site->op = pc;
-			if (llsc(s, site, pc, rn(w)))
-				return -1;
-			pc = site->pcs[site->n - 1] + 4;
-			break;
-		}
-		if (push(site, pc))
-			return -1;
-		if (!addr && reads(&in, pcpu_reg) && pc != mrs) {
-			if ((in.cls == A64_C_LOAD || in.cls == A64_C_STORE) && (in.flags & A64_F_REGOFF)) {
-				site->op = pc;
-				site->kind = in.cls == A64_C_LOAD ? HS_PCPU_READ : HS_PCPU_WRITE;
-				site->base_reg = (uint8_t)(rn(w) == pcpu_reg ? (w >> 16) & 31 : rn(w));
-				pc = next_pc(s, pc, &in);
-				break;
-			}
-			if (in.cls == A64_C_ALU && in.ndst == 1 && in.nsrc == 2 && in.dst[0] < 31) {
-				addr = 1u << in.dst[0];
-				site->base_reg = in.src[0] == pcpu_reg ? in.src[1] : in.src[0];
-			} else {
-				break;	/* used some other way: a per-CPU pointer */
-			}
-		} else if (addr && reads_any(&in, addr)) {
-			int k = in.cls == A64_C_ATOMIC ? lse_kind(s, pc, w) : -1;
+/* One instruction of the walk: go on to the next pc, the walk is over, or
+ * the window cannot be read or is full. */
+enum fwd_step { FWD_ON, FWD_END, FWD_FAIL };
 
-			if (a64_is_mov_reg(w) && rt(w) != 31) {
-				/* mov xd, xa: the address is in another register too
-				 * (the LSE helpers pin their operands) */
-				addr |= 1u << rt(w);
-			} else if (in.cls == A64_C_PRFM) {
-				/* prfm pstl1strm before an LL/SC loop */
-			} else if ((in.cls == A64_C_LOAD || in.cls == A64_C_STORE) && (addr & (1u << rn(w)))) {
-				site->op = pc;
-				site->kind = in.cls == A64_C_LOAD ? HS_PCPU_READ : HS_PCPU_WRITE;
-				pc = next_pc(s, pc, &in);
-				break;
-			} else if (k >= 0) {
-				site->op = pc;
-				site->kind = (uint8_t)k;
-				pc = next_pc(s, pc, &in);
-				break;
-			} else {
-				break;
-			}
-		} else if (addr) {
-			/* an unrelated instruction overwriting an address copy */
-			for (unsigned d = 0; d < in.ndst; d++)
-				if (in.dst[d] < 31)
-					addr &= ~(1u << in.dst[d]);
-			if (!addr)
-				break;
-		}
-		if (!addr && writes(&in, pcpu_reg) && pc != mrs)
-			break;
-		pc = next_pc(s, pc, &in);
+/* The op is the instruction at f->pc; the walk ends after it. */
+static enum fwd_step op_found(const struct scan *s, struct hs_pcpu_site *site, struct fwd *f,
+			      const struct a64_insn *in, int kind)
+{
+	site->op = f->pc;
+	site->kind = (uint8_t)kind;
+	f->pc = next_pc(s, f->pc, in);
+	return FWD_END;
+}
+
+/* The first reader of the per-CPU offset: a register-offset load or store
+ * is the op itself, an add forms the address; anything else makes the
+ * offset a per-CPU pointer. */
+static enum fwd_step offset_read(const struct scan *s, struct hs_pcpu_site *site, struct fwd *f,
+				 const struct a64_insn *in, uint32_t w)
+{
+	if ((in->cls == A64_C_LOAD || in->cls == A64_C_STORE) && (in->flags & A64_F_REGOFF)) {
+		site->base_reg = (uint8_t)(rn(w) == f->pcpu_reg ? (w >> 16) & 31 : rn(w));
+		return op_found(s, site, f, in, in->cls == A64_C_LOAD ? HS_PCPU_READ : HS_PCPU_WRITE);
 	}
+	if (in->cls == A64_C_ALU && in->ndst == 1 && in->nsrc == 2 && in->dst[0] < 31) {
+		f->addr = 1u << in->dst[0];
+		site->base_reg = in->src[0] == f->pcpu_reg ? in->src[1] : in->src[0];
+		return FWD_ON;
+	}
+	return FWD_END;	/* used some other way: a per-CPU pointer */
+}
+
+/* A reader of the address: a copy of it, a prefetch, or the op (a load or
+ * store through it, an LSE atomic); anything else ends the walk. */
+static enum fwd_step address_read(const struct scan *s, struct hs_pcpu_site *site, struct fwd *f,
+				  const struct a64_insn *in, uint32_t w)
+{
+	int k = in->cls == A64_C_ATOMIC ? lse_kind(s, f->pc, w) : -1;
+
+	if (a64_is_mov_reg(w) && rt(w) != 31) {
+		/* mov xd, xa: the address is in another register too
+		 * (the LSE helpers pin their operands) */
+		f->addr |= 1u << rt(w);
+		return FWD_ON;
+	}
+	if (in->cls == A64_C_PRFM)
+		return FWD_ON;	/* prfm pstl1strm before an LL/SC loop */
+	if ((in->cls == A64_C_LOAD || in->cls == A64_C_STORE) && (f->addr & (1u << rn(w))))
+		return op_found(s, site, f, in, in->cls == A64_C_LOAD ? HS_PCPU_READ : HS_PCPU_WRITE);
+	if (k >= 0)
+		return op_found(s, site, f, in, k);
+	return FWD_END;
+}
+
+/* The instruction at f->pc: the LL/SC loop, a reader of the offset or of
+ * the address, or one that overwrites them. */
+static enum fwd_step fwd_step(const struct scan *s, struct hs_pcpu_site *site, struct fwd *f)
+{
+	enum fwd_step st = FWD_ON;
+	struct a64_insn in;
+	uint32_t w;
+
+	if (word(s, f->pc, &w))
+		return FWD_FAIL;
+	a64_decode(w, f->pc, &in);
+	if (in.cls == A64_C_LOAD_EX && (f->addr & (1u << rn(w)))) {
+		/* an LL/SC loop on the address: the op, through its retry branch */
+		site->op = f->pc;
+		if (llsc(s, site, f->pc, rn(w)))
+			return FWD_FAIL;
+		f->pc = site->pcs[site->n - 1] + 4;
+		return FWD_END;
+	}
+	if (push(site, f->pc))
+		return FWD_FAIL;
+	if (!f->addr && reads(&in, f->pcpu_reg) && f->pc != f->mrs) {
+		st = offset_read(s, site, f, &in, w);
+	} else if (f->addr && reads_any(&in, f->addr)) {
+		st = address_read(s, site, f, &in, w);
+	} else if (f->addr) {
+		/* an unrelated instruction overwriting an address copy */
+		for (unsigned d = 0; d < in.ndst; d++)
+			if (in.dst[d] < 31)
+				f->addr &= ~(1u << in.dst[d]);
+		if (!f->addr)
+			return FWD_END;
+	}
+	if (st != FWD_ON)
+		return st;
+	if (!f->addr && writes(&in, f->pcpu_reg) && f->pc != f->mrs)
+		return FWD_END;
+	f->pc = next_pc(s, f->pc, &in);
+	return FWD_ON;
+}
+
+/* The window after the walk: a ptr site keeps only its mrs; an op keeps the
+ * preempt_count_add() before it only when the matching decrement follows. */
+static void close_window(const struct scan *s, struct hs_pcpu_site *site, uint64_t start,
+			 uint64_t pc, uint32_t off)
+{
 	if (site->kind == HS_PCPU_PTR) {
 		/* keep ptr sites short: the mrs and the address formation */
 		site->n = 0;
-		push(site, mrs);
-		return 0;
+		push(site, site->mrs);
+		return;
 	}
 	if (start && pc && wrapper_after(s, site, pc, off))
 		site->wrapped = 1;
 	else if (start) {
 		/* no matching preempt_enable: not a wrapped op, drop the prefix */
-		size_t skip = (mrs - start) / 4;
+		size_t skip = (site->mrs - start) / 4;
 
 		memmove(site->pcs, site->pcs + skip, (site->n - skip) * sizeof(site->pcs[0]));
 		site->n = (uint8_t)(site->n - skip);
 	}
+}
+
+/* The site of the mrs tpidr_el1 at mrs: its op, kind and window; -1 when
+ * the window cannot be read or outgrows HS_PCPU_MAX_WINDOW. */
+static int classify(const struct scan *s, uint64_t mrs, struct hs_pcpu_site *site)
+{
+	struct fwd f = { .mrs = mrs, .pc = mrs };
+	uint32_t w, off = 0;
+	uint64_t start;
+
+	memset(site, 0, sizeof(*site));
+	site->mrs = mrs;
+	site->kind = HS_PCPU_PTR;
+	word(s, mrs, &w);
+	f.pcpu_reg = rt(w);
+	start = wrapper_before(s, mrs, &off);
+	for (uint64_t pc = start ? start : mrs; pc < mrs; pc += 4)
+		push(site, pc);
+	for (int i = 0; i < FWD_LIMIT && f.pc; i++) {
+		enum fwd_step st = fwd_step(s, site, &f);
+
+		if (st == FWD_FAIL)
+			return -1;
+		if (st == FWD_END)
+			break;
+	}
+	close_window(s, site, start, f.pc, off);
 	return 0;
 }
 

@@ -52,76 +52,100 @@ static int connect_unix(const char *path, unsigned timeout_ms, pid_t pid)
 	return hs_fail(QEMU ": no %s after %u ms", path, timeout_ms);
 }
 
-int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
-{
+/* QEMU's command line and the files of its work directory it names */
+struct qemu_cmd {
 	char mem[16], gdb[300], qmp[300], qmpdev[400], gdbdev[400], serial[400], log[300];
 	char incoming[400];
 	const char *argv[64];
-	int n = 0, fd;
+	int n;
+};
 
-	memset(q, 0, sizeof(*q));
-	q->gdb = q->qmp = -1;
+/* The work directory's files: sockets (left over from an earlier run:
+ * removed), console and log */
+static void name_files(struct hs_qemu *q, const struct hs_qemu_cfg *cfg, struct qemu_cmd *c)
+{
 	snprintf(q->dir, sizeof(q->dir), "%s", cfg->dir);
 	snprintf(q->console, sizeof(q->console), "%s/console.log", cfg->dir);
-	snprintf(gdb, sizeof(gdb), "%s/gdb.sock", cfg->dir);
-	snprintf(qmp, sizeof(qmp), "%s/qmp.sock", cfg->dir);
-	snprintf(qmpdev, sizeof(qmpdev), "unix:%s,server=on,wait=off", qmp);
-	snprintf(log, sizeof(log), "%s/qemu.log", cfg->dir);
-	snprintf(mem, sizeof(mem), "%u", cfg->mem_mb);
-	snprintf(serial, sizeof(serial), "file:%s", q->console);
-	snprintf(gdbdev, sizeof(gdbdev), "socket,id=gdb0,server=on,wait=off,path=%s", gdb);
-	unlink(gdb);
-	unlink(qmp);
-	argv[n++] = QEMU;
-	argv[n++] = "-M";
-	argv[n++] = "virt,gic-version=3,dtb-randomness=off";
-	argv[n++] = "-cpu";
-	argv[n++] = cfg->cpu;
-	argv[n++] = "-smp";
-	argv[n++] = "1";
-	argv[n++] = "-m";
-	argv[n++] = mem;
-	argv[n++] = "-icount";
-	argv[n++] = "shift=0,sleep=off";
-	argv[n++] = "-rtc";
-	argv[n++] = "base=2026-01-01T00:00:00,clock=vm";
-	argv[n++] = "-nic";
-	argv[n++] = "none";
+	snprintf(c->gdb, sizeof(c->gdb), "%s/gdb.sock", cfg->dir);
+	snprintf(c->qmp, sizeof(c->qmp), "%s/qmp.sock", cfg->dir);
+	snprintf(c->qmpdev, sizeof(c->qmpdev), "unix:%s,server=on,wait=off", c->qmp);
+	snprintf(c->log, sizeof(c->log), "%s/qemu.log", cfg->dir);
+	snprintf(c->mem, sizeof(c->mem), "%u", cfg->mem_mb);
+	snprintf(c->serial, sizeof(c->serial), "file:%s", q->console);
+	snprintf(c->gdbdev, sizeof(c->gdbdev), "socket,id=gdb0,server=on,wait=off,path=%s", c->gdb);
+	unlink(c->gdb);
+	unlink(c->qmp);
+}
+
+static void add(struct qemu_cmd *c, const char *arg)
+{
+	c->argv[c->n++] = arg;
+}
+
+/* The machine of the file's header comment */
+static void add_machine(struct qemu_cmd *c, const struct hs_qemu_cfg *cfg)
+{
+	add(c, QEMU);
+	add(c, "-M");
+	add(c, "virt,gic-version=3,dtb-randomness=off");
+	add(c, "-cpu");
+	add(c, cfg->cpu);
+	add(c, "-smp");
+	add(c, "1");
+	add(c, "-m");
+	add(c, c->mem);
+	add(c, "-icount");
+	add(c, "shift=0,sleep=off");
+	add(c, "-rtc");
+	add(c, "base=2026-01-01T00:00:00,clock=vm");
+	add(c, "-nic");
+	add(c, "none");
 	/* a guest that panics (panic=-1) or reboots ends QEMU at once */
-	argv[n++] = "-no-reboot";
-	argv[n++] = "-display";
-	argv[n++] = "none";
-	argv[n++] = "-monitor";
-	argv[n++] = "none";
-	argv[n++] = "-serial";
-	argv[n++] = serial;
-	argv[n++] = "-kernel";
-	argv[n++] = cfg->kernel;
-	argv[n++] = "-initrd";
-	argv[n++] = cfg->initrd;
-	argv[n++] = "-append";
-	argv[n++] = cfg->append;
-	argv[n++] = "-qmp";
-	argv[n++] = qmpdev;
-	argv[n++] = "-chardev";
-	argv[n++] = gdbdev;
-	argv[n++] = "-gdb";
-	argv[n++] = "chardev:gdb0";
-	argv[n++] = "-S";
+	add(c, "-no-reboot");
+	add(c, "-display");
+	add(c, "none");
+	add(c, "-monitor");
+	add(c, "none");
+}
+
+/* What it boots, where its console goes, its QMP and gdbstub sockets */
+static void add_boot_and_control(struct qemu_cmd *c, const struct hs_qemu_cfg *cfg)
+{
+	add(c, "-serial");
+	add(c, c->serial);
+	add(c, "-kernel");
+	add(c, cfg->kernel);
+	add(c, "-initrd");
+	add(c, cfg->initrd);
+	add(c, "-append");
+	add(c, cfg->append);
+	add(c, "-qmp");
+	add(c, c->qmpdev);
+	add(c, "-chardev");
+	add(c, c->gdbdev);
+	add(c, "-gdb");
+	add(c, "chardev:gdb0");
+	add(c, "-S");
 	/* a machine saved while stopped in the debugger must not carry the
 	 * "debug" run state into the copy (QEMU would refuse to load it) */
-	argv[n++] = "-global";
-	argv[n++] = "migration.store-global-state=off";
+	add(c, "-global");
+	add(c, "migration.store-global-state=off");
 	if (cfg->plugin) {
-		argv[n++] = "-plugin";
-		argv[n++] = cfg->plugin;
+		add(c, "-plugin");
+		add(c, cfg->plugin);
 	}
 	if (cfg->incoming) {
-		snprintf(incoming, sizeof(incoming), "exec:cat '%s'", cfg->incoming);
-		argv[n++] = "-incoming";
-		argv[n++] = incoming;
+		snprintf(c->incoming, sizeof(c->incoming), "exec:cat '%s'", cfg->incoming);
+		add(c, "-incoming");
+		add(c, c->incoming);
 	}
-	argv[n] = NULL;
+	c->argv[c->n] = NULL;
+}
+
+/* fork and exec QEMU, its output into the log */
+static int spawn(struct hs_qemu *q, const struct qemu_cmd *c)
+{
+	int fd;
 
 	q->pid = fork();
 	if (q->pid < 0)
@@ -129,37 +153,58 @@ int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
 	if (q->pid == 0) {
 		/* QEMU must not outlive hotsim, killed or not */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		fd = open(c->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		execvp(QEMU, (char *const *)argv);
+		execvp(QEMU, (char *const *)c->argv);
 		fprintf(stderr, "exec " QEMU ": %s\n", strerror(errno));
 		_exit(127);
 	}
+	return 0;
+}
+
+/* A start that failed: QEMU is stopped, and the error says so plainly when
+ * the reason is that there is no QEMU to exec (the child's log says so). */
+static int start_failed(struct hs_qemu *q, const char *log)
+{
+	char why[600];
+
+	snprintf(why, sizeof(why), "%s", hs_errmsg());
+	hs_qemu_stop(q);
+	if (access(log, R_OK) == 0) {
+		FILE *f = fopen(log, "r");
+		char line[200] = "";
+
+		if (f && fgets(line, sizeof(line), f) && strstr(line, "exec " QEMU)) {
+			fclose(f);
+			return hs_fail(QEMU " is not installed (apt-get install qemu-system-arm)");
+		}
+		if (f)
+			fclose(f);
+	}
+	return hs_fail("%s", why);
+}
+
+int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
+{
+	struct qemu_cmd c;
+
+	memset(q, 0, sizeof(*q));
+	q->gdb = q->qmp = -1;
+	c.n = 0;
+	name_files(q, cfg, &c);
+	add_machine(&c, cfg);
+	add_boot_and_control(&c, cfg);
+	if (spawn(q, &c))
+		return -1;
 	/* a restored machine must finish loading before a debugger attaches
 	 * (QEMU 7.2 aborts on a debug stop while "inmigrate") */
-	if ((q->qmp = connect_unix(qmp, 10000, q->pid)) < 0 ||
+	if ((q->qmp = connect_unix(c.qmp, 10000, q->pid)) < 0 ||
 	    (cfg->incoming && hs_qmp_wait_incoming(q, 60000)) ||
-	    (q->gdb = connect_unix(gdb, 10000, q->pid)) < 0) {
-		char why[600];
-
-		snprintf(why, sizeof(why), "%s", hs_errmsg());
-		hs_qemu_stop(q);
-		if (access(log, R_OK) == 0) {
-			FILE *f = fopen(log, "r");
-			char line[200] = "";
-
-			if (f && fgets(line, sizeof(line), f) && strstr(line, "exec " QEMU)) {
-				fclose(f);
-				return hs_fail(QEMU " is not installed (apt-get install qemu-system-arm)");
-			}
-			if (f)
-				fclose(f);
-		}
-		return hs_fail("%s", why);
-	}
+	    (q->gdb = connect_unix(c.gdb, 10000, q->pid)) < 0)
+		return start_failed(q, c.log);
 	return 0;
 }
 
