@@ -223,13 +223,17 @@ check-tests: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra
 test: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra lint
 	@HOTSIM_KERNELS=skip scripts/run-tests.sh $(BUILD) $(TESTS)
 
-# The dependency rule between the layers (README, "Layers"), and no
-# function in models/ over 80 lines (the engines are named phases).
+# The dependency rule between the layers (README, "Layers"), no function
+# over 80 lines anywhere (named phases, tables), and every file's header
+# naming the file.
+LINT_C = $(sort $(wildcard sim/*/*.[ch] models/*.[ch] cli/*.[ch] kernels/paths/*.[ch] include/hotsim/*.h \
+		tests/*.[ch] tests/*/*.[ch] kernels/qemu/*.c kernels/workload/*.c))
 lint:
 	@scripts/check-layers.sh
-	@long=$$(scripts/func-lengths.sh models/*.c); \
-	 if [ -n "$$long" ]; then echo "$$long" >&2; echo "lint: functions over 80 lines in models/" >&2; exit 1; fi; \
-	 echo "lint: no function in models/ over 80 lines"
+	@long=$$(scripts/func-lengths.sh $(filter %.c,$(LINT_C))); \
+	 if [ -n "$$long" ]; then echo "$$long" >&2; echo "lint: functions over 80 lines" >&2; exit 1; fi; \
+	 echo "lint: no function over 80 lines"
+	@scripts/file-headers.sh $(LINT_C) >&2 || { echo "lint: file headers that do not name their file" >&2; exit 1; }
 
 # The demo needs only the 7.2 baseline and the seed pairs (minutes, once).
 demo: deps

@@ -1058,13 +1058,76 @@ static void disasm_split(uint32_t w, uint64_t pc, char *m, size_t len,
 	gpr_seq(buf + n, regs, rlen);
 }
 
+/* (b) general registers: printed ones plus the implicit ones, and NZCV.
+ * 0 when they agree (else reported). */
+static int check_regs(struct xcheck *x, const struct oline *o, const struct a64_insn *in)
+{
+	uint64_t got_g, want_g = 0;
+	char a[160], b[160];
+
+	for (int i = 0; i < o->ntok; i++) {
+		int r = gpr_id(o->tok[i]);
+
+		if (r >= 0)
+			want_g |= BIT(r);
+	}
+	want_g |= implicit_gprs(o);
+	got_g = (regmask(in->src, in->nsrc) | regmask(in->dst, in->ndst)) & GPR_MASK;
+	if (got_g != want_g) {
+		fmt_mask(a, sizeof(a), got_g);
+		fmt_mask(b, sizeof(b), want_g);
+		report(x, o, "registers {%s}, objdump names {%s}", a, b);
+		return -1;
+	}
+	if (!!(regmask(in->dst, in->ndst) & BIT(A64_R_NZCV)) != sets_nzcv(o) ||
+	    !!(regmask(in->src, in->nsrc) & BIT(A64_R_NZCV)) != reads_nzcv(o)) {
+		report(x, o, "nzcv src %d dst %d", !!(regmask(in->src, in->nsrc) & BIT(A64_R_NZCV)),
+		       !!(regmask(in->dst, in->ndst) & BIT(A64_R_NZCV)));
+		return -1;
+	}
+	return 0;
+}
+
+/* (c) access size, (d) targets, system register names. */
+static int check_operands(struct xcheck *x, const struct oline *o, const struct a64_insn *in)
+{
+	const char *sr, *name;
+	uint64_t t;
+	int mem;
+
+	if (a64_is_mem(in->cls)) {
+		mem = expect_mem(o, in->cls);
+		if (mem < 0 || mem != in->mem_size) {
+			report(x, o, "mem_size %u, want %d", in->mem_size, mem);
+			return -1;
+		}
+	} else if (in->mem_size) {
+		report(x, o, "mem_size %u on a non-memory op", in->mem_size);
+		return -1;
+	}
+	if (printed_target(o, &t) && t != in->target) {
+		report(x, o, "target %" PRIx64, in->target);
+		return -1;
+	}
+	sr = printed_sysreg(o);
+	if (sr) {
+		name = a64_sysreg_name(in->sysreg);
+		/* one encoding, two names by direction (see sysreg.c) */
+		if (!strcmp(sr, "dbgdtrtx_el0"))
+			sr = "dbgdtrrx_el0";
+		if (!name || strcmp(name, sr)) {
+			report(x, o, "sysreg %#x is '%s'", in->sysreg, name ? name : "(unnamed)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void check_one(struct xcheck *x, const struct oline *o)
 {
 	struct a64_insn in;
 	int rc = a64_decode(o->word, o->addr, &in);
-	int want, mem, i;
-	uint64_t got_g, want_g = 0, t;
-	const char *sr, *name;
+	int want;
 	char a[160], b[160], dm[32];
 
 	x->insns++;
@@ -1085,57 +1148,8 @@ static void check_one(struct xcheck *x, const struct oline *o)
 		       a64_class_name((unsigned)want));
 		return;
 	}
-	/* (b) general registers: printed ones plus the implicit ones */
-	for (i = 0; i < o->ntok; i++) {
-		int r = gpr_id(o->tok[i]);
-
-		if (r >= 0)
-			want_g |= BIT(r);
-	}
-	want_g |= implicit_gprs(o);
-	got_g = (regmask(in.src, in.nsrc) | regmask(in.dst, in.ndst)) & GPR_MASK;
-	if (got_g != want_g) {
-		fmt_mask(a, sizeof(a), got_g);
-		fmt_mask(b, sizeof(b), want_g);
-		report(x, o, "registers {%s}, objdump names {%s}", a, b);
+	if (check_regs(x, o, &in) || check_operands(x, o, &in))
 		return;
-	}
-	if (!!(regmask(in.dst, in.ndst) & BIT(A64_R_NZCV)) != sets_nzcv(o) ||
-	    !!(regmask(in.src, in.nsrc) & BIT(A64_R_NZCV)) != reads_nzcv(o)) {
-		report(x, o, "nzcv src %d dst %d",
-		       !!(regmask(in.src, in.nsrc) & BIT(A64_R_NZCV)),
-		       !!(regmask(in.dst, in.ndst) & BIT(A64_R_NZCV)));
-		return;
-	}
-	/* (c) access size */
-	if (a64_is_mem(in.cls)) {
-		mem = expect_mem(o, in.cls);
-		if (mem < 0 || mem != in.mem_size) {
-			report(x, o, "mem_size %u, want %d", in.mem_size, mem);
-			return;
-		}
-	} else if (in.mem_size) {
-		report(x, o, "mem_size %u on a non-memory op", in.mem_size);
-		return;
-	}
-	/* (d) targets */
-	if (printed_target(o, &t) && t != in.target) {
-		report(x, o, "target %" PRIx64, in.target);
-		return;
-	}
-	/* system register names */
-	sr = printed_sysreg(o);
-	if (sr) {
-		name = a64_sysreg_name(in.sysreg);
-		/* one encoding, two names by direction (see a64_sysreg.c) */
-		if (!strcmp(sr, "dbgdtrtx_el0"))
-			sr = "dbgdtrrx_el0";
-		if (!name || strcmp(name, sr)) {
-			report(x, o, "sysreg %#x is '%s'", in.sysreg,
-			       name ? name : "(unnamed)");
-			return;
-		}
-	}
 	/* text: a64_disasm() must agree with objdump on the mnemonic and on
 	 * the general registers it prints, in order */
 	disasm_split(o->word, o->addr, dm, sizeof(dm), a, sizeof(a));

@@ -236,118 +236,201 @@ static int multi_entry(struct ctx *c, uint64_t e, int depth)
 	return 0;
 }
 
+/* The matchers, each as Linux's does it for the modelled core: 1 present,
+ * 0 absent, -1 unknown. */
+typedef int (*matcher_fn)(struct ctx *c, uint64_t e, int depth);
+
+static int m_cpuid(struct ctx *c, uint64_t e, int depth)
+{
+	(void)depth;
+	/* has_useable_gicv3_cpuif: ... and firmware left ICC_SRE_EL1.SRE
+	 * settable (platform) */
+	return cpuid_feature(c, e);
+}
+
+/* has_useable_cnp(): not with the CnP erratum; has_hw_dbm(): as
+ * cpu_can_use_dbm(), not on a broken-DBM core */
+static int feature_unless(struct ctx *c, uint64_t e, const struct hs_midr_list *l)
+{
+	int r = cpuid_feature(c, e);
+
+	if (r == 1 && hs_midr_on(l, c->core->midr)) {
+		snprintf(c->whybuf, sizeof(c->whybuf), "feature present, but MIDR on %s", l->name);
+		c->why = c->whybuf;
+		return 0;
+	}
+	return r;
+}
+
+static int m_cnp(struct ctx *c, uint64_t e, int depth)
+{
+	(void)depth;
+	return feature_unless(c, e, &hs_cnp_erratum);
+}
+
+static int m_dbm(struct ctx *c, uint64_t e, int depth)
+{
+	(void)depth;
+	return feature_unless(c, e, &hs_broken_dbm);
+}
+
+static int m_no_fpsimd(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	c->why = "ID_AA64PFR0_EL1.FP implemented";
+	return ((hs_core_idreg(c->core, HS_ID_AA64PFR0_EL1) >> 16) & 0xf) == 0xf;
+}
+
+/* read_cpuid_effective_cachetype(): no cleaning to the point of
+ * unification needed (CLIDR LoC 0, or LoUIS and LoUU 0) implies IDC */
+static int cache_bit(struct ctx *c, unsigned bit)
+{
+	uint64_t clidr = hs_core_idreg(c->core, HS_CLIDR_EL1);
+
+	c->why = bit == 28 ? "CTR_EL0.IDC" : "CTR_EL0.DIC";
+	if (bit == 28 && clidr && (((clidr >> 24) & 7) == 0 ||
+				   (((clidr >> 21) & 7) == 0 && ((clidr >> 27) & 7) == 0))) {
+		c->why = "CLIDR_EL1 LoUIS = LoUU = 0 (IDC implied)";
+		return 1;
+	}
+	return (int)((hs_core_idreg(c->core, HS_CTR_EL0) >> bit) & 1);
+}
+
+static int m_idc(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	return cache_bit(c, 28);
+}
+
+static int m_dic(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	return cache_bit(c, 29);
+}
+
+static int m_addr_auth(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	c->why = "ID_AA64ISAR1_EL1.APA/API, ISAR2.APA3";
+	return field_nonzero(c->core, HS_ID_AA64ISAR1_EL1, 4) || field_nonzero(c->core, HS_ID_AA64ISAR1_EL1, 8) ||
+	       field_nonzero(c->core, HS_ID_AA64ISAR2_EL1, 12);
+}
+
+static int m_generic_auth(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	c->why = "ID_AA64ISAR1_EL1.GPA/GPI, ISAR2.GPA3";
+	return field_nonzero(c->core, HS_ID_AA64ISAR1_EL1, 24) ||
+	       field_nonzero(c->core, HS_ID_AA64ISAR1_EL1, 28) || field_nonzero(c->core, HS_ID_AA64ISAR2_EL1, 8);
+}
+
+static int m_unmap_kernel(struct ctx *c, uint64_t e, int depth)
+{
+	(void)depth;
+	return unmap_kernel(c, e);
+}
+
+static int m_midr_range(struct ctx *c, uint64_t e, int depth)
+{
+	(void)depth;
+	return affected_midr_range(c, e);
+}
+
+static int m_midr_list(struct ctx *c, uint64_t e, int depth)
+{
+	(void)depth;
+	return affected_midr_list(c, e);
+}
+
+/* proton-pack.c, as spectre.c settles it */
+static int m_spectre_v2(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	c->why = c->out->spectre.v2_why;
+	return c->out->spectre.v2 != HS_MIT_UNAFFECTED;
+}
+
+static int m_spectre_v3a(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	c->why = c->out->spectre.v3a ? "MIDR on spectre_v3a_unsafe_list" : "MIDR not on spectre_v3a_unsafe_list";
+	return c->out->spectre.v3a;
+}
+
+static int m_spectre_v4(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	c->why = c->out->spectre.v4_why;
+	return c->out->spectre.v4 != HS_MIT_UNAFFECTED;
+}
+
+static int m_spectre_bhb(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	c->why = c->out->spectre.bhb_why;
+	return c->out->spectre.bhb != HS_MIT_UNAFFECTED;
+}
+
+/* Matchers whose answer is fixed by the platform (sim/boot/platform.c)
+ * or by the core not being a vendor part: the answer and why. */
+static const struct { const char *name; int value; const char *why; } fixed[] = {
+	{ "has_always", 1, "always" },
+	{ "runs_at_el2", 0, "platform: kernel entered at EL1" },
+	{ "is_kvm_protected_mode", 0, "platform: kernel entered at EL1" },
+	{ "can_use_gic_priorities", 0, "pseudo-NMI not enabled (irqchip.gicv3_pseudo_nmi)" },
+	{ "has_mismatched_cache_type", 0, "homogeneous system" },
+	{ "has_no_hw_prefetch", 0, "MIDR is not the affected vendor part" },
+	{ "is_kryo_midr", 0, "MIDR is not the affected vendor part" },
+	{ "needs_tx2_tvm_workaround", 0, "MIDR is not the affected vendor part" },
+	{ "has_neoverse_n1_erratum_1542419", 0, "MIDR is not the affected vendor part" },
+};
+
+static const struct { const char *name; matcher_fn fn; } matchers[] = {
+	{ "has_cpuid_feature", m_cpuid },
+	{ "has_user_cpuid_feature", m_cpuid },
+	{ "has_address_auth_cpucap", m_cpuid },
+	{ "has_amu", m_cpuid },
+	{ "has_32bit_el0", m_cpuid },
+	{ "has_useable_gicv3_cpuif", m_cpuid },
+	{ "has_useable_cnp", m_cnp },
+	{ "has_hw_dbm", m_dbm },
+	{ "has_no_fpsimd", m_no_fpsimd },
+	{ "has_cache_idc", m_idc },
+	{ "has_cache_dic", m_dic },
+	{ "has_address_auth_metacap", m_addr_auth },
+	{ "has_generic_auth", m_generic_auth },
+	{ "unmap_kernel_at_el0", m_unmap_kernel },
+	{ "is_affected_midr_range", m_midr_range },
+	{ "is_affected_midr_range_list", m_midr_list },
+	{ "has_cortex_a76_erratum_1463225", m_midr_list },
+	{ "cpucap_multi_entry_cap_matches", multi_entry },
+	{ "has_spectre_v2", m_spectre_v2 },
+	{ "has_spectre_v3a", m_spectre_v3a },
+	{ "has_spectre_v4", m_spectre_v4 },
+	{ "is_spectre_bhb_affected", m_spectre_bhb },
+};
+
 /*
  * One entry: 1 present, 0 absent, -1 unknown matcher. The matcher is
- * identified by its function name in the image; the rules are Linux's.
+ * identified by its function name in the image; the rules are Linux's,
+ * one table row each - a name not in the tables is reported, never guessed.
  */
 static int eval_entry(struct ctx *c, uint64_t e, int depth)
 {
 	char buf[96];
 	const char *m = func_name(c, rd64(c, e + OFF_MATCHES), buf, sizeof(buf));
-	const struct hs_core *core = c->core;
 
 	c->why = NULL;
 	if (!m || depth > 4)
 		return -1;
-	if (!strcmp(m, "has_cpuid_feature") || !strcmp(m, "has_user_cpuid_feature") ||
-	    !strcmp(m, "has_address_auth_cpucap") || !strcmp(m, "has_amu") ||
-	    !strcmp(m, "has_32bit_el0"))
-		return cpuid_feature(c, e);
-	if (!strcmp(m, "has_useable_gicv3_cpuif")) {
-		/* ... and firmware left ICC_SRE_EL1.SRE settable (platform) */
-		return cpuid_feature(c, e);
-	}
-	if (!strcmp(m, "has_useable_cnp") || !strcmp(m, "has_hw_dbm")) {
-		/* has_useable_cnp(): not with the CnP erratum; has_hw_dbm(): as
-		 * cpu_can_use_dbm(), not on a broken-DBM core */
-		const struct hs_midr_list *l = !strcmp(m, "has_useable_cnp") ? &hs_cnp_erratum :
-										&hs_broken_dbm;
-		int r = cpuid_feature(c, e);
-
-		if (r == 1 && hs_midr_on(l, core->midr)) {
-			snprintf(c->whybuf, sizeof(c->whybuf), "feature present, but MIDR on %s", l->name);
-			c->why = c->whybuf;
-			return 0;
+	for (size_t i = 0; i < HS_ARRAY_SIZE(matchers); i++)
+		if (!strcmp(m, matchers[i].name))
+			return matchers[i].fn(c, e, depth);
+	for (size_t i = 0; i < HS_ARRAY_SIZE(fixed); i++)
+		if (!strcmp(m, fixed[i].name)) {
+			c->why = fixed[i].why;
+			return fixed[i].value;
 		}
-		return r;
-	}
-	if (!strcmp(m, "has_no_fpsimd")) {
-		c->why = "ID_AA64PFR0_EL1.FP implemented";
-		return ((hs_core_idreg(core, HS_ID_AA64PFR0_EL1) >> 16) & 0xf) == 0xf;
-	}
-	if (!strcmp(m, "has_cache_idc") || !strcmp(m, "has_cache_dic")) {
-		unsigned bit = m[10] == 'i' ? 28 : 29;
-		uint64_t clidr = hs_core_idreg(core, HS_CLIDR_EL1);
-
-		c->why = bit == 28 ? "CTR_EL0.IDC" : "CTR_EL0.DIC";
-		/* read_cpuid_effective_cachetype(): no cleaning to the point of
-		 * unification needed (CLIDR LoC 0, or LoUIS and LoUU 0) implies IDC */
-		if (bit == 28 && clidr && (((clidr >> 24) & 7) == 0 ||
-					   (((clidr >> 21) & 7) == 0 && ((clidr >> 27) & 7) == 0))) {
-			c->why = "CLIDR_EL1 LoUIS = LoUU = 0 (IDC implied)";
-			return 1;
-		}
-		return (int)((hs_core_idreg(core, HS_CTR_EL0) >> bit) & 1);
-	}
-	if (!strcmp(m, "has_address_auth_metacap")) {
-		c->why = "ID_AA64ISAR1_EL1.APA/API, ISAR2.APA3";
-		return field_nonzero(core, HS_ID_AA64ISAR1_EL1, 4) ||
-		       field_nonzero(core, HS_ID_AA64ISAR1_EL1, 8) ||
-		       field_nonzero(core, HS_ID_AA64ISAR2_EL1, 12);
-	}
-	if (!strcmp(m, "has_generic_auth")) {
-		c->why = "ID_AA64ISAR1_EL1.GPA/GPI, ISAR2.GPA3";
-		return field_nonzero(core, HS_ID_AA64ISAR1_EL1, 24) ||
-		       field_nonzero(core, HS_ID_AA64ISAR1_EL1, 28) ||
-		       field_nonzero(core, HS_ID_AA64ISAR2_EL1, 8);
-	}
-	if (!strcmp(m, "has_always")) {
-		c->why = "always";
-		return 1;
-	}
-	if (!strcmp(m, "unmap_kernel_at_el0"))
-		return unmap_kernel(c, e);
-	if (!strcmp(m, "runs_at_el2") || !strcmp(m, "is_kvm_protected_mode")) {
-		c->why = "platform: kernel entered at EL1";
-		return 0;
-	}
-	if (!strcmp(m, "can_use_gic_priorities")) {
-		c->why = "pseudo-NMI not enabled (irqchip.gicv3_pseudo_nmi)";
-		return 0;
-	}
-	if (!strcmp(m, "has_mismatched_cache_type")) {
-		c->why = "homogeneous system";
-		return 0;
-	}
-	if (!strcmp(m, "has_no_hw_prefetch") || !strcmp(m, "is_kryo_midr") ||
-	    !strcmp(m, "needs_tx2_tvm_workaround") || !strcmp(m, "has_neoverse_n1_erratum_1542419")) {
-		c->why = "MIDR is not the affected vendor part";
-		return 0;
-	}
-	if (!strcmp(m, "is_affected_midr_range"))
-		return affected_midr_range(c, e);
-	if (!strcmp(m, "is_affected_midr_range_list") || !strcmp(m, "has_cortex_a76_erratum_1463225"))
-		return affected_midr_list(c, e);
-	if (!strcmp(m, "cpucap_multi_entry_cap_matches"))
-		return multi_entry(c, e, depth);
-	/* proton-pack.c, as spectre.c settles it */
-	if (!strcmp(m, "has_spectre_v2")) {
-		c->why = c->out->spectre.v2_why;
-		return c->out->spectre.v2 != HS_MIT_UNAFFECTED;
-	}
-	if (!strcmp(m, "has_spectre_v3a")) {
-		c->why = c->out->spectre.v3a ? "MIDR on spectre_v3a_unsafe_list" :
-					       "MIDR not on spectre_v3a_unsafe_list";
-		return c->out->spectre.v3a;
-	}
-	if (!strcmp(m, "has_spectre_v4")) {
-		c->why = c->out->spectre.v4_why;
-		return c->out->spectre.v4 != HS_MIT_UNAFFECTED;
-	}
-	if (!strcmp(m, "is_spectre_bhb_affected")) {
-		c->why = c->out->spectre.bhb_why;
-		return c->out->spectre.bhb != HS_MIT_UNAFFECTED;
-	}
 	return -1;
 }
 

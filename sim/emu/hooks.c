@@ -16,7 +16,7 @@
 #include "emu/runner.h"
 #include "emu/runner_internal.h"
 
-static struct hs_hookfn *find_fn(struct hs_runner *r, uint64_t pc)
+static const struct hs_hookfn *find_fn(struct hs_runner *r, uint64_t pc)
 {
 	if (pc < r->fn_lo || pc > r->fn_hi)
 		return NULL;
@@ -54,21 +54,15 @@ static void call_stack(struct hs_runner *r, char *buf, size_t len)
 	}
 }
 
-void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
+/* Before anything runs at pc: the budget and the run's stop. 1: stop here. */
+static int at_limits(struct hs_runner *r, uc_engine *uc, uint64_t pc)
 {
-	struct hs_runner *r = ud;
-	struct hs_hookfn *f;
-	const struct a64_insn *in;
-	uint32_t word = 0;
-	long idx;
-
-	(void)size;
 	if (++r->icount > r->budget_end) {
 		char where[128];
 
 		hs_rt_stop(r, "instruction budget of %llu exhausted at %s (runaway?)",
 			   (unsigned long long)r->budget, hs_addr_fmt(r->img, pc, where, sizeof(where)));
-		return;
+		return 1;
 	}
 	if (r->stop_pc && pc == r->stop_pc) {
 		uint64_t sp = 0;
@@ -78,9 +72,99 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 		if ((!r->stop_sp_min || sp >= r->stop_sp_min) && --r->stop_hits_left == 0) {
 			r->reached_stop = 1;
 			uc_emu_stop(uc);
-			return;
+			return 1;
 		}
 	}
+	if (pc >= r->poison_lo && pc < r->poison_hi)
+		for (unsigned i = 0; i < r->npoison; i++)
+			if (pc >= r->poison[i].lo && pc < r->poison[i].hi) {
+				hs_rt_stop(r, "%s", r->poison[i].why);
+				return 1;
+			}
+	return 0;
+}
+
+/* A call hotsim answers: a stub returns its value, a shim runs on the host. */
+static void answer_call(struct hs_runner *r, uc_engine *uc, const struct hs_hookfn *f)
+{
+	uint64_t x[8], lr;
+
+	for (unsigned i = 0; i < 8; i++)
+		x[i] = hs_rt_x(r, i);
+	if (f->fn) {
+		if (f->fn(r, f->ctx, x)) {
+			hs_rt_stop(r, "%s", hs_errmsg());
+			return;
+		}
+	} else {
+		x[0] = f->ret;
+	}
+	if (r->tr) {
+		hs_trace_note_stub(r->tr, f->name, f->addr);
+		if (r->tr->n)
+			r->tr->v[r->tr->n - 1].flags |= HS_T_STUB;
+	}
+	uc_reg_write(uc, UC_ARM64_REG_X0, &x[0]);
+	uc_reg_read(uc, UC_ARM64_REG_X30, &lr);
+	uc_reg_write(uc, UC_ARM64_REG_PC, &lr);
+	if (r->csp > 0)
+		r->csp--;
+}
+
+/* The instruction at pc, decoded once per address; the word comes straight
+ * from our own mapping (uc_mem_read per instruction was an eighth of the
+ * run time). NULL: not mapped (the fetch fault hook reports it) or out of
+ * memory (the run stops). */
+static const struct a64_insn *decoded(struct hs_runner *r, uint64_t pc, long *idx)
+{
+	uint32_t word;
+
+	*idx = hs_dcache_find(&r->dc, pc);
+	if (*idx < 0) {
+		const void *p = hs_rt_host(r, pc, 4);
+
+		if (!p)
+			return NULL;
+		memcpy(&word, p, 4);
+		*idx = hs_dcache_get(&r->dc, pc, word);
+	}
+	if (*idx < 0) {
+		hs_rt_stop(r, "%s", hs_errmsg());
+		return NULL;
+	}
+	return &r->dc.v[*idx].in;
+}
+
+/* The trace record of the instruction, and what the reports keep of it. */
+static int trace(struct hs_runner *r, uint64_t pc, long idx, const struct a64_insn *in)
+{
+	if (r->tr && !r->tracing && pc == r->trace_from)
+		r->tracing = 1;
+	if (!r->tracing)
+		return 0;
+	if (hs_trace_push(r->tr, pc, (uint32_t)idx)) {
+		hs_rt_stop(r, "%s", hs_errmsg());
+		return -1;
+	}
+	if (r->next_flags) {
+		r->tr->v[r->tr->n - 1].flags |= r->next_flags;
+		r->next_flags = 0;
+	}
+	if (in->cls == A64_C_MRS || in->cls == A64_C_MSR || in->cls == A64_C_SYS)
+		hs_trace_note_sysreg(r->tr, in->sysreg, in->cls != A64_C_MRS);
+	return 0;
+}
+
+void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
+{
+	struct hs_runner *r = ud;
+	const struct hs_hookfn *f;
+	const struct a64_insn *in;
+	long idx;
+
+	(void)size;
+	if (at_limits(r, uc, pc))
+		return;
 	/* the backend's stop sites, then its interrupts (QEMU takes one
 	 * before the instruction at the deadline executes) */
 	if (pc >= r->warp_lo && pc <= r->warp_hi)
@@ -89,72 +173,18 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 		r->icount--;	/* the instruction at pc did not execute */
 		return;
 	}
-	if (pc >= r->poison_lo && pc < r->poison_hi) {
-		for (unsigned i = 0; i < r->npoison; i++)
-			if (pc >= r->poison[i].lo && pc < r->poison[i].hi) {
-				hs_rt_stop(r, "%s", r->poison[i].why);
-				return;
-			}
-	}
 	if ((f = find_fn(r, pc)) != NULL) {
-		uint64_t x[8], lr;
-
-		for (unsigned i = 0; i < 8; i++)
-			x[i] = hs_rt_x(r, i);
-		if (f->fn) {
-			if (f->fn(r, f->ctx, x)) {
-				hs_rt_stop(r, "%s", hs_errmsg());
-				return;
-			}
-		} else {
-			x[0] = f->ret;
-		}
-		if (r->tr) {
-			hs_trace_note_stub(r->tr, f->name, f->addr);
-			if (r->tr->n)
-				r->tr->v[r->tr->n - 1].flags |= HS_T_STUB;
-		}
-		uc_reg_write(uc, UC_ARM64_REG_X0, &x[0]);
-		uc_reg_read(uc, UC_ARM64_REG_X30, &lr);
-		uc_reg_write(uc, UC_ARM64_REG_PC, &lr);
-		if (r->csp > 0)
-			r->csp--;
+		answer_call(r, uc, f);
 		return;
 	}
-	/* decoded once per address; the word comes straight from our own
-	 * mapping (uc_mem_read per instruction was an eighth of the run time) */
-	idx = hs_dcache_find(&r->dc, pc);
-	if (idx < 0) {
-		const void *p = hs_rt_host(r, pc, 4);
-
-		if (!p)
-			return;	/* the fetch fault hook reports it */
-		memcpy(&word, p, 4);
-		idx = hs_dcache_get(&r->dc, pc, word);
-	}
-	if (idx < 0) {
-		hs_rt_stop(r, "%s", hs_errmsg());
+	if (!(in = decoded(r, pc, &idx)) || trace(r, pc, idx, in))
 		return;
-	}
-	in = &r->dc.v[idx].in;
-	if (r->tr && !r->tracing && pc == r->trace_from)
-		r->tracing = 1;
-	if (r->tracing && hs_trace_push(r->tr, pc, (uint32_t)idx)) {
-		hs_rt_stop(r, "%s", hs_errmsg());
-		return;
-	}
-	if (r->next_flags && r->tracing) {
-		r->tr->v[r->tr->n - 1].flags |= r->next_flags;
-		r->next_flags = 0;
-	}
 	if (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND) {
 		if (r->csp < HS_CSTACK)
 			r->cstack[r->csp++] = pc + 4;
 	} else if (in->cls == A64_C_RET && r->csp > 0) {
 		r->csp--;
 	}
-	if (r->tracing && (in->cls == A64_C_MRS || in->cls == A64_C_MSR || in->cls == A64_C_SYS))
-		hs_trace_note_sysreg(r->tr, in->sysreg, in->cls != A64_C_MRS);
 	if (in->cls == A64_C_ERET && r->be->eret)
 		r->be->eret(r);
 	else if (r->be->wfx && a64_is_wfi(in->word))

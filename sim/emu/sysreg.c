@@ -100,74 +100,76 @@ uint32_t hs_rt_sysreg_hook(struct hs_runner *r, uc_engine *uc, uc_arm64_reg rt,
 #define set_x hs_rt_set_x
 #define get_x hs_rt_x
 
-int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word)
+/* A GIC CPU interface register: 1 done (*v the value read), 0 not one,
+ * -1 accessed the wrong way. */
+static int gic_reg(struct hs_runner *r, uint16_t enc, int read, unsigned rt, uint64_t *v)
 {
-	int read = (word >> 21) & 1;
-	unsigned rt = a64_rt(word);
-	uint16_t enc = ENC(2 + ((word >> 19) & 1), (word >> 16) & 7, (word >> 12) & 15,
-			   (word >> 8) & 15, (word >> 5) & 7);
-	uint64_t v = 0, next = pc + 4;
-	char where[128];
-	const char *name;
-
 	switch (enc) {
 	case ICC_IAR1:
 		if (!read)
-			goto unknown;
+			return -1;
 		if (r->be->gic_ack) {
-			v = r->be->gic_ack(r);
-			break;
+			*v = r->be->gic_ack(r);
+			return 1;
 		}
-		v = r->gic_pending;
+		*v = r->gic_pending;
 		r->gic_pending = SPURIOUS_INTID;	/* acknowledged */
-		break;
+		return 1;
 	case ICC_HPPIR1:
 		if (!read)
-			goto unknown;
-		v = r->be->gic_pending ? r->be->gic_pending(r) : r->gic_pending;
-		break;
+			return -1;
+		*v = r->be->gic_pending ? r->be->gic_pending(r) : r->gic_pending;
+		return 1;
 	case ICC_EOIR1: case ICC_DIR: case ICC_SGI1R:
 		if (read)
-			goto unknown;
+			return -1;
 		r->gic_eois += enc == ICC_EOIR1;
 		if (enc != ICC_SGI1R && r->be->gic_eoi)
 			r->be->gic_eoi(r, (uint32_t)(get_x(r, rt) & 0xffffff));
 		else if (enc == ICC_SGI1R && r->be->gic_sgi)
 			r->be->gic_sgi(r, get_x(r, rt));
-		break;
-	case ICC_PMR:
-		if (read)
-			v = r->icc_pmr;
-		else
-			r->icc_pmr = get_x(r, rt) & 0xff;
-		break;
+		return 1;
 	case ICC_RPR:
 		if (!read)
-			goto unknown;
-		v = 0xff;	/* idle priority: nothing active */
-		break;
-	case ICC_BPR1:
-		if (read)
-			v = r->icc_bpr1;
-		else
-			r->icc_bpr1 = get_x(r, rt) & 7;
-		break;
-	case ICC_CTLR:
-		if (read)
-			v = r->icc_ctlr;
-		else
-			r->icc_ctlr = get_x(r, rt);
-		break;
+			return -1;
+		*v = 0xff;	/* idle priority: nothing active */
+		return 1;
 	case ICC_SRE:
-		v = 7;	/* SRE | DFB | DIB: system register interface on */
-		break;
-	case ICC_IGRPEN1:
-		if (read)
-			v = r->icc_igrpen1;
-		else
-			r->icc_igrpen1 = get_x(r, rt) & 1;
-		break;
+		*v = 7;	/* SRE | DFB | DIB: system register interface on */
+		return 1;
 	default:
+		return 0;
+	}
+}
+
+/* The GIC's plain state registers: read back what was written. */
+static uint64_t *gic_state(struct hs_runner *r, uint16_t enc, uint64_t *mask)
+{
+	switch (enc) {
+	case ICC_PMR: *mask = 0xff; return &r->icc_pmr;
+	case ICC_BPR1: *mask = 7; return &r->icc_bpr1;
+	case ICC_CTLR: *mask = ~0ULL; return &r->icc_ctlr;
+	case ICC_IGRPEN1: *mask = 1; return &r->icc_igrpen1;
+	default: return NULL;
+	}
+}
+
+int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word)
+{
+	int read = (word >> 21) & 1, k;
+	unsigned rt = a64_rt(word);
+	uint16_t enc = ENC(2 + ((word >> 19) & 1), (word >> 16) & 7, (word >> 12) & 15,
+			   (word >> 8) & 15, (word >> 5) & 7);
+	uint64_t v = 0, next = pc + 4, mask, *st;
+	char where[128];
+	const char *name;
+
+	if ((st = gic_state(r, enc, &mask)) != NULL) {
+		if (read)
+			v = *st;
+		else
+			*st = get_x(r, rt) & mask;
+	} else if ((k = gic_reg(r, enc, read, rt, &v)) != 1) {
 		goto unknown;
 	}
 	if (read)
