@@ -1,7 +1,8 @@
 /*
  * cmd_trace.c - `hotsim trace VMLINUX PATH`: the dynamic instruction stream
  * of one path on each selected core (index, address, symbol+offset,
- * disassembly, data address), at most --limit lines per core.
+ * disassembly, data address), at most --limit lines per core: the whole
+ * run (each operation marked) or one operation of it (--op).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@ struct trace_opts {
 	struct opt_cpus cpus;
 	enum hs_state_source src;
 	long limit;
+	long op;			/* -1: the whole run */
 	enum opt_format format;
 };
 
@@ -26,21 +28,49 @@ static void defaults(void *p)
 	o->src = opt_default_source();
 	opt_all_cpus(&o->cpus);
 	o->limit = 2000;
+	o->op = -1;
+}
+
+/* The records [*begin, *end) to print: the whole run, or operation op. */
+static int op_range(const struct hs_path_run *pr, long op, size_t *begin, size_t *end)
+{
+	*begin = 0;
+	*end = pr->tr.n;
+	if (op < 0)
+		return 0;
+	if (!pr->nops || op >= (long)pr->nops)
+		return hs_fail("%s: --op %ld, but the run has %u operations (0..%u)", pr->def->name, op,
+			       pr->nops ? pr->nops : 1, pr->nops ? pr->nops - 1 : 0);
+	*begin = pr->ops[op].begin;
+	*end = pr->ops[op].end;
+	return 0;
+}
+
+/* "# op K" before the first record of each operation (whole runs only). */
+static void op_marks(const struct hs_path_run *pr, size_t i, long op)
+{
+	for (unsigned k = 0; op < 0 && k < pr->nops; k++)
+		if (pr->ops[k].begin == i)
+			printf("# op %u (%s)\n", k, k < pr->warmup ? "warm-up" : "sample");
 }
 
 static void text_stream(const struct hs_image *img, const struct hs_core *core,
-			const struct hs_path_run *pr, long limit)
+			const struct hs_path_run *pr, long limit, long op, size_t from, size_t to)
 {
 	printf("# %s on %s (%s): %zu instructions from %s\n", pr->def->name, core->name, core->full,
 	       pr->tr.n, pr->entry_desc);
-	for (size_t i = 0; i < pr->tr.n; i++) {
+	if (op >= 0)
+		printf("# op %ld (%s): records %zu..%zu\n", op, op < (long)pr->warmup ? "warm-up" : "sample",
+		       from, to - 1);
+	for (size_t i = from; i < to; i++) {
 		const struct hs_tinsn *t = &pr->tr.v[i];
 		char where[128], text[96];
 
-		if ((long)i >= limit) {
-			printf("# ... %zu more instructions (raise --limit)\n", pr->tr.n - i);
+		if ((long)(i - from) >= limit) {
+			printf("# ... %zu more instructions (raise --limit)\n", to - i);
 			break;
 		}
+		op_marks(pr, i, op);
 		a64_disasm(hs_trace_insn(&pr->tr, i)->word, t->pc, text, sizeof(text));
 		printf("%6zu  %016llx  %-40s %s", i, (unsigned long long)t->pc,
 		       hs_addr_fmt(img, t->pc, where, sizeof(where)), text);
@@ -58,7 +88,7 @@ static void text_stream(const struct hs_image *img, const struct hs_core *core,
 }
 
 static void json_stream(struct json *j, const struct hs_image *img, const struct hs_core *core,
-			const struct hs_path_run *pr, long limit)
+			const struct hs_path_run *pr, long limit, long op, size_t from, size_t to)
 {
 	char where[128], text[96];
 
@@ -66,8 +96,12 @@ static void json_stream(struct json *j, const struct hs_image *img, const struct
 	json_str(j, "cpu", core->name);
 	json_str(j, "entry_desc", pr->entry_desc);
 	json_uint(j, "instructions", pr->tr.n);
+	json_uint(j, "operations", pr->nops);
+	json_uint(j, "warmup", pr->warmup);
+	if (op >= 0)
+		json_uint(j, "op", (uint64_t)op);
 	json_begin_arr(j, "stream");
-	for (size_t i = 0; i < pr->tr.n && (long)i < limit; i++) {
+	for (size_t i = from; i < to && (long)(i - from) < limit; i++) {
 		const struct hs_tinsn *t = &pr->tr.v[i];
 
 		a64_disasm(hs_trace_insn(&pr->tr, i)->word, t->pc, text, sizeof(text));
@@ -80,7 +114,7 @@ static void json_stream(struct json *j, const struct hs_image *img, const struct
 		json_end_obj(j);
 	}
 	json_end_arr(j);
-	json_bool(j, "truncated", (long)pr->tr.n > limit);
+	json_bool(j, "truncated", (long)(to - from) > limit);
 	json_end_obj(j);
 }
 
@@ -107,6 +141,7 @@ static int run(void *p, char **args)
 	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
 		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
 		struct hs_path_run pr;
+		size_t from, to;
 
 		if (!pt) {
 			rc = cli_error();
@@ -117,12 +152,14 @@ static int run(void *p, char **args)
 		} else if (!pr.ok) {
 			hs_fail("%s on %s cannot run: %s", def->name, o->cpus.v[i]->name, pr.why);
 			rc = cli_error();
+		} else if (op_range(&pr, o->op, &from, &to)) {
+			rc = cli_error();
 		} else if (o->format == FORMAT_JSON) {
-			json_stream(&j, img, o->cpus.v[i], &pr, o->limit);
+			json_stream(&j, img, o->cpus.v[i], &pr, o->limit, o->op, from, to);
 		} else {
 			if (i)
 				printf("\n");
-			text_stream(img, o->cpus.v[i], &pr, o->limit);
+			text_stream(img, o->cpus.v[i], &pr, o->limit, o->op, from, to);
 		}
 		hs_path_run_free(&pr);
 		hs_patched_free(pt);
@@ -141,6 +178,8 @@ static const struct cli_opt opts[] = {
 	OPT("state-source", "SRC", OPT_SOURCE, struct trace_opts, src, "booted, synthesized or auto"),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,
 	      "instructions printed per core (default 2000)"),
+	OPT_N("op", "N", struct trace_opts, op, 0, 1000000,
+	      "only operation N of the run (0: the first; the first ones are warm-up)"),
 	OPT("format", "FMT", OPT_FORMAT, struct trace_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

@@ -36,8 +36,8 @@ static void text(const struct hs_image *img, const char *cpu, const struct hs_va
 	if (!v->ran)
 		printf("%-16s %-4s cannot validate: %s\n", v->def->name, cpu, v->why);
 	else if (v->identical)
-		printf("%-16s %-4s identical, %zu instructions from the %s point (%s)\n", v->def->name, cpu,
-		       v->n, v->point, v->how);
+		printf("%-16s %-4s identical, %u ops, %zu instructions from the %s point (%s)\n",
+		       v->def->name, cpu, v->nops, v->n, v->point, v->how);
 	else
 		printf("%-16s %-4s differs after %zu instructions from the %s point (%s): at %s, hotsim next %s, QEMU next %s\n",
 		       v->def->name, cpu, v->at, v->point, v->how, v->at ? hs_addr_fmt(img, v->pc, a, sizeof(a)) : "the start",
@@ -55,6 +55,7 @@ static void json(struct json *j, const char *cpu, const struct hs_validation *v)
 	else {
 		json_str(j, "point", v->point);
 		json_str(j, "qemu_run", v->how);
+		json_uint(j, "operations", v->nops);
 		json_uint(j, "instructions", v->identical ? v->n : v->at);
 	}
 	if (v->ran && !v->identical) {

@@ -69,16 +69,22 @@ static void explain(FILE *f, const struct ms_detail *b, const struct ms_detail *
 	int n = ms_explain_functions(b, p, t, MAX_FN);
 	long lines = 0;
 
+	char over[48];
+
+	if (b->ncount > 1)
+		snprintf(over, sizeof(over), "the mean per op over %u ops", b->ncount);
+	else
+		snprintf(over, sizeof(over), "one op");
 	if (p)
-		fprintf(f, "\nexplain %s on %s (%s, per op over %u ops): base %llu cycles, patched %llu "
+		fprintf(f, "\nexplain %s on %s (%s, %s): base %llu cycles, patched %llu "
 			"cycles, delta %+lld (%+.2f%%)\n",
-			b->run.def->name, b->pt->core->name, ms_state_names[b->state], b->ncount,
+			b->run.def->name, b->pt->core->name, ms_state_names[b->state], over,
 			(unsigned long long)b->res.cycles, (unsigned long long)p->res.cycles,
 			(long long)p->res.cycles - (long long)b->res.cycles,
 			ms_delta_pct((double)b->res.cycles, (double)p->res.cycles));
 	else
-		fprintf(f, "\nexplain %s on %s (%s, per op over %u ops): %llu cycles\n", b->run.def->name,
-			b->pt->core->name, ms_state_names[b->state], b->ncount, (unsigned long long)b->res.cycles);
+		fprintf(f, "\nexplain %s on %s (%s, %s): %llu cycles\n", b->run.def->name,
+			b->pt->core->name, ms_state_names[b->state], over, (unsigned long long)b->res.cycles);
 	if (p)
 		fprintf(f, "  instructions %llu -> %llu; mispredicts %u -> %u; cache misses I %u -> %u, D %u -> %u\n",
 			(unsigned long long)b->res.insns, (unsigned long long)p->res.insns, b->res.mispredicts,

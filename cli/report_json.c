@@ -138,6 +138,7 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 			json_num(j, "delta_ci95", mv.ci95, 2);
 			json_num(j, "welch_p", mv.p, 4);
 		}
+		json_str(j, "test", mv.tested ? "welch" : mv.one_draw ? "layout (one draw a side)" : "none");
 		json_bool(j, "significant", mv.significant);
 		json_str(j, "verdict", verdict_word(mv.verdict));
 		noise(j, c, p, st);

@@ -145,7 +145,7 @@ Test(formats, real_pair_text_fits_72_columns)
 	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline"), &out), 0);
 	email_shaped("compare 7.2-base 7.2-cswitch-inline", out);
 	cr_assert(strstr(out, "\ncswitch           a"), "%s", out);
-	cr_assert(strstr(out, "\ntotal             all warm"), "%s", out);
+	cr_assert(strstr(out, "\ntotal             all typical"), "%s", out);
 	free(out);
 	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline") " --all", &out), 0);
 	email_shaped("compare --all", out);
@@ -166,7 +166,7 @@ Test(formats, real_pair_markdown)
 			    " --format markdown", &out), 0);
 	markdown_tables("compare --format markdown", out, &t, &r);
 	cr_assert_eq(t, 2, "the moved rows and the folded unchanged ones: %s", out);
-	cr_assert(strstr(out, "| **total** | all | warm |"), "%s", out);
+	cr_assert(strstr(out, "| **total** | all | typical |"), "%s", out);
 	fold = strstr(out, "<details><summary>");
 	cr_assert(fold && strstr(fold, " unchanged results</summary>"), "%s", out);
 	/* the largest move of a whole path (not a sub-row, not the census,
@@ -190,7 +190,7 @@ Test(formats, real_pair_markdown)
 			 cpu, state);
 		ex = strstr(out, want);
 		cr_assert(ex, "expected %s in %s", want, out);
-		snprintf(want, sizeof(want), "```text\nexplain %s on %s: ", path, cpu);
+		snprintf(want, sizeof(want), "```text\nexplain %s on %s (%s, ", path, cpu, state);
 		cr_assert(strstr(ex, want), "%s", ex);
 	}
 	cr_assert(strstr(ex, "```\n\n</details>"), "%s", ex);
@@ -199,7 +199,7 @@ Test(formats, real_pair_markdown)
 	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline")
 			    " --format markdown --cpu a53,a55 --path irq-el1 --explain irq-el1", &out), 0);
 	markdown_tables("compare --format markdown --explain", out, &t, &r);
-	cr_assert(strstr(out, "--explain irq-el1 (warm)"), "%s", out);
+	cr_assert(strstr(out, "--explain irq-el1 (typical)"), "%s", out);
 	cr_assert(strstr(out, "explain irq-el1 on a53") && strstr(out, "explain irq-el1 on a55"), "%s", out);
 	free(out);
 }

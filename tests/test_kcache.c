@@ -49,11 +49,12 @@ Test(kcache, damaged_image_found_and_rebuilt, .timeout = 1200)
 	mkdir(t, 0755);
 	snprintf(t, sizeof(t), "%s/scratch/kcache-XXXXXX", real);
 	cr_assert(mkdtemp(t));
-	/* the baseline's entry, tree, source and step counts, as hard links */
+	/* the baseline's entry, tree, source (and its tarball: no download) and
+	 * step counts, as hard links */
 	snprintf(cmd, sizeof(cmd),
 		 "set -e; k=$(kernels/linux/build.sh --key 7.2-base); r=%s; t=%s; "
 		 "mkdir -p $t/images $t/trees $t/links; ln_() { cp -al \"$1\" \"$2\" 2>/dev/null || cp -a \"$1\" \"$2\"; }; "
-		 "ln_ $r/src $t/src; "
+		 "ln_ $r/src $t/src; if [ -d $r/debs ]; then ln_ $r/debs $t/debs; fi; "
 		 /* as clone_tree does: sources linked, objects copied (a
 		  * linked object would be rewritten through the link) */
 		 "b=$t/trees/7.2-base-$k; ln_ $t/src/7.2/linux-source-7.2 $b; "

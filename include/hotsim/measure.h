@@ -187,10 +187,11 @@ struct ms_pair {
  * What a move of one result is worth (compare): the difference of the
  * means with its 95% interval (Welch's t-test, for typical rows), and the
  * verdict. A move is improved / regressed - Fastpath's (I) / (R) - only
- * when the sampled difference is significant (Welch, p < 0.05; a row of
- * one draw per side has no test) AND beyond the layout band (the two
- * images' ranges over the layouts tried do not overlap, and the move is
- * 0.5% or more); otherwise it is within noise.
+ * when the sampled difference is significant (Welch, p < 0.05) AND beyond
+ * the layout band (the two images' ranges over the layouts tried do not
+ * overlap, and the move is 0.5% or more); otherwise it is within noise.
+ * A row of one deterministic draw per side (warm, cold, synthesized state)
+ * has no spread to test: the layout band alone decides it.
  */
 enum ms_verdict { MS_SAME, MS_WITHIN, MS_IMPROVED, MS_REGRESSED };
 
@@ -211,7 +212,8 @@ struct ms_move {
 	double ci95;			/* of the difference; 0: no test */
 	int tested;			/* both sides sampled */
 	double p;
-	int significant;		/* p < 0.05 */
+	int one_draw;			/* one deterministic draw per side */
+	int significant;		/* p < 0.05; one draw: beyond the band */
 	int band;			/* 1 beyond the layout band, 0 within, -1 no band */
 	enum ms_verdict verdict;
 };

@@ -47,6 +47,15 @@ progress() {
 	done
 }
 
+# What else is on PATH must not reach the image. Kconfig records the
+# version of any rustc it finds (CONFIG_RUSTC_VERSION and friends, 6.12
+# and later), which changes the embedded config and with it the layout
+# - a machine with rustup gave other bytes than a fresh root. No hotsim
+# config enables Rust, so the pins give every machine the bytes a
+# machine without rustc gives: what a cache key has always meant (the
+# pins are therefore not part of the key).
+host_pins() { echo "RUSTC=hotsim-no-rustc BINDGEN=hotsim-no-bindgen HOSTRUSTC=hotsim-no-rustc"; }
+
 # run_make NAME TREE LOG TOOLCHAIN [make arguments...]: make in TREE (with
 # O=DIR among the arguments for an out-of-tree build), output to LOG.
 run_make() {
@@ -55,7 +64,7 @@ run_make() {
 	[ -f "$recipe_steps/steps-$name" ] && expect=$(cat "$recipe_steps/steps-$name")
 	# shellcheck disable=SC2046
 	# a build that hangs is stopped (HOTSIM_BUILD_TIMEOUT seconds, 90 minutes)
-	timeout "${HOTSIM_BUILD_TIMEOUT:-5400}" make -C "$tree" -j"$jobs" $(make_args "$tc") "$@" >>"$log" 2>&1 &
+	timeout "${HOTSIM_BUILD_TIMEOUT:-5400}" make -C "$tree" -j"$jobs" $(make_args "$tc") $(host_pins) "$@" >>"$log" 2>&1 &
 	local pid=$!
 	progress "$name" "$log" "$pid" "$expect" &
 	local ppid=$!
@@ -77,7 +86,7 @@ run_make() {
 merge_config() {
 	local tree=$1 tc=$2 log=$3 frag=$4; shift 4
 	# shellcheck disable=SC2046
-	KCONFIG_ALLCONFIG="$frag" make -s -C "$tree" $(make_args "$tc") "$@" allnoconfig >>"$log" 2>&1
+	KCONFIG_ALLCONFIG="$frag" make -s -C "$tree" $(make_args "$tc") $(host_pins) "$@" allnoconfig >>"$log" 2>&1
 }
 
 # config_misses NAME CONFIG FRAGMENT...: every option the fragments set must
