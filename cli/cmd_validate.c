@@ -122,8 +122,8 @@ static const struct cli_opt opts[] = {
 
 static const char *const notes[] = {
 	"boots the image again under QEMU (the snapshot must come out the same), restores each point",
-	"with hotsim's per-core overlay written into it and records what QEMU runs from there:",
-	"single-stepped from an svc point (about 1 ms a step), by a TCG plugin from an IRQ point;",
+	"with hotsim's per-core overlay written into it and records, by a TCG plugin, what QEMU runs",
+	"from there, free-running, through every operation the replay samples (warm-up included);",
 	"exit 0: every stream identical, 1: one differs, 2: error",
 	NULL
 };

@@ -109,6 +109,59 @@ static int map_runs(struct hs_runner *r, const struct bt_runs *rs)
 	return 0;
 }
 
+static int same_run(const struct bt_run *a, const struct bt_run *b)
+{
+	return a->va == b->va && a->len == b->len && a->pa == b->pa;
+}
+
+/* Is run x (sorted list rs) also in other, exactly? Both are sorted by va,
+ * so a binary search finds the only candidate. */
+static int has_run(const struct bt_runs *other, const struct bt_run *x)
+{
+	size_t lo = 0, hi = other->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (other->v[mid].va < x->va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < other->n && same_run(&other->v[lo], x);
+}
+
+/*
+ * Switch the user half to next (taken over): only the runs that differ are
+ * unmapped and mapped. Two processes of one program share most of their
+ * mappings (the text, what fork left shared), and every Unicorn map or
+ * unmap rebuilds its whole memory map - a context switch that remapped
+ * everything cost more than the switch's own replay.
+ */
+static int remap_user(struct hs_runner *r, struct bt_runs *next)
+{
+	struct hs_booted *bt = bt_of(r);
+	struct bt_runs add = { 0 };
+	int rc;
+
+	for (size_t i = 0; i < bt->user.n; i++)
+		if (!has_run(next, &bt->user.v[i]))
+			uc_mem_unmap(r->uc, bt->user.v[i].va, bt->user.v[i].len);
+	add.v = malloc((next->n ? next->n : 1) * sizeof(*add.v));
+	if (!add.v) {
+		free(next->v);
+		return hs_fail("%s: out of memory", bt->what);
+	}
+	for (size_t i = 0; i < next->n; i++)
+		if (!has_run(&bt->user, &next->v[i]))
+			add.v[add.n++] = next->v[i];
+	free(bt->user.v);
+	bt->user = *next;
+	rc = map_runs(r, &add);
+	free(add.v);
+	return rc;
+}
+
 /* The user half for a new TTBR0 table; an empty table (software PAN's
  * reserved one) keeps the current mapping. */
 int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force)
@@ -127,13 +180,9 @@ int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force)
 		free(next.v);
 		return 0;
 	}
-	for (size_t i = 0; i < bt->user.n; i++)
-		uc_mem_unmap(r->uc, bt->user.v[i].va, bt->user.v[i].len);
-	free(bt->user.v);
-	bt->user = next;
 	bt->user_table = table;
 	bt->remaps++;
-	return map_runs(r, &bt->user);
+	return remap_user(r, &next);
 }
 
 /* The kernel half again (a point may map more: vmalloc, the page cache);

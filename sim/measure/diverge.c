@@ -33,11 +33,30 @@ static int by_addr(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The function of a record's pc (its symbol's address; 0: none, user code). */
-static uint64_t fn_at(const struct hs_image *img, uint64_t pc)
-{
-	const struct hs_sym *s = hs_sym_at(img, pc);
+/* The function of a record's pc (its symbol's address; 0: none, user
+ * code). Consecutive records are mostly in one function: the last
+ * symbol's range answers without a search - the part of its extent below
+ * the next symbol, where hs_sym_at (the last covering symbol at or below
+ * the pc) can only answer it. */
+struct fn_cache {
+	uint64_t lo, hi, addr;
+};
 
+static uint64_t fn_at(const struct hs_image *img, uint64_t pc, struct fn_cache *c)
+{
+	const struct hs_sym *s;
+
+	if (pc >= c->lo && pc < c->hi)
+		return c->addr;
+	s = hs_sym_at(img, pc);
+	if (s && s->size) {
+		size_t i = (size_t)(s - img->syms);
+		uint64_t next = i + 1 < img->nsyms ? img->syms[i + 1].addr : UINT64_MAX;
+
+		c->lo = s->addr;
+		c->hi = next < s->addr + s->size ? next : s->addr + s->size;
+		c->addr = s->addr;
+	}
 	return s ? s->addr : 0;
 }
 
@@ -56,29 +75,47 @@ static long fn_index(const struct ms_row *row, uint64_t addr)
 	return lo < row->nfns && row->fns[lo].addr == addr ? lo : -1;
 }
 
-/* The functions the sampled ops ran, by address, sizes from the image. */
-static int list_fns(const struct hs_image *img, const struct hs_path_run *pr, unsigned first, unsigned n,
-		    const struct hs_op_range *ops, struct ms_row *row)
+/* Each sampled record's function, in trace order (fa[i] for the i-th
+ * record of ops[first..n)). */
+static uint64_t *record_fns(const struct hs_image *img, const struct hs_path_run *pr, unsigned first,
+			    unsigned n, const struct hs_op_range *ops, size_t *total)
 {
-	size_t total = 0, k = 0, nf = 0;
-	uint64_t *at;
+	struct fn_cache c = { 0 };
+	size_t k = 0;
+	uint64_t *fa;
 
+	*total = 0;
 	for (unsigned i = first; i < n; i++)
-		total += ops[i].end - ops[i].begin;
-	if (!(at = hs_calloc(total ? total : 1, sizeof(*at))))
-		return -1;
+		*total += ops[i].end - ops[i].begin;
+	if (!(fa = hs_calloc(*total ? *total : 1, sizeof(*fa))))
+		return NULL;
 	for (unsigned i = first; i < n; i++)
 		for (size_t j = ops[i].begin; j < ops[i].end; j++)
-			at[k++] = fn_at(img, pr->tr.v[j].pc);
-	qsort(at, total, sizeof(*at), by_addr);
+			fa[k++] = fn_at(img, pr->tr.v[j].pc, &c);
+	return fa;
+}
+
+/* The functions of fa, by address, sizes from the image. */
+static int list_fns(const struct hs_image *img, const uint64_t *fa, size_t total, struct ms_row *row)
+{
+	size_t k = 0, nf = 0;
+	uint64_t *at;
+
+	if (!(at = hs_calloc(total ? total : 1, sizeof(*at))))
+		return -1;
+	/* a run of records in one function is one entry: far less to sort */
 	for (size_t i = 0; i < total; i++)
+		if (!i || fa[i] != fa[i - 1])
+			at[k++] = fa[i];
+	qsort(at, k, sizeof(*at), by_addr);
+	for (size_t i = 0; i < k; i++)
 		nf += !i || at[i] != at[i - 1];
 	row->nfns = 0;
 	if (!(row->fns = hs_calloc(nf ? nf : 1, sizeof(*row->fns)))) {
 		free(at);
 		return -1;
 	}
-	for (size_t i = 0; i < total; i++)
+	for (size_t i = 0; i < k; i++)
 		if (!i || at[i] != at[i - 1]) {
 			const struct hs_sym *s = at[i] ? hs_sym_at(img, at[i]) : NULL;
 
@@ -90,35 +127,56 @@ static int list_fns(const struct hs_image *img, const struct hs_path_run *pr, un
 	return 0;
 }
 
-int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct ms_row *row)
+/* Per op: each function's count, into the total and the sum of squares. */
+static void count_fns(const struct hs_op_range *ops, unsigned first, unsigned n, const uint64_t *fa,
+		      uint32_t *count, struct ms_row *row)
 {
-	struct hs_op_range whole = { 0, pr->tr.n };
-	const struct hs_op_range *ops = pr->nops ? pr->ops : &whole;
-	unsigned n = pr->nops ? pr->nops : 1, first = pr->nops && pr->warmup < pr->nops ? pr->warmup : 0;
-	uint32_t *count;
+	size_t r = 0;
+	uint64_t last = 0;
+	long lastk = -1;
 
-	free(row->fns);
-	row->fns = NULL;
-	if (list_fns(img, pr, first, n, ops, row))
-		return -1;
-	row->nsamples = n - first;
-	if (!(count = hs_calloc((size_t)row->nfns + 1, sizeof(*count))))
-		return -1;
-	/* per op: each function's count, into the total and the sum of squares */
 	for (unsigned i = first; i < n; i++) {
 		memset(count, 0, (size_t)row->nfns * sizeof(*count));
-		for (size_t j = ops[i].begin; j < ops[i].end; j++) {
-			long k = fn_index(row, fn_at(img, pr->tr.v[j].pc));
-
-			if (k >= 0)
-				count[k]++;
+		for (size_t j = ops[i].begin; j < ops[i].end; j++, r++) {
+			if (fa[r] != last || lastk < 0) {
+				last = fa[r];
+				lastk = fn_index(row, last);
+			}
+			if (lastk >= 0)
+				count[lastk]++;
 		}
 		for (int k = 0; k < row->nfns; k++) {
 			row->fns[k].insns += count[k];
 			row->fns[k].ss += (double)count[k] * count[k];
 		}
 	}
+}
+
+int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct ms_row *row)
+{
+	struct hs_op_range whole = { 0, pr->tr.n };
+	const struct hs_op_range *ops = pr->nops ? pr->ops : &whole;
+	unsigned n = pr->nops ? pr->nops : 1, first = pr->nops && pr->warmup < pr->nops ? pr->warmup : 0;
+	uint32_t *count;
+	uint64_t *fa;
+	size_t total;
+
+	free(row->fns);
+	row->fns = NULL;
+	if (!(fa = record_fns(img, pr, first, n, ops, &total)))
+		return -1;
+	if (list_fns(img, fa, total, row)) {
+		free(fa);
+		return -1;
+	}
+	row->nsamples = n - first;
+	if (!(count = hs_calloc((size_t)row->nfns + 1, sizeof(*count)))) {
+		free(fa);
+		return -1;
+	}
+	count_fns(ops, first, n, fa, count, row);
 	free(count);
+	free(fa);
 	return 0;
 }
 

@@ -310,8 +310,16 @@ int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt
 	return 0;
 }
 
+static void memo_free(struct replay_memo *m)
+{
+	free(m->tr.v);
+	free(m->ops);
+	memset(m, 0, sizeof(*m));
+}
+
 void hs_boot_state_free(struct hs_boot_state *b)
 {
+	memo_free(&b->memo);
 	free(b->patches);
 	hs_runner_free(b->r);
 	if (b->loaded)
@@ -406,6 +414,79 @@ static int window(const struct hs_boot_state *b, const struct hs_path_def *d, st
 	return 0;
 }
 
+/* Keep the run just made (trace, operations) for the next path that asks
+ * for the same one; a failed copy only means no memo. */
+static void memo_keep(struct hs_boot_state *b, int k, const struct hs_bt_opspec *spec,
+		      const struct hs_trace *tr, const struct hs_bt_op *ops, unsigned n, uint64_t pc)
+{
+	struct replay_memo *m = &b->memo;
+
+	memo_free(m);
+	m->tr = *tr;
+	m->tr.v = malloc((tr->n ? tr->n : 1) * sizeof(*tr->v));
+	m->ops = malloc((n ? n : 1) * sizeof(*ops));
+	if (!m->tr.v || !m->ops) {
+		memo_free(m);
+		return;
+	}
+	memcpy(m->tr.v, tr->v, tr->n * sizeof(*tr->v));
+	memcpy(m->ops, ops, n * sizeof(*ops));
+	m->tr.cap = tr->n;
+	m->nops = n;
+	m->point = k;
+	m->spec = *spec;
+	m->pc = pc;
+	m->valid = 1;
+}
+
+/* The memo's run into out->tr, when it is the one asked for: 1 if used. */
+static int memo_use(struct hs_boot_state *b, int k, const struct hs_bt_opspec *spec,
+		    struct hs_path_run *out)
+{
+	const struct replay_memo *m = &b->memo;
+	struct hs_tinsn *v;
+	size_t limit = out->tr.limit;
+
+	if (!m->valid || m->point != k || memcmp(&m->spec, spec, sizeof(*spec)) ||
+	    (limit && m->tr.n > limit) || out->tr.n)
+		return 0;
+	if (!(v = malloc((m->tr.n ? m->tr.n : 1) * sizeof(*v))))
+		return 0;
+	memcpy(v, m->tr.v, m->tr.n * sizeof(*v));
+	free(out->tr.v);
+	out->tr = m->tr;
+	out->tr.v = v;
+	out->tr.limit = limit;
+	return 1;
+}
+
+/* Replay warmup + samples operations from point k (or take the memo's). */
+static int replay(struct hs_boot_state *b, const struct hs_path_def *d, int k,
+		  const struct hs_bt_opspec *spec, struct hs_path_run *out, const struct hs_bt_op **found,
+		  unsigned *n, uint64_t *pc)
+{
+	struct hs_run run = { .what = d->name, .stop = 1, .trace = &out->tr };
+
+	if (memo_use(b, k, spec, out)) {
+		*found = b->memo.ops;
+		*n = b->memo.nops;
+		*pc = b->memo.pc;
+		return 0;
+	}
+	/* a runaway is far beyond any operation's length */
+	run.budget = BOOT_BUDGET + (uint64_t)spec->want * 500000;
+	hs_bt_set_ops(b->r, spec);
+	if (hs_bt_enter(b->r, (unsigned)k))
+		return -1;
+	run.pc = b->snap.pts[k].regs.pc;
+	if (hs_rt_run(b->r, &run))
+		return -1;
+	*found = hs_bt_ops(b->r, n);
+	*pc = run.pc;
+	memo_keep(b, k, spec, &out->tr, *found, *n, *pc);
+	return 0;
+}
+
 /*
  * Run d from its point through warmup + samples consecutive operations
  * (all of them when full: validation compares the whole stream), then the
@@ -416,24 +497,15 @@ static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, unsi
 {
 	const struct hs_op_def *op = &d->boot.op;
 	unsigned want = op->warmup + (samples ? samples : op->samples), n;
-	struct hs_run run = { .what = d->name, .stop = 1, .trace = &out->tr };
 	const struct hs_bt_op *found;
 	const struct hs_snap_point *p;
 	struct hs_bt_opspec spec;
+	uint64_t pc;
 	int k = point_of(b, d);
 
-	if (k < 0 || op_spec(b, d, k, want, &spec))
+	if (k < 0 || op_spec(b, d, k, want, &spec) || replay(b, d, k, &spec, out, &found, &n, &pc))
 		return -1;
 	p = &b->snap.pts[k];
-	/* a runaway is far beyond any operation's length */
-	run.budget = BOOT_BUDGET + (uint64_t)want * 500000;
-	hs_bt_set_ops(b->r, &spec);
-	if (hs_bt_enter(b->r, (unsigned)k))
-		return -1;
-	run.pc = p->regs.pc;
-	if (hs_rt_run(b->r, &run))
-		return -1;
-	found = hs_bt_ops(b->r, &n);
 	if (n < want)
 		return hs_fail("%s: the replay ended after %u of %u operations", d->name, n, want);
 	if (!(out->ops = calloc(n, sizeof(*out->ops))))
@@ -442,10 +514,10 @@ static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, unsi
 		out->ops[i] = (struct hs_op_range){ found[i].begin, found[i].end };
 	out->nops = n;
 	out->warmup = op->warmup;
-	out->entry = run.pc;
+	out->entry = pc;
 	snprintf(out->entry_desc, sizeof(out->entry_desc),
 		 "the workload's svc at 0x%llx (%s point), %u operations (%u warm-up)",
-		 (unsigned long long)run.pc, p->name, n, op->warmup);
+		 (unsigned long long)pc, p->name, n, op->warmup);
 	if (!full && d->boot.window && window(b, d, out))
 		return -1;
 	if (!full && d->boot.split) {

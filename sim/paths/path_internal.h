@@ -6,6 +6,7 @@
 #ifndef HOTSIM_PATHS_INTERNAL_H
 #define HOTSIM_PATHS_INTERNAL_H
 
+#include "emu/backend_booted.h"
 #include "emu/kstate.h"
 #include "emu/runner.h"
 #include "hotsim/paths.h"
@@ -65,6 +66,17 @@ struct hs_boot_state {
 	/* the points the snapshot was asked for (the registry's) */
 	struct hs_boot_point points[HS_SNAP_MAX_POINTS];
 	struct hs_vm_points pts;
+	/* the last replay, for a path with the same point and operations (a
+	 * window of another's: cswitch is sched-pipe's round trip, windowed):
+	 * the replay is deterministic, so running it again gives these bytes */
+	struct replay_memo {
+		int valid, point;
+		struct hs_bt_opspec spec;
+		struct hs_trace tr;
+		struct hs_bt_op *ops;
+		unsigned nops;
+		uint64_t pc;
+	} memo;
 };
 
 /* The boot points the registry's definitions name, once each (v has
