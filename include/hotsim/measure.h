@@ -76,6 +76,7 @@ struct ms_row {
 	char state[800];		/* where the state came from / why not booted */
 	struct ms_result s[MS_NSTATES];	/* by enum ms_state; those asked for */
 	int noise_n;			/* layouts the band spans (0: no band) */
+	int part;			/* a sub-row: a part of the whole row above it */
 	/* whole rows: instructions per function per sampled op, by address
 	 * (ms_profile) */
 	struct ms_fn_count *fns;
@@ -191,9 +192,14 @@ struct ms_pair {
  * the layout band (the two images' ranges over the layouts tried do not
  * overlap, and the move is 0.5% or more); otherwise it is within noise.
  * A row of one deterministic draw per side (warm, cold, synthesized state)
- * has no spread to test: the layout band alone decides it.
+ * has no spread to test: the layout band alone decides it. A sub-row
+ * (sched-pipe.switch, irq-el1.entry) attributes its whole row's move and
+ * gets no verdict of its own (MS_PART): the layouts move the whole op's
+ * code, and a small part's band is often a single value - its own
+ * layouts never happened to move what it conflicts with - so any change
+ * of it would count as beyond a band it never had.
  */
-enum ms_verdict { MS_SAME, MS_WITHIN, MS_IMPROVED, MS_REGRESSED };
+enum ms_verdict { MS_SAME, MS_WITHIN, MS_IMPROVED, MS_REGRESSED, MS_PART };
 
 struct ms_welch {
 	double delta, ci95;		/* patched - base, and the interval's half-width */

@@ -139,7 +139,9 @@ void ms_pair_move(const struct ms_compare *c, const struct ms_pair *p, enum ms_s
 	if (!shown_delta(p, st))
 		return;
 	m->verdict = MS_WITHIN;
-	if (m->significant && m->band == 1)
+	if (p->base->part || p->patched->part)
+		m->verdict = MS_PART;
+	else if (m->significant && m->band == 1)
 		m->verdict = m->delta < 0 ? MS_IMPROVED : MS_REGRESSED;
 }
 
@@ -182,7 +184,9 @@ static void summarize(struct ms_compare *c)
 			s->slower += d > 0;
 			s->improved += mv.verdict == MS_IMPROVED;
 			s->regressed += mv.verdict == MS_REGRESSED;
-			if (d && (!s->largest || fabs(mv.delta) > fabs(s->largest_delta))) {
+			/* the largest move of a whole row: sub-rows attribute it */
+			if (d && mv.verdict != MS_PART &&
+			    (!s->largest || fabs(mv.delta) > fabs(s->largest_delta))) {
 				s->largest = p;
 				s->largest_state = (enum ms_state)st;
 				s->largest_delta = mv.delta;

@@ -264,6 +264,7 @@ static int run_rows(struct hs_model *m, const struct ms_options *o, const struct
 		row->booted = pr->booted;
 		snprintf(row->state, sizeof(row->state), "%s", pr->state);
 		row->code_bytes = op_code_bytes(pr, (int)k - 1);
+		row->part = k > 0;
 	}
 	if (ms_cost_rows(m, o, pr, &out->rows[first], nparts))
 		return -1;
