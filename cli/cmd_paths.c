@@ -28,16 +28,14 @@ struct func_count {
 	unsigned insns;
 };
 
-/* Instructions per function, in first-visit order. */
-static unsigned count_functions(const struct hs_image *img, const struct hs_trace *t,
-				struct func_count *fc, unsigned max, unsigned *other)
+/* Count the records [b, e) into fc, in first-visit order. */
+static unsigned count_range(const struct hs_image *img, const struct hs_trace *t, size_t b, size_t e,
+			    struct func_count *fc, unsigned n, unsigned max, unsigned *other)
 {
-	unsigned n = 0;
 	const char *last = NULL;
 	unsigned last_i = 0;
 
-	*other = 0;
-	for (size_t i = 0; i < t->n; i++) {
+	for (size_t i = b; i < e; i++) {
 		const struct hs_sym *s = hs_sym_at(img, t->v[i].pc);
 		const char *name = s ? s->name : t->v[i].pc < img->base ? "(user space)" : "?";
 		unsigned k;
@@ -61,6 +59,23 @@ static unsigned count_functions(const struct hs_image *img, const struct hs_trac
 		last = name;
 		last_i = k;
 	}
+	return n;
+}
+
+/* Instructions per function over the sampled operations (the whole run
+ * when it is one), in first-visit order; *nsamples: how many ops the
+ * counts are over (the per-op means divide by it). */
+static unsigned count_functions(const struct hs_image *img, const struct hs_path_run *pr,
+				struct func_count *fc, unsigned max, unsigned *other, unsigned *nsamples)
+{
+	unsigned n = 0, first = pr->nops && pr->warmup < pr->nops ? pr->warmup : 0;
+
+	*other = 0;
+	*nsamples = pr->nops ? pr->nops - first : 1;
+	if (!pr->nops)
+		return count_range(img, &pr->tr, 0, pr->tr.n, fc, 0, max, other);
+	for (unsigned k = first; k < pr->nops; k++)
+		n = count_range(img, &pr->tr, pr->ops[k].begin, pr->ops[k].end, fc, n, max, other);
 	return n;
 }
 
@@ -95,7 +110,7 @@ static void list_item(unsigned i, const char *item, unsigned *col)
 static void print_run(const struct hs_image *img, const char *cpu, const struct hs_path_run *pr)
 {
 	struct func_count fc[MAX_FUNCS];
-	unsigned n, other, col;
+	unsigned n, other, col, ns;
 	char buf[64];
 
 	if (!pr->ok) {
@@ -104,15 +119,20 @@ static void print_run(const struct hs_image *img, const char *cpu, const struct 
 	}
 	printf("\n%s on %s: %zu instructions from %s\n", pr->def->name, cpu, pr->tr.n, pr->entry_desc);
 	printf("  state      %s\n", pr->booted ? "booted" : pr->state);
-	n = count_functions(img, &pr->tr, fc, MAX_FUNCS, &other);
+	n = count_functions(img, pr, fc, MAX_FUNCS, &other, &ns);
+	if (ns > 1)
+		printf("  per op     the mean over the %u sampled operations\n", ns);
 	printf("  functions  ");
 	col = 13;
 	for (unsigned i = 0; i < n; i++) {
-		snprintf(buf, sizeof(buf), "%s %u", fc[i].name, fc[i].insns);
+		if (ns > 1)
+			snprintf(buf, sizeof(buf), "%s %.1f", fc[i].name, (double)fc[i].insns / ns);
+		else
+			snprintf(buf, sizeof(buf), "%s %u", fc[i].name, fc[i].insns);
 		list_item(i, buf, &col);
 	}
 	if (other)
-		printf(" (+%u instructions in further functions)", other);
+		printf(" (+%.1f instructions in further functions)", (double)other / ns);
 	printf("\n");
 	if (pr->tr.nstubs) {
 		printf("  stubs      ");
@@ -157,7 +177,7 @@ static void json_run(struct json *j, const struct hs_image *img, const char *cpu
 		     const struct hs_path_run *pr)
 {
 	struct func_count fc[MAX_FUNCS];
-	unsigned n, other;
+	unsigned n, other, ns;
 	char name[48];
 
 	json_begin_obj(j, NULL);
@@ -176,12 +196,15 @@ static void json_run(struct json *j, const struct hs_image *img, const char *cpu
 	json_str(j, "entry_desc", pr->entry_desc);
 	json_uint(j, "instructions", pr->tr.n);
 	json_uint(j, "setup_instructions", pr->setup_insns);
-	n = count_functions(img, &pr->tr, fc, MAX_FUNCS, &other);
+	n = count_functions(img, pr, fc, MAX_FUNCS, &other, &ns);
+	json_uint(j, "operations", pr->nops);
+	json_uint(j, "warmup", pr->warmup);
+	/* per sampled op, the mean */
 	json_begin_arr(j, "functions");
 	for (unsigned i = 0; i < n; i++) {
 		json_begin_obj(j, NULL);
 		json_str(j, "name", fc[i].name);
-		json_uint(j, "instructions", fc[i].insns);
+		json_num(j, "instructions", (double)fc[i].insns / ns, 2);
 		json_end_obj(j);
 	}
 	json_end_arr(j);

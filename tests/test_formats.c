@@ -203,3 +203,26 @@ Test(formats, real_pair_markdown)
 	cr_assert(strstr(out, "explain irq-el1 on a53") && strstr(out, "explain irq-el1 on a55"), "%s", out);
 	free(out);
 }
+
+/*
+ * The README's example outputs are what hotsim prints (issue: the README is
+ * what a fresh machine prints): scripts/readme-examples runs every marked
+ * command and compares its output with the block below the marker, byte
+ * for byte. Real kernels, booted state; the normal build runs it (under
+ * the sanitizers it would take many minutes and prove nothing more).
+ */
+Test(formats, readme_examples_are_the_output, .timeout = 1800)
+{
+	char cmd[512], *out;
+
+	if (getenv("HOTSIM_SAN"))
+		cr_skip_test("QEMU-heavy and long: the normal build runs it");
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	hs_kernel("7.2-irq-runtime-const");
+	hs_kernel("7.2-percpu-nopreempt");
+	snprintf(cmd, sizeof(cmd), "HOTSIM_BIN=%s scripts/readme-examples --check 2>&1", hs_bin());
+	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0, "%s", out);
+	cr_assert(strstr(out, "every one what hotsim prints"), "%s", out);
+	free(out);
+}
