@@ -84,7 +84,7 @@ static void noise(struct json *j, const struct ms_compare *c, const struct ms_pa
 
 static const char *verdict_word(enum ms_verdict v)
 {
-	static const char *const w[] = { "unchanged", "within_noise", "improved", "regressed", "sub_row" };
+	static const char *const w[] = { "unchanged", "within_noise", "improved", "regressed", "sub_row", "not_judged" };
 
 	return w[v];
 }

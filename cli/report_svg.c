@@ -133,7 +133,7 @@ int rp_svg(const char *path, const struct ms_compare *c)
 			LABEL_W + BAR_AREA + 8, y + 18,
 			mv.verdict == MS_REGRESSED ? "#c62828" : mv.verdict == MS_IMPROVED ? "#2e7d32" : "#000000",
 			b->d.mean, q->d.mean, fabs(mv.pct) < 0.005 ? 0.0 : mv.pct,
-			mv.verdict == MS_SAME || mv.verdict == MS_PART ? "" :
+			mv.verdict == MS_SAME || mv.verdict == MS_PART || mv.verdict == MS_UNJUDGED ? "" :
 			mv.verdict == MS_WITHIN ? "within noise" : rp_verdict(mv.verdict));
 		y += ROW_H;
 	}

@@ -101,7 +101,7 @@ static const char *ci_text(char *buf, size_t len, double hw, int tested, double 
 
 const char *rp_verdict(enum ms_verdict v)
 {
-	static const char *const words[] = { "", "~", "(I)", "(R)", "." };
+	static const char *const words[] = { "", "~", "(I)", "(R)", ".", "-" };
 
 	return words[v];
 }

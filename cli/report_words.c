@@ -115,7 +115,7 @@ const char *rp_footnote(char *buf, size_t len, const struct ms_compare *c, const
 		used += (size_t)snprintf(buf + used, len - used,
 					 " +-95%%: the 95%% interval of the difference of the means (Welch's t), "
 					 "as a share of base; sig: (I) improved, (R) regressed - significant at "
-					 "95%% and beyond the layout band (a row of one draw a side: beyond the band) - ~ within noise, . a sub-row (it attributes its row's move, no verdict of its own); total: sum of the "
+					 "95%% and beyond the layout band (a row of one draw a side: beyond the band) - ~ within noise, . a sub-row (it attributes its row's move, no verdict of its own), - one draw without a layout band (not judged); total: sum of the "
 					 "results above and folded;");
 	else if (used < len)
 		used += (size_t)snprintf(buf + used, len - used, " +-95: the 95%% interval of the mean "

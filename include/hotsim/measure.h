@@ -192,14 +192,16 @@ struct ms_pair {
  * the layout band (the two images' ranges over the layouts tried do not
  * overlap, and the move is 0.5% or more); otherwise it is within noise.
  * A row of one deterministic draw per side (warm, cold, synthesized state)
- * has no spread to test: the layout band alone decides it. A sub-row
+ * has no spread to test: the layout band alone decides it, and without a
+ * band (the census, a sum of sites each costed alone) it is not judged
+ * (MS_UNJUDGED): a move may be what a layout does or not. A sub-row
  * (sched-pipe.switch, irq-el1.entry) attributes its whole row's move and
  * gets no verdict of its own (MS_PART): the layouts move the whole op's
  * code, and a small part's band is often a single value - its own
  * layouts never happened to move what it conflicts with - so any change
  * of it would count as beyond a band it never had.
  */
-enum ms_verdict { MS_SAME, MS_WITHIN, MS_IMPROVED, MS_REGRESSED, MS_PART };
+enum ms_verdict { MS_SAME, MS_WITHIN, MS_IMPROVED, MS_REGRESSED, MS_PART, MS_UNJUDGED };
 
 struct ms_welch {
 	double delta, ci95;		/* patched - base, and the interval's half-width */

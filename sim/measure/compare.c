@@ -141,6 +141,8 @@ void ms_pair_move(const struct ms_compare *c, const struct ms_pair *p, enum ms_s
 	m->verdict = MS_WITHIN;
 	if (p->base->part || p->patched->part)
 		m->verdict = MS_PART;
+	else if (!m->tested && m->band < 0)
+		m->verdict = MS_UNJUDGED;
 	else if (m->significant && m->band == 1)
 		m->verdict = m->delta < 0 ? MS_IMPROVED : MS_REGRESSED;
 }
