@@ -299,5 +299,5 @@ void rp_table(FILE *f, const struct ms_compare *c, int all)
 	why_lines(f, c);
 	samples_block(f, c);
 	fprintf(f, "\n");
-	rp_wrap(f, "", "", rp_footnote(note, sizeof(note), c, c->patched ? "uncal" : "uncal%"), RP_TEXT_WIDTH);
+	rp_wrap(f, "", "", rp_footnote(note, sizeof(note), c, c->patched ? NULL : "uncal%"), RP_TEXT_WIDTH);
 }

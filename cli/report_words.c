@@ -92,6 +92,32 @@ static const char *sample_counts(char *buf, size_t len, const struct ms_compare 
 	return buf;
 }
 
+/* The patched image's uncalibrated share of cycles, lowest and highest over
+ * the results: what a compare's text says instead of a column. */
+static void uncal_range(const struct ms_compare *c, double *lo, double *hi)
+{
+	*lo = 100;
+	*hi = 0;
+	for (int i = 0; i < c->npairs; i++) {
+		const struct ms_pair *p = &c->pairs[i];
+
+		if (!ms_pair_ok(c, p))
+			continue;
+		for (int st = 0; st < MS_NSTATES; st++) {
+			const struct ms_result *r = ms_pair_result(p, 1, (enum ms_state)st);
+			double s;
+
+			if (!c->want[st] || !r->r.cycles)
+				continue;
+			s = 100.0 * (double)r->r.uncalibrated_cycles / (double)r->r.cycles;
+			*lo = s < *lo ? s : *lo;
+			*hi = s > *hi ? s : *hi;
+		}
+	}
+	if (*lo > *hi)
+		*lo = *hi = 0;
+}
+
 const char *rp_footnote(char *buf, size_t len, const struct ms_compare *c, const char *uncal)
 {
 	char counts[32];
@@ -120,7 +146,14 @@ const char *rp_footnote(char *buf, size_t len, const struct ms_compare *c, const
 	else if (used < len)
 		used += (size_t)snprintf(buf + used, len - used, " +-95: the 95%% interval of the mean "
 					 "(Student's t);");
-	if (used < len)
+	if (!uncal && used < len) {
+		double lo, hi;
+
+		uncal_range(c, &lo, &hi);
+		snprintf(buf + used, len - used, " uncalibrated parameters (hotsim models) charge %.1f%% to "
+			 "%.1f%% of the patched image's cycles per result (JSON: "
+			 "patched_uncalibrated_cycles)", lo, hi);
+	} else if (used < len)
 		snprintf(buf + used, len - used, " %s: share of %s cycles charged by uncalibrated parameters "
 			 "(hotsim models)", uncal,
 			 !c->patched ? "the" : !strcmp(uncal, "uncal") ? "the patched image's" : "each image's");

@@ -90,6 +90,67 @@ Test(booted, image_6_1, .timeout = 900) { booted_image("6.1-base", 1); }
 Test(booted, image_debian_7_2, .timeout = 1500) { booted_image("debian-7.2", 0); }
 Test(booted, image_debian_6_1, .timeout = 1500) { booted_image("debian-6.1", 0); }
 Test(booted, image_debian_6_1_prev, .timeout = 1500) { booted_image("debian-6.1-prev", 0); }
+Test(booted, image_debian_6_12, .timeout = 1500) { booted_image("debian-6.12", 0); }
+
+/*
+ * Steady state (README): every booted row is a mean over at least 32
+ * sampled operations with an interval, in JSON (n, ci95, min <= median
+ * <= max) and in text (the +-95 column); --samples N makes it N; the
+ * same command twice is byte-identical, samples included.
+ */
+static void samples_of(const char *json, unsigned want_min, unsigned want_exact)
+{
+	unsigned rows = 0;
+
+	for (const char *p = json; (p = strstr(p, "\"samples\": {")); p++) {
+		unsigned n = 0;
+		double mean = -1, ci = -1;
+		unsigned long long mn = 0, md = 0, mx = 0;
+		const char *q = strstr(p, "\"n\": ");
+
+		cr_assert(q && sscanf(q, "\"n\": %u", &n) == 1);
+		cr_assert(sscanf(strstr(p, "\"mean\": "), "\"mean\": %lf", &mean) == 1);
+		cr_assert(sscanf(strstr(p, "\"ci95\": "), "\"ci95\": %lf", &ci) == 1);
+		cr_assert(sscanf(strstr(p, "\"min\": "), "\"min\": %llu", &mn) == 1);
+		cr_assert(sscanf(strstr(p, "\"median\": "), "\"median\": %llu", &md) == 1);
+		cr_assert(sscanf(strstr(p, "\"max\": "), "\"max\": %llu", &mx) == 1);
+		cr_assert_geq(n, want_min);
+		if (want_exact)
+			cr_assert_eq(n, want_exact);
+		cr_assert(ci >= 0 && mn <= md && md <= mx && mean >= (double)mn && mean <= (double)mx,
+			  "n %u mean %f ci %f min %llu median %llu max %llu", n, mean, ci, mn, md, mx);
+		rows++;
+	}
+	cr_assert_geq(rows, 6, "a samples object per booted path");
+}
+
+Test(booted, every_row_is_sampled_with_an_interval, .timeout = 900)
+{
+	char args[256], *out, *again;
+	const char *img = hs_kernel("7.2-base");
+
+	snprintf(args, sizeof(args), "run %s --cpu a53 --state-source booted --path " BOOTED_PATHS " --json",
+		 img);
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	samples_of(out, 32, 0);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --state-source booted --path " BOOTED_PATHS
+		 " --json --samples 33", img);
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	samples_of(out, 33, 33);
+	free(out);
+	/* text: the interval column, a number on every booted whole row */
+	snprintf(args, sizeof(args), "run %s --cpu a53 --state-source booted --path syscall.getpid,sched-pipe",
+		 img);
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	cr_assert(strstr(out, "cycles   +-95"), "%s", out);
+	cr_assert_geq(hs_row_value(out, "sched-pipe", "a53", "typical"), 1, "%s", out);
+	cr_assert(strstr(out, "n 64;") && strstr(out, "n 128;"), "the samples block: %s", out);
+	cr_assert_eq(run(NULL, args, &again), 0);
+	cr_assert_str_eq(out, again, "the same command twice");
+	free(again);
+	free(out);
+}
 
 /* The tick and the switch as a booted kernel runs them. */
 Test(booted, irq_has_the_tick_and_cswitch_the_mm_switch, .timeout = 600)
