@@ -6,9 +6,9 @@
 #   scripts/ci-compare.sh --pair TREE BASE..HEAD OUTDIR [compare options]
 #
 # The second form builds the pair first (hotsim pair TREE --commits
-# BASE..HEAD). OUTDIR gets compare.json (schema hotsim-compare/1),
+# BASE..HEAD). OUTDIR gets compare.json (schema hotsim-compare/2),
 # compare.svg (bars), compare.md (the comment to post) and compare.txt. The
-# compare options are passed to every run (e.g. --fail-above 1 --state warm;
+# compare options are passed to every run (e.g. --fail-above 1 --noise 8;
 # not --format or --svg). Exit status: compare's - 0; 1 when --fail-above
 # trips (the files are written all the same); 2 on errors.
 set -euo pipefail
