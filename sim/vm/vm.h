@@ -111,6 +111,11 @@ int hs_qmp_pmemsave(struct hs_qemu *q, uint64_t pa, uint64_t size, const char *p
 int hs_qmp_migrate(struct hs_qemu *q, const char *path);
 /* Wait until an incoming migration has been loaded. */
 int hs_qmp_wait_incoming(struct hs_qemu *q, unsigned timeout_ms);
+/* Set the system register with KVM-style id (0x6030000000130000 | the
+ * op0:op1:CRn:CRm:op2 encoding) in a saved machine to v: it must hold old
+ * (or v already). mig.c. */
+int hs_mig_set_sysreg(const char *path, uint64_t id, uint64_t old, uint64_t v);
+#define HS_MIG_ID_VBAR_EL1 0x603000000013c600ULL
 
 /* --- booting and snapshots ------------------------------------------------- */
 
@@ -173,12 +178,15 @@ int hs_vm_boot_keep(const struct hs_image *img, const char *qemu_cpu, const stru
  * the recording plugin (kernels/qemu/record_plugin.c) and keep the first
  * max pcs it executes. At stops[] (0: unused) the guest stops each time it
  * gets there and is continued, as the replay's stop sites stop it: the
- * stop is what moves its clock to the next deadline.
+ * stop is what moves its clock to the next deadline. vbar, when not 0,
+ * replaces VBAR_EL1 (which holds vbar_was) in the saved machine before it
+ * is restored: the modelled core's vectors, taken directly.
  */
 struct hs_vm_recording {
 	const char *cpu, *dir, *point;
 	const struct hs_vm_patch *patches;
 	size_t npatches;
+	uint64_t vbar, vbar_was;
 	uint64_t stops[4];
 	size_t max;
 	uint64_t *pcs;			/* out: malloc'd, got of them */
