@@ -42,6 +42,7 @@ struct hs_qemu_cfg {
 	const char *dir;		/* work directory: sockets, console log */
 	const char *incoming;		/* restore this migration stream (NULL: boot) */
 	const char *plugin;		/* -plugin argument, or NULL */
+	int record;			/* QEMU's record mode (qemu.c: race-free warps) */
 };
 
 /* gdbstub register numbers by name, from QEMU's target description */
@@ -63,6 +64,9 @@ struct hs_qemu {
  * hs_errmsg() (QEMU missing, sockets never appeared). QEMU dies with
  * hotsim (PR_SET_PDEATHSIG). */
 int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg);
+/* The machine options every boot gets (record: as a cache boot gets
+ * them), for the snapshot cache's key. */
+const char *hs_qemu_recipe(char *buf, size_t len, int record);
 /* Kill it and reap it; harmless when it is gone. */
 void hs_qemu_stop(struct hs_qemu *q);
 /* The last lines of the guest console, for errors (into buf). */
@@ -142,6 +146,7 @@ struct hs_vm_boot {
 	const char *dir;		/* scratch directory */
 	const char *keep_dir;		/* NULL, or keep the machine at every point
 					 * there as <point>.mig (validation) */
+	int record;			/* QEMU's record mode (not with keep_dir) */
 	const struct hs_boot_point *points;	/* what to take (point.h) */
 	unsigned npoints;
 };
@@ -154,21 +159,20 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
  * The snapshot of img on a QEMU CPU at the given points: loaded from the
  * cache (verified; the points are part of its key), or booted now and
  * stored (snapcache.c). Concurrent callers wait for the one that boots.
- * *booted says which happened. When it boots and keep_dir is not NULL,
- * the machine at every point is kept there as hs_vm_boot_keep keeps it
- * (validation needs no second boot). -1 with hs_errmsg(): QEMU missing
- * (with the install line), a boot that fails (console tail).
+ * *booted says which happened. -1 with hs_errmsg(): QEMU missing (with
+ * the install line), a boot that fails (console tail).
  */
 struct hs_vm_points {
 	const struct hs_boot_point *v;
 	unsigned n;
 };
 int hs_vm_snapshot(const struct hs_image *img, const char *qemu_cpu, const struct hs_vm_points *pts,
-		   const char *keep_dir, struct hs_snap *s, int *booted);
+		   struct hs_snap *s, int *booted);
 
-/* Boot img again as hs_vm_snapshot would, keeping the machine at every
- * point in dir (<point>.mig, with Image and initramfs.cpio) for
- * hs_vm_record; s gets the points' registers and RAM. */
+/* Boot img again as hs_vm_snapshot would (but for record mode, which
+ * cannot save a machine: qemu.c), keeping the machine at every point in
+ * dir (<point>.mig, with Image and initramfs.cpio) for hs_vm_record; s
+ * gets the points' registers and RAM. */
 int hs_vm_boot_keep(const struct hs_image *img, const char *qemu_cpu, const struct hs_vm_points *pts,
 		    const char *dir, struct hs_snap *s);
 
