@@ -53,9 +53,9 @@ static int run(const char *env, const char *args, char **out)
 #define BOOTED_RUNS (hs_nnames(BOOTED_PATHS) * hs_ncores())
 
 /*
- * One image, booted: hotsim validate first (it boots the image when no
- * snapshot is cached yet, keeping the machines it validates against, so
- * an image boots once per core here), every booted path identical to
+ * One image, booted: hotsim validate first (it boots the image for the
+ * cache when no snapshot is cached yet, recording, and again keeping the
+ * machines it validates against), every booted path identical to
  * QEMU's stream on every core; then every booted path runs from the
  * booted state, and for the project's own images hotsim's patching of the
  * boot CPU matches, word for word, the text the kernel patched for itself

@@ -255,11 +255,6 @@ static int bootable(const struct hs_image *img, const struct hs_core *core)
 	return 0;
 }
 
-int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
-{
-	return hs_boot_state_init_keep(b, pt, NULL);
-}
-
 /* The boot points the registry's definitions name, once each, in
  * registry order: one boot takes them all. */
 void hs_boot_points(struct hs_boot_point *v, struct hs_vm_points *out)
@@ -279,7 +274,7 @@ void hs_boot_points(struct hs_boot_point *v, struct hs_vm_points *out)
 	out->n = n;
 }
 
-int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt, const char *keep_dir)
+int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
 {
 	int booted = 0;
 
@@ -291,7 +286,7 @@ int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt
 	hs_boot_points(b->points, &b->pts);
 	if (!b->pts.n)
 		return hs_fail("no path definition names a boot point");
-	if (hs_vm_snapshot(pt->img, pt->core->boot_cpu, &b->pts, keep_dir, &b->snap, &booted))
+	if (hs_vm_snapshot(pt->img, pt->core->boot_cpu, &b->pts, &b->snap, &booted))
 		return -1;
 	b->loaded = 1;
 	b->booted_now = booted;

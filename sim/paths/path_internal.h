@@ -86,8 +86,6 @@ void hs_boot_points(struct hs_boot_point *v, struct hs_vm_points *out);
 /* Load (or boot) the snapshot for pt's core and overlay its patching;
  * -1 with hs_errmsg() saying why there is no booted state. */
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt);
-/* The same, keeping the machines in keep_dir if it boots (b->booted_now). */
-int hs_boot_state_init_keep(struct hs_boot_state *b, const struct hs_patched *pt, const char *keep_dir);
 void hs_boot_state_free(struct hs_boot_state *b);
 /* Where d's replay stops the guest for its ticks (0: nowhere). */
 uint64_t hs_boot_warp_site(const struct hs_boot_state *b, const struct hs_path_def *d);

@@ -337,6 +337,7 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	cfg.initrd = initrd;
 	cfg.append = b->append;
 	cfg.dir = b->dir;
+	cfg.record = b->record && !b->keep_dir;
 	if (hs_qemu_start(&q, &cfg))
 		goto fail;
 	rc = walk_points(&q, b, s, sites);

@@ -14,7 +14,20 @@
  * the host: a boot runs the same instructions every time; a guest resumed
  * after a stop, or restored, finds the clock at its next timer deadline,
  * as an idle guest would), an RTC that
- * does not read the host clock, no network. QEMU starts stopped (-S) with
+ * does not read the host clock, no network.
+ *
+ * A boot for the snapshot cache also records (rr=record, hs_qemu_cfg.record):
+ * QEMU 7.2's main loop moves an idle guest's clock to its next deadline
+ * from the instruction count, and while the vCPU thread has halted in a
+ * wfi but not yet added its last run of instructions to that count, a main
+ * loop woken then (any host event) moves the clock too far by that run.
+ * Which one wins is host scheduling: on a loaded host a boot of Debian's
+ * 7.2 woke from one idle 224 ns off, and its entropy pools and idle time
+ * said so (the cache then held a boot no other reproduced). Record mode
+ * holds its replay lock over each run of the vCPU and over the main loop's
+ * warp, so the warp always sees the whole count. It cannot save a machine
+ * (7.2 asserts in the migration thread's clock read), so validation's
+ * boots, which keep machines, do not record. QEMU starts stopped (-S) with
  * its gdbstub and QMP on Unix sockets in the work directory, and is killed
  * if hotsim dies (PR_SET_PDEATHSIG), so no QEMU outlives a killed run.
  */
@@ -62,7 +75,7 @@ static int connect_unix(const char *path, unsigned timeout_ms, pid_t pid)
 /* QEMU's command line and the files of its work directory it names */
 struct qemu_cmd {
 	char mem[16], gdb[300], qmp[300], qmpdev[400], gdbdev[400], serial[400], log[300];
-	char incoming[400];
+	char incoming[400], icount[400];
 	const char *argv[64];
 	int n;
 };
@@ -89,32 +102,44 @@ static void add(struct qemu_cmd *c, const char *arg)
 	c->argv[c->n++] = arg;
 }
 
-/* The machine of the file's header comment */
+/* The machine of the file's header comment, but for -cpu, -m and -icount;
+ * part of the snapshot cache's key (hs_qemu_recipe). */
+static const char *const machine[] = {
+	"-M", "virt,gic-version=3", "-seed", "1", "-smp", "1",
+	"-rtc", "base=2026-01-01T00:00:00,clock=vm", "-nic", "none",
+	/* a guest that panics (panic=-1) or reboots ends QEMU at once */
+	"-no-reboot", "-display", "none", "-monitor", "none",
+};
+#define ICOUNT "shift=0,sleep=off"
+#define RECORD ",rr=record,rrfile="	/* then the work directory's boot.rr */
+
 static void add_machine(struct qemu_cmd *c, const struct hs_qemu_cfg *cfg)
 {
 	add(c, QEMU);
-	add(c, "-M");
-	add(c, "virt,gic-version=3");
-	add(c, "-seed");
-	add(c, "1");
+	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
+		add(c, machine[i]);
 	add(c, "-cpu");
 	add(c, cfg->cpu);
-	add(c, "-smp");
-	add(c, "1");
 	add(c, "-m");
 	add(c, c->mem);
 	add(c, "-icount");
-	add(c, "shift=0,sleep=off");
-	add(c, "-rtc");
-	add(c, "base=2026-01-01T00:00:00,clock=vm");
-	add(c, "-nic");
-	add(c, "none");
-	/* a guest that panics (panic=-1) or reboots ends QEMU at once */
-	add(c, "-no-reboot");
-	add(c, "-display");
-	add(c, "none");
-	add(c, "-monitor");
-	add(c, "none");
+	if (cfg->record) {
+		snprintf(c->icount, sizeof(c->icount), ICOUNT RECORD "%s/boot.rr", cfg->dir);
+		add(c, c->icount);
+	} else {
+		add(c, ICOUNT);
+	}
+}
+
+const char *hs_qemu_recipe(char *buf, size_t len, int record)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s", QEMU);
+
+	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, " %s", machine[i]);
+	if (n < len)
+		snprintf(buf + n, len - n, " -icount %s", record ? ICOUNT RECORD : ICOUNT);
+	return buf;
 }
 
 /* What it boots, where its console goes, its QMP and gdbstub sockets */

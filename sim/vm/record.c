@@ -6,7 +6,13 @@
  * with the replay's. Free-running, not single-stepped: a guest stopped by
  * the debugger finds its clock at its next timer deadline when it resumes
  * (QEMU's icount warp), so every stop is a tick - the stops are exactly
- * the ones the replay makes.
+ * the ones the replay makes. For the same reason QEMU must run no
+ * instruction the replay does not: under -icount each one is a nanosecond
+ * of the guest's clock, and the kernel's scheduler decisions follow the
+ * counter. So the modelled core's vectors go into VBAR_EL1 in the saved
+ * machine itself, not behind a branch in each of the boot CPU's vector
+ * slots (one more instruction per exception: the counter QEMU's kernel
+ * read drifted a tick ahead of the replay's every 16 exceptions).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -97,6 +103,9 @@ int hs_vm_record(struct hs_vm_recording *w)
 	snprintf(out, sizeof(out), "%s/recording.bin", w->dir);
 	unlink(out);
 	if (write_file(so, hs_record_plugin, hs_record_plugin_size))
+		return -1;
+	/* idempotent: recordings from the same point share the saved machine */
+	if (w->vbar && hs_mig_set_sysreg(mig, HS_MIG_ID_VBAR_EL1, w->vbar_was, w->vbar))
 		return -1;
 	/* one window, from the first instruction the restored guest executes */
 	snprintf(arg, sizeof(arg), "%s,out=%s,win=0:%zu", so, out, w->max);

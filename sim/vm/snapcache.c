@@ -26,7 +26,8 @@
 #include "vm/snapshot.h"
 #include "vm/vm.h"
 
-/* Bumped when what a snapshot holds or how it is taken changes. */
+/* Bumped when what a snapshot holds or how boot.c takes it changes; QEMU's
+ * options and the kernel command line are in the key themselves. */
 #define SNAP_RECIPE 4
 #define MEM_MB 256
 /* random.trust_bootloader: credit the device tree's seed (qemu.c) on
@@ -139,11 +140,21 @@ static void sweep(const char *dir)
 		closedir(d);
 }
 
+/* The kernel command line. HOTSIM_BOOT_APPEND: extra arguments (tests
+ * boot a kernel that panics this way); part of the cache key. */
+static const char *full_append(char *buf, size_t len)
+{
+	const char *extra = getenv("HOTSIM_BOOT_APPEND");
+
+	snprintf(buf, len, "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
+	return buf;
+}
+
 /* The boot every snapshot of this recipe gets. */
 static int boot_params(const char *cpu, struct hs_vm_boot *b, char *append, size_t len)
 {
 	const struct hs_qemu_cpu *qc = hs_qemu_cpu_find(cpu);
-	const char *t = getenv("HOTSIM_BOOT_TIMEOUT"), *extra = getenv("HOTSIM_BOOT_APPEND");
+	const char *t = getenv("HOTSIM_BOOT_TIMEOUT");
 
 	if (!qc)
 		return hs_fail("no QEMU CPU %s in hotsim's table", cpu);
@@ -154,10 +165,7 @@ static int boot_params(const char *cpu, struct hs_vm_boot *b, char *append, size
 	b->midr = qc->midr;
 	if (t && atoi(t) > 0)
 		b->timeout_s = (unsigned)atoi(t);
-	/* HOTSIM_BOOT_APPEND: extra kernel arguments (tests boot a kernel
-	 * that panics this way); part of the cache key */
-	snprintf(append, len, "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
-	b->append = append;
+	b->append = full_append(append, len);
 	return 0;
 }
 
@@ -176,8 +184,9 @@ int hs_vm_boot_keep(const struct hs_image *img, const char *cpu, const struct hs
 	return hs_vm_boot_image(img, &b, s);
 }
 
+/* A cache boot: recorded (qemu.c), so no race moves the guest's clock. */
 static int boot_into(const struct hs_image *img, const char *cpu, const struct hs_vm_points *pts,
-		     const char *qemu, const char *dir, const char *path, const char *keep_dir)
+		     const char *qemu, const char *dir, const char *path)
 {
 	struct hs_vm_boot b;
 	char scratch[600], append[512];
@@ -191,8 +200,8 @@ static int boot_into(const struct hs_image *img, const char *cpu, const struct h
 	snprintf(scratch, sizeof(scratch), "%s/boot-%d-XXXXXX", dir, (int)getpid());
 	if (!mkdtemp(scratch))
 		return hs_fail("%s: cannot create: %s", scratch, strerror(errno));
-	b.dir = keep_dir ? keep_dir : scratch;
-	b.keep_dir = keep_dir;
+	b.dir = scratch;
+	b.record = 1;
 	rc = hs_vm_boot_image(img, &b, &s);
 	if (!rc) {
 		snprintf(s.h.qemu, sizeof(s.h.qemu), "%s", qemu);
@@ -220,11 +229,30 @@ static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
 	return h;
 }
 
+/*
+ * What the key holds besides the image and the CPU (the file's name):
+ * QEMU's version, the workload, the recipe number, QEMU's machine options
+ * and the whole kernel command line as a cache boot gets them, the RAM
+ * size, and the points. A snapshot taken with other QEMU options or
+ * another command line has another key, whether or not the recipe number
+ * (bumped by hand) was: a cache shared by branches never hands one the
+ * other's boot.
+ */
+static uint64_t boot_key(const struct hs_vm_points *pts, const char *qemu)
+{
+	char machine[400], append[512], recipe[1000];
+	uint64_t key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id() + SNAP_RECIPE);
+
+	snprintf(recipe, sizeof(recipe), "%s|%s|%u", hs_qemu_recipe(machine, sizeof(machine), 1),
+		 full_append(append, sizeof(append)), MEM_MB);
+	key = hs_snap_hash(recipe, strlen(recipe), key);
+	return points_key(pts, key);
+}
+
 int hs_vm_snapshot(const struct hs_image *img, const char *cpu, const struct hs_vm_points *pts,
-		   const char *keep_dir, struct hs_snap *s, int *booted)
+		   struct hs_snap *s, int *booted)
 {
 	char dir[512], qemu[80], id[96], path[700], lock[720];
-	const char *extra = getenv("HOTSIM_BOOT_APPEND");
 	uint64_t key;
 	int fd, rc;
 
@@ -232,10 +260,7 @@ int hs_vm_snapshot(const struct hs_image *img, const char *cpu, const struct hs_
 	if (qemu_version(qemu, sizeof(qemu)))
 		return -1;
 	image_id(img, id, sizeof(id));
-	key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id() + SNAP_RECIPE);
-	key = points_key(pts, key);
-	if (extra && *extra)
-		key = hs_snap_hash(extra, strlen(extra), key);
+	key = boot_key(pts, qemu);
 	hs_cache_dir(dir, sizeof(dir) - 16);
 	strcat(dir, "/snapshots");
 	if (mkdirs(dir))
@@ -259,7 +284,7 @@ int hs_vm_snapshot(const struct hs_image *img, const char *cpu, const struct hs_
 	/* minutes for a distro kernel: say what is happening */
 	fprintf(stderr, "hotsim: booting %s under QEMU (%s) for its snapshot; cached afterwards\n",
 		img->path, cpu);
-	rc = boot_into(img, cpu, pts, qemu, dir, path, keep_dir);
+	rc = boot_into(img, cpu, pts, qemu, dir, path);
 	if (!rc)
 		rc = hs_snap_load(path, s);
 	else if (strstr(hs_errmsg(), "cannot write") || strstr(hs_errmsg(), "cannot create"))

@@ -42,6 +42,7 @@ struct hs_qemu_cfg {
 	const char *dir;		/* work directory: sockets, console log */
 	const char *incoming;		/* restore this migration stream (NULL: boot) */
 	const char *plugin;		/* -plugin argument, or NULL */
+	int record;			/* QEMU's record mode (qemu.c: race-free warps) */
 };
 
 /* gdbstub register numbers by name, from QEMU's target description */
@@ -63,6 +64,9 @@ struct hs_qemu {
  * hs_errmsg() (QEMU missing, sockets never appeared). QEMU dies with
  * hotsim (PR_SET_PDEATHSIG). */
 int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg);
+/* The machine options every boot gets (record: as a cache boot gets
+ * them), for the snapshot cache's key. */
+const char *hs_qemu_recipe(char *buf, size_t len, int record);
 /* Kill it and reap it; harmless when it is gone. */
 void hs_qemu_stop(struct hs_qemu *q);
 /* The last lines of the guest console, for errors (into buf). */
@@ -111,6 +115,11 @@ int hs_qmp_pmemsave(struct hs_qemu *q, uint64_t pa, uint64_t size, const char *p
 int hs_qmp_migrate(struct hs_qemu *q, const char *path);
 /* Wait until an incoming migration has been loaded. */
 int hs_qmp_wait_incoming(struct hs_qemu *q, unsigned timeout_ms);
+/* Set the system register with KVM-style id (0x6030000000130000 | the
+ * op0:op1:CRn:CRm:op2 encoding) in a saved machine to v: it must hold old
+ * (or v already). mig.c. */
+int hs_mig_set_sysreg(const char *path, uint64_t id, uint64_t old, uint64_t v);
+#define HS_MIG_ID_VBAR_EL1 0x603000000013c600ULL
 
 /* --- booting and snapshots ------------------------------------------------- */
 
@@ -137,6 +146,7 @@ struct hs_vm_boot {
 	const char *dir;		/* scratch directory */
 	const char *keep_dir;		/* NULL, or keep the machine at every point
 					 * there as <point>.mig (validation) */
+	int record;			/* QEMU's record mode (not with keep_dir) */
 	const struct hs_boot_point *points;	/* what to take (point.h) */
 	unsigned npoints;
 };
@@ -149,21 +159,20 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
  * The snapshot of img on a QEMU CPU at the given points: loaded from the
  * cache (verified; the points are part of its key), or booted now and
  * stored (snapcache.c). Concurrent callers wait for the one that boots.
- * *booted says which happened. When it boots and keep_dir is not NULL,
- * the machine at every point is kept there as hs_vm_boot_keep keeps it
- * (validation needs no second boot). -1 with hs_errmsg(): QEMU missing
- * (with the install line), a boot that fails (console tail).
+ * *booted says which happened. -1 with hs_errmsg(): QEMU missing (with
+ * the install line), a boot that fails (console tail).
  */
 struct hs_vm_points {
 	const struct hs_boot_point *v;
 	unsigned n;
 };
 int hs_vm_snapshot(const struct hs_image *img, const char *qemu_cpu, const struct hs_vm_points *pts,
-		   const char *keep_dir, struct hs_snap *s, int *booted);
+		   struct hs_snap *s, int *booted);
 
-/* Boot img again as hs_vm_snapshot would, keeping the machine at every
- * point in dir (<point>.mig, with Image and initramfs.cpio) for
- * hs_vm_record; s gets the points' registers and RAM. */
+/* Boot img again as hs_vm_snapshot would (but for record mode, which
+ * cannot save a machine: qemu.c), keeping the machine at every point in
+ * dir (<point>.mig, with Image and initramfs.cpio) for hs_vm_record; s
+ * gets the points' registers and RAM. */
 int hs_vm_boot_keep(const struct hs_image *img, const char *qemu_cpu, const struct hs_vm_points *pts,
 		    const char *dir, struct hs_snap *s);
 
@@ -173,12 +182,15 @@ int hs_vm_boot_keep(const struct hs_image *img, const char *qemu_cpu, const stru
  * the recording plugin (kernels/qemu/record_plugin.c) and keep the first
  * max pcs it executes. At stops[] (0: unused) the guest stops each time it
  * gets there and is continued, as the replay's stop sites stop it: the
- * stop is what moves its clock to the next deadline.
+ * stop is what moves its clock to the next deadline. vbar, when not 0,
+ * replaces VBAR_EL1 (which holds vbar_was) in the saved machine before it
+ * is restored: the modelled core's vectors, taken directly.
  */
 struct hs_vm_recording {
 	const char *cpu, *dir, *point;
 	const struct hs_vm_patch *patches;
 	size_t npatches;
+	uint64_t vbar, vbar_was;
 	uint64_t stops[4];
 	size_t max;
 	uint64_t *pcs;			/* out: malloc'd, got of them */
