@@ -512,3 +512,33 @@ Test(booted, extra_path_boots_from_its_own_file, .timeout = 600)
 	cr_assert_null(strstr(out, "extra-read"), "%s", out);
 	free(out);
 }
+
+/*
+ * The QEMU plugin follows the installed QEMU (issue: a build made before
+ * QEMU was installed kept a 0-byte plugin until make clean): a build that
+ * sees no QEMU package (QEMU_PKG names one that is not installed: the
+ * state of a machine before apt-get install qemu-system-arm) has no
+ * plugin and validate says so; the next plain make - QEMU "installed" -
+ * rebuilds the plugin and validate records the IRQ path. A scratch build
+ * directory: the project's own build is not touched.
+ */
+Test(booted, plugin_follows_the_installed_qemu, .timeout = 1200)
+{
+	char t[] = "/tmp/hotsim-qemu-build-XXXXXX", cmd[1024], *out;
+	const char *img = hs_kernel("7.2-base");
+
+	not_under_sanitizers();
+	cr_assert(mkdtemp(t));
+	snprintf(cmd, sizeof(cmd), "make -s BUILD=%s QEMU_PKG=hotsim-no-such-qemu %s/hotsim 2>&1 | tail -5 && "
+		 "%s/hotsim validate %s --cpu a53 --path irq-el1 2>&1; echo rc=$?", t, t, t, img);
+	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0);
+	cr_assert(strstr(out, "built without its QEMU plugin") && strstr(out, "rc=2"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "make BUILD=%s %s/hotsim 2>&1 | grep -c PLUGIN; "
+		 "%s/hotsim validate %s --cpu a53 --path irq-el1 2>&1; echo rc=$?", t, t, t, img);
+	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0);
+	cr_assert(strstr(out, "irq-el1          a53  identical") && strstr(out, "rc=0"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", t);
+	cr_assert_eq(system(cmd), 0);
+}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mdtable.h"
 #include "hotsim/paths.h"
@@ -225,4 +226,39 @@ Test(formats, readme_examples_are_the_output, .timeout = 1800)
 	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0, "%s", out);
 	cr_assert(strstr(out, "every one what hotsim prints"), "%s", out);
 	free(out);
+}
+
+/*
+ * The pictures show what the table does: every booted row's two bars
+ * carry their intervals (whiskers: one path element per sampled bar), the
+ * layout bands and the verdict legend; the timeline has its legend and a
+ * cycle axis that starts at the window's first cycle.
+ */
+Test(formats, svg_bars_have_intervals_bands_and_verdicts, .timeout = 600)
+{
+	char cmd[1024], *svg, *tl;
+	size_t n;
+	const char *file = "/tmp/hotsim-test-formats.svg", *tfile = "/tmp/hotsim-test-formats-timeline.svg";
+
+	snprintf(cmd, sizeof(cmd), "compare %s %s --path sched-pipe,cswitch --svg %s --timeline cswitch "
+		 "--window 0:30 > /dev/null", HS_KPATH("7.2-base"), HS_KPATH("7.2-cswitch-inline"), file);
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	cr_assert_eq(hotsim(cmd, NULL), 0);
+	svg = (char *)hs_test_slurp(file, &n);
+	tl = (char *)hs_test_slurp(tfile, &n);
+	cr_assert(svg && tl);
+	cr_assert(strstr(svg, "95% interval of the mean") && strstr(svg, "layout band"), "legend");
+	cr_assert(strstr(svg, "(I) improved, (R) regressed: significant (Welch, 95%)"));
+	/* whiskers: one per bar of a sampled row, base and patched, on every
+	 * core: sched-pipe (7 rows: the whole and six parts) and cswitch */
+	cr_assert_geq(hs_count(svg, "stroke=\"#000000\" fill=\"none\"/>"), 1 + 2 * 8 * hs_ncores(), "%s", svg);
+	cr_assert(strstr(svg, "within noise"), "a verdict on the whole rows");
+	cr_assert(strstr(tl, "waiting (a stall") && strstr(tl, "issued, until its result is ready"), "%s", tl);
+	cr_assert(strstr(tl, "cycle (from "), "a cycle axis: %s", tl);
+	cr_assert(strstr(tl, "font-size=\"10\">0</text>"), "the axis starts at the window's first cycle");
+	free(svg);
+	free(tl);
+	unlink(file);
+	unlink(tfile);
 }
