@@ -121,7 +121,8 @@ static void print_run(const struct hs_image *img, const char *cpu, const struct 
 	printf("  state      %s\n", pr->booted ? "booted" : pr->state);
 	n = count_functions(img, pr, fc, MAX_FUNCS, &other, &ns);
 	if (ns > 1)
-		printf("  per op     the mean over the %u sampled operations\n", ns);
+		printf("  per op     the mean over the %u sampled operations (sysregs, firmware: over all %u)\n",
+		       ns, pr->nops);
 	printf("  functions  ");
 	col = 13;
 	for (unsigned i = 0; i < n; i++) {
@@ -148,13 +149,20 @@ static void print_run(const struct hs_image *img, const char *cpu, const struct 
 			char name[48];
 
 			sysreg_label(pr->tr.sysregs[i].enc, name, sizeof(name));
-			snprintf(buf, sizeof(buf), "%s %s x%u", name, pr->tr.sysregs[i].write ? "w" : "r",
-				 pr->tr.sysregs[i].count);
+			if (pr->nops > 1)
+				snprintf(buf, sizeof(buf), "%s %s x%.1f", name, pr->tr.sysregs[i].write ? "w" : "r",
+					 (double)pr->tr.sysregs[i].count / pr->nops);
+			else
+				snprintf(buf, sizeof(buf), "%s %s x%u", name, pr->tr.sysregs[i].write ? "w" : "r",
+					 pr->tr.sysregs[i].count);
 			list_item(i, buf, &col);
 		}
 		printf("\n");
 	}
-	if (pr->tr.firmware_calls)
+	if (pr->tr.firmware_calls && pr->nops > 1)
+		printf("  firmware   %.1f SMCCC calls (Spectre workaround)\n",
+		       (double)pr->tr.firmware_calls / pr->nops);
+	else if (pr->tr.firmware_calls)
 		printf("  firmware   %u SMCCC call%s (Spectre workaround)\n", pr->tr.firmware_calls,
 		       pr->tr.firmware_calls == 1 ? "" : "s");
 	for (unsigned i = 0; i < pr->nnotes; i++)
