@@ -54,6 +54,10 @@ static void print_identity(const struct hs_image *img)
 	printf("text         %llu bytes (0x%llx-0x%llx)\n",
 	       (unsigned long long)(img->text_end - img->text_start),
 	       (unsigned long long)img->text_start, (unsigned long long)img->text_end);
+	if (img->page_size)
+		printf("pages        %u KiB (the Image header's flags)\n", img->page_size >> 10);
+	else
+		printf("pages        unspecified in the Image header (taken as 4 KiB)\n");
 	printf("type info    %s\n", type_info(img, buf, sizeof(buf)));
 }
 
@@ -270,6 +274,7 @@ static int run(void *p, char **args)
 		json_str(&j, "kernel", img->version);
 		json_str(&j, "compiler", img->compiler);
 		json_str(&j, "build_id", img->build_id);
+		json_uint(&j, "page_size", img->page_size);
 		json_uint(&j, "symbols", img->nsyms);
 		json_uint(&j, "text_bytes", img->text_end - img->text_start);
 		json_str(&j, "type_info", type_info(img, buf, sizeof(buf)));

@@ -127,9 +127,10 @@ static void hash_ikconfig(struct hs_image *img)
 
 /*
  * The page size the kernel was built for, from the arm64 Image header that
- * head.S puts at _text (Documentation/arch/arm64/booting.rst): magic
- * "ARM\x64" at +0x38, flags at +0x30 with the page size in bits 1-2
- * (1: 4K, 2: 16K, 3: 64K; 0: unspecified, kernels before 3.17).
+ * head.S puts at _text (Documentation/arch/arm64/booting.rst: code0,
+ * code1, text_offset, image_size, flags, res2..res4, magic): magic
+ * "ARM\x64" at +0x38, the 64-bit flags at +0x18 with the page size in
+ * bits 1-2 (1: 4K, 2: 16K, 3: 64K; 0: unspecified, kernels before 3.17).
  */
 static void read_page_size(struct hs_image *img)
 {
@@ -138,7 +139,7 @@ static void read_page_size(struct hs_image *img)
 	uint32_t magic;
 
 	if (!t || hs_read32(img, img->mem, t->addr + 0x38, &magic) || magic != 0x644d5241u ||
-	    hs_read64(img, img->mem, t->addr + 0x30, &flags))
+	    hs_read64(img, img->mem, t->addr + 0x18, &flags))
 		return;
 	static const unsigned sizes[4] = { 0, 4096, 16384, 65536 };
 	img->page_size = sizes[(flags >> 1) & 3];
