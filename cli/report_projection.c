@@ -1,77 +1,105 @@
 /*
  * report_projection.c - the paths that mirror a benchmark (def->bench) in
  * its units (usecs/op, ops/s), with and without the periodic tick, as
- * computed by the library (hotsim/measure.h, ms_project): one table per
- * path.
+ * computed by the library (hotsim/measure.h, ms_project): one table for
+ * them all.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "hotsim/core.h"
 #include "json.h"
 #include "report.h"
 
-/* The rows of one path's table: [from, *to). */
-static void projection_table(FILE *f, const struct ms_compare *c, const struct rp_details *d, int from,
-			     int to)
+/* What each projected path mirrors, once per path. */
+static void benchmarks_note(FILE *f, const struct rp_details *d)
 {
-	const struct ms_projection *p0 = &d->proj[from];
-	char note[1200], title[160], what[400];
-	size_t n = 0;
+	char note[1600];
+	size_t n = (size_t)snprintf(note, sizeof(note), "benchmarks:");
 
-	fprintf(f, "\n");
-	snprintf(title, sizeof(title), "%s as `%s`: ", p0->def->name, p0->def->bench->benchmark);
-	if (p0->tick)
-		snprintf(what, sizeof(what), "%s (%s%s); us/op and ops/s at the core's clock; a HZ row adds "
-			 "the tick (%s x HZ x op time)", p0->def->bench->op, ms_state_names[p0->state],
-			 p0->state == MS_TYPICAL ? ": the mean, +-95% its interval" : "", p0->tick);
-	else
-		snprintf(what, sizeof(what), "%s (%s); us/op and ops/s at the core's clock", p0->def->bench->op,
-			 ms_state_names[p0->state]);
-	rp_wrap(f, title, "  ", what, RP_TEXT_WIDTH);
-	if (c->patched)
-		fprintf(f, "%-3s %7s %4s %7s %7s %7s %6s %7s %8s\n", "cpu", "clock", "HZ", "us/op", "patched",
-			"delta", "+-95", "delta%", "ops/s");
-	else
-		fprintf(f, "%-3s %7s %4s %7s %6s %8s\n", "cpu", "clock", "HZ", "us/op", "+-95", "ops/s");
-	for (int i = from; i < to; i++) {
-		const struct ms_projection *p = &d->proj[i];
-		char hz[16], clk[16], pct[16], ci[16];
+	for (int i = 0; i < d->nproj && n < sizeof(note); i++)
+		if (!i || d->proj[i].def != d->proj[i - 1].def)
+			n += (size_t)snprintf(note + n, sizeof(note) - n, "%s %s: `%s`, %s", i ? ";" : "",
+					      d->proj[i].def->name, d->proj[i].def->bench->benchmark,
+					      d->proj[i].def->bench->op);
+	rp_wrap(f, "", "  ", note, RP_TEXT_WIDTH);
+}
 
-		snprintf(hz, sizeof(hz), p->hz ? "%u" : "-", p->hz);
-		snprintf(clk, sizeof(clk), "%.2fGHz", p->clock_hz / 1e9);
-		snprintf(pct, sizeof(pct), "%+.2f%%", p->delta_pct);
-		if (c->patched) {
-			snprintf(ci, sizeof(ci), p->delta_ci95 > 0 ? "%.3f" : "-", p->delta_ci95);
-			fprintf(f, "%-3s %7s %4s %7.3f %7.3f %+7.3f %6s %7s %8.0f\n", p->cpu, clk, hz, p->us[0],
-				p->us[1], p->delta_us, ci, pct, p->ops[1]);
-		} else {
-			snprintf(ci, sizeof(ci), p->us_ci95[0] > 0 ? "%.3f" : "-", p->us_ci95[0]);
-			fprintf(f, "%-3s %7s %4s %7.3f %6s %8.0f\n", p->cpu, clk, hz, p->us[0], ci, p->ops[0]);
-		}
-	}
-	/* where each typical clock comes from; a --freq clock needs no source */
-	n = (size_t)snprintf(note, sizeof(note), "clocks: --freq, else each core's typical one");
-	for (int i = from, k = 0; i < to && n < sizeof(note); i++) {
+/* Where each typical clock comes from; a --freq clock needs no source. */
+static void clocks_note(FILE *f, const struct rp_details *d)
+{
+	char note[1200], seen[16][8];
+	size_t n = (size_t)snprintf(note, sizeof(note), "clocks: --freq, else each core's typical one");
+	int k = 0;
+
+	for (int i = 0; i < d->nproj && n < sizeof(note); i++) {
 		const struct hs_core *core = hs_core_find(d->proj[i].cpu);
+		int dup = 0;
 
-		if (d->proj[i].hz == 0 && core && core->clock_hz == d->proj[i].clock_hz)
-			n += (size_t)snprintf(note + n, sizeof(note) - n, "%s%s: %s", k++ ? "; " : " (", core->name,
-					      core->clock_source);
-		if (i == to - 1 && k && n < sizeof(note))
-			n += (size_t)snprintf(note + n, sizeof(note) - n, ")");
+		for (int j = 0; j < k; j++)
+			dup |= !strcmp(seen[j], d->proj[i].cpu);
+		if (dup || k == 16 || d->proj[i].hz || !core || core->clock_hz != d->proj[i].clock_hz)
+			continue;
+		snprintf(seen[k], sizeof(seen[k]), "%s", core->name);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "%s%s: %s", k++ ? "; " : " (", core->name,
+				      core->clock_source);
 	}
+	if (k && n < sizeof(note))
+		n += (size_t)snprintf(note + n, sizeof(note) - n, ")");
 	if (n < sizeof(note))
 		snprintf(note + n, sizeof(note) - n, ".");
 	rp_wrap(f, "", "  ", note, RP_TEXT_WIDTH);
 }
 
+static void projection_row(FILE *f, const struct ms_compare *c, const struct ms_projection *p,
+			   const char *name)
+{
+	char hz[16], clk[16], pct[16], ci[16];
+
+	snprintf(hz, sizeof(hz), p->hz ? "%u" : "-", p->hz);
+	snprintf(clk, sizeof(clk), "%.2fGHz", p->clock_hz / 1e9);
+	snprintf(pct, sizeof(pct), "%+.2f%%", p->delta_pct);
+	if (c->patched) {
+		snprintf(ci, sizeof(ci), p->delta_ci95 > 0 ? "%.3f" : "-", p->delta_ci95);
+		fprintf(f, "%-15.15s %-3s %7s %4s %7.3f %7.3f %+7.3f %6s %7s\n", name, p->cpu, clk, hz,
+			p->us[0], p->us[1], p->delta_us, ci, pct);
+	} else {
+		snprintf(ci, sizeof(ci), p->us_ci95[0] > 0 ? "%.3f" : "-", p->us_ci95[0]);
+		fprintf(f, "%-15.15s %-3s %7s %4s %7.3f %6s %8.0f\n", name, p->cpu, clk, hz, p->us[0], ci,
+			p->ops[0]);
+	}
+}
+
+/*
+ * One table for every path that mirrors a benchmark: us per op at a
+ * clock, a HZ row adding the tick for the paths that ask for it; which
+ * benchmark each mirrors and where the clocks come from below it.
+ */
 void rp_projection_text(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 {
-	for (int i = 0, j; i < d->nproj; i = j) {
-		for (j = i + 1; j < d->nproj && d->proj[j].def == d->proj[i].def; j++)
-			;
-		projection_table(f, c, d, i, j);
-	}
+	char what[400];
+	const char *tick = NULL;
+
+	if (!d->nproj)
+		return;
+	for (int i = 0; i < d->nproj; i++)
+		tick = d->proj[i].tick && d->proj[i].hz ? d->proj[i].tick : tick;
+	fprintf(f, "\n");
+	snprintf(what, sizeof(what), "us per op at the core's clock (%s%s)%s%s%s",
+		 ms_state_names[d->proj[0].state],
+		 d->proj[0].state == MS_TYPICAL ? ": the mean, +-95 its interval" : "",
+		 tick ? "; a HZ row adds the tick (" : "", tick ? tick : "", tick ? " x HZ x op time)" : "");
+	rp_wrap(f, "as the benchmarks count them: ", "  ", what, RP_TEXT_WIDTH);
+	if (c->patched)
+		fprintf(f, "%-15s %-3s %7s %4s %7s %7s %7s %6s %7s\n", "path", "cpu", "clock", "HZ", "us/op",
+			"patched", "delta", "+-95", "delta%");
+	else
+		fprintf(f, "%-15s %-3s %7s %4s %7s %6s %8s\n", "path", "cpu", "clock", "HZ", "us/op", "+-95",
+			"ops/s");
+	for (int i = 0; i < d->nproj; i++)
+		projection_row(f, c, &d->proj[i], d->proj[i].def->name);
+	benchmarks_note(f, d);
+	clocks_note(f, d);
 }
 
 void rp_projection_json(struct json *j, const struct rp_details *d)

@@ -49,7 +49,8 @@ static int run(const char *env, const char *args, char **out)
 #define count hs_count
 
 /* The paths with a booted form, each run on every core of the registry. */
-#define BOOTED_PATHS "irq-el1,irq-el0,syscall.getpid,syscall.invalid,sched-pipe,cswitch"
+#define BOOTED_PATHS "irq-el1,irq-el0,syscall.getpid,syscall.invalid,sched-pipe,cswitch," \
+	"syscall.getppid,syscall.read,syscall.write,signal.install,signal.catch,futex.wake,ctx.yield"
 #define BOOTED_RUNS (hs_nnames(BOOTED_PATHS) * hs_ncores())
 
 /*
@@ -63,7 +64,7 @@ static int run(const char *env, const char *args, char **out)
  */
 static void booted_image(const char *name, int own)
 {
-	char args[256], *out;
+	char args[512], *out;
 
 	if (!getenv("HOTSIM_SAN")) {	/* QEMU-heavy: the normal build runs it */
 		snprintf(args, sizeof(args), "validate %s --json --path " BOOTED_PATHS, hs_kernel(name));
@@ -126,7 +127,7 @@ static void samples_of(const char *json, unsigned want_min, unsigned want_exact)
 
 Test(booted, every_row_is_sampled_with_an_interval, .timeout = 900)
 {
-	char args[256], *out, *again;
+	char args[512], *out, *again;
 	const char *img = hs_kernel("7.2-base");
 
 	snprintf(args, sizeof(args), "run %s --cpu a53 --state-source booted --path " BOOTED_PATHS " --json",

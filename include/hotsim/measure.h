@@ -93,7 +93,7 @@ struct ms_param {
 struct ms_options {
 	const struct hs_core *cores[8];
 	int ncores;
-	const struct hs_path_def *paths[16];
+	const struct hs_path_def *paths[32];
 	int npaths;
 	int want[MS_NSTATES];		/* the states to cost */
 	unsigned samples;		/* booted rows: 0 each path's default */

@@ -16,6 +16,10 @@ static const char *const landmarks[] = {
 	"ret_to_user", NULL
 };
 
+static const struct hs_bench_def bench = {
+	.benchmark = "Fastpath syscall/getpid", .op = "one getpid() is one op",
+};
+
 const struct hs_path_def hs_path_syscall_getpid = {
 	.name = "syscall.getpid",
 	.summary = "getpid() from EL0: svc to eret, through invoke_syscall",
@@ -27,4 +31,5 @@ const struct hs_path_def hs_path_syscall_getpid = {
 	/* booted: consecutive getpid()s of the workload's loop (1 in 48 refills
 	 * the per-CPU random batch on 6.x kernels: many samples) */
 	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
+	.bench = &bench,
 };

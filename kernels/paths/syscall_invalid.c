@@ -16,6 +16,10 @@ static const char *const landmarks[] = {
 	"el0t_64_sync", "el0t_64_sync_handler", "el0_svc", "invoke_syscall", "ret_to_user", NULL
 };
 
+static const struct hs_bench_def bench = {
+	.benchmark = "Fastpath syscall/invalid", .op = "one out-of-range syscall is one op",
+};
+
 const struct hs_path_def hs_path_syscall_invalid = {
 	.name = "syscall.invalid",
 	.summary = "an out-of-range syscall number from EL0: svc to eret (-ENOSYS)",
@@ -25,4 +29,5 @@ const struct hs_path_def hs_path_syscall_invalid = {
 	.syscall = 4095,
 	.landmarks = landmarks,
 	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
+	.bench = &bench,
 };

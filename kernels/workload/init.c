@@ -28,6 +28,20 @@
  *   hs_at_zero     read() of /dev/zero, 256 KiB at a time (the kernel
  *                  clears user memory) -> irq-el1
  *
+ * and after them, so that the states of the points above do not depend
+ * on them, the micro-benchmarks developers run (lmbench, perf bench,
+ * Fastpath), each warmed WARMUP times and then looped at its site:
+ *
+ *   hs_at_getppid  getppid()                     -> syscall.getppid
+ *   hs_at_rdzero   read(/dev/zero, 1 byte)       -> syscall.read
+ *   hs_at_wrnull   write(/dev/null, 1 byte)      -> syscall.write
+ *   hs_at_sigact   rt_sigaction(SIGUSR1)         -> signal.install
+ *   hs_at_kill     kill(self, SIGUSR1): the handler runs, then
+ *                  rt_sigreturn, then the svc returns -> signal.catch
+ *   hs_at_futex    FUTEX_WAKE_PRIVATE, nobody waiting -> futex.wake
+ *   hs_at_yield    sched_yield() with process D yielding back: one
+ *                  switch each way               -> ctx.yield
+ *
  * A boot stopped at a point finds its clock at the next timer deadline
  * when it resumes (QEMU's icount warp), so the tick comes at once; the
  * replay does the same. The IRQ phases use that on purpose: hotsim stops
@@ -38,6 +52,8 @@
  * B never executes a site.
  */
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/sysmacros.h>
 #include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,7 +72,14 @@
 #define NR_READ 63
 #define NR_WRITE 64
 #define NR_GETPID 172
+#define NR_GETPPID 173
+#define NR_KILL 129
+#define NR_RT_SIGACTION 134
+#define NR_FUTEX 98
+#define NR_SCHED_YIELD 124
 #define NR_INVALID 4095
+#define SIGUSR1_NR 10
+#define FUTEX_WAKE_PRIVATE_OP 129	/* FUTEX_WAKE | FUTEX_PRIVATE_FLAG */
 
 /* One svc at a global label, the counter in x9 one instruction before. */
 #define SITE(name)						\
@@ -74,6 +97,19 @@
 #define SITE_DECL(name) long name##_fn(long a, long b, long c, nr_t nr)
 typedef long nr_t;
 
+/* The same with a fourth argument: x0-x3, x4 the number. */
+#define SITE4(name)						\
+	__asm__(".text\n.balign 16\n.globl " #name "\n"	\
+		".type " #name "_fn, %function\n"		\
+		#name "_fn:\n"					\
+		"	mov x8, x4\n"				\
+		"	mrs x9, cntvct_el0\n"			\
+		#name ":\n"					\
+		"	svc #0\n"				\
+		"	ret\n"					\
+		".size " #name "_fn, . - " #name "_fn\n")
+#define SITE4_DECL(name) long name##_fn(long a, long b, long c, long d, nr_t nr)
+
 SITE(hs_sys);		/* every other syscall */
 SITE(hs_at_getpid);
 SITE(hs_at_invalid);
@@ -81,6 +117,14 @@ SITE(hs_at_write);
 SITE(hs_at_read);
 SITE(hs_at_spin);
 SITE(hs_at_zero);
+SITE(hs_at_getppid);
+SITE(hs_at_rdzero);
+SITE(hs_at_wrnull);
+SITE(hs_at_kill);
+SITE(hs_at_yield);
+SITE4(hs_sys4);
+SITE4(hs_at_sigact);
+SITE4(hs_at_futex);
 SITE_DECL(hs_sys);
 SITE_DECL(hs_at_getpid);
 SITE_DECL(hs_at_invalid);
@@ -88,6 +132,14 @@ SITE_DECL(hs_at_write);
 SITE_DECL(hs_at_read);
 SITE_DECL(hs_at_spin);
 SITE_DECL(hs_at_zero);
+SITE_DECL(hs_at_getppid);
+SITE_DECL(hs_at_rdzero);
+SITE_DECL(hs_at_wrnull);
+SITE_DECL(hs_at_kill);
+SITE_DECL(hs_at_yield);
+SITE4_DECL(hs_sys4);
+SITE4_DECL(hs_at_sigact);
+SITE4_DECL(hs_at_futex);
 
 /* A labelled instruction of the EL0 spin, where the IRQ samples are taken. */
 __asm__(".text\n.balign 16\n.globl hs_tick_el0\n"
@@ -164,6 +216,69 @@ static void steady_uptime(void)
 	}
 }
 
+/* The kernel's struct sigaction on arm64 (no SA_RESTORER: the kernel
+ * returns through the vDSO's rt_sigreturn trampoline, as glibc does). */
+struct ksigaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
+};
+
+static volatile int caught;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	caught++;
+}
+
+/* The benchmarks' operations (file header), after the phases above. */
+static void benchmarks(int z)
+{
+	static struct ksigaction act = { on_usr1, 0, 0, 0 };
+	static int futex_word;
+	long self = hs_sys_fn(0, 0, 0, NR_GETPID);
+	int nul;
+	char c = 'x';
+	pid_t d;
+
+	mknod("/dev/null", S_IFCHR | 0666, makedev(1, 3));
+	nul = open("/dev/null", O_WRONLY);
+	hs_sys4_fn(SIGUSR1_NR, (long)&act, 0, 8, NR_RT_SIGACTION);
+	for (int i = 0; i < WARMUP; i++) {
+		hs_sys_fn(0, 0, 0, NR_GETPPID);
+		hs_sys_fn(z, (long)&c, 1, NR_READ);
+		hs_sys_fn(nul, (long)&c, 1, NR_WRITE);
+		hs_sys4_fn(SIGUSR1_NR, (long)&act, 0, 8, NR_RT_SIGACTION);
+		hs_sys_fn(self, SIGUSR1_NR, 0, NR_KILL);
+		hs_sys4_fn((long)&futex_word, FUTEX_WAKE_PRIVATE_OP, 1, 0, NR_FUTEX);
+	}
+	for (int i = 0; i < OPS; i++)
+		hs_at_getppid_fn(0, 0, 0, NR_GETPPID);
+	for (int i = 0; i < OPS; i++)
+		hs_at_rdzero_fn(z, (long)&c, 1, NR_READ);
+	for (int i = 0; i < OPS; i++)
+		hs_at_wrnull_fn(nul, (long)&c, 1, NR_WRITE);
+	for (int i = 0; i < OPS; i++)
+		hs_at_sigact_fn(SIGUSR1_NR, (long)&act, 0, 8, NR_RT_SIGACTION);
+	for (int i = 0; i < OPS; i++)
+		hs_at_kill_fn(self, SIGUSR1_NR, 0, NR_KILL);
+	for (int i = 0; i < OPS; i++)
+		hs_at_futex_fn((long)&futex_word, FUTEX_WAKE_PRIVATE_OP, 1, 0, NR_FUTEX);
+	/* ctx.yield: D yields back whenever it runs */
+	if ((d = fork()) == 0)
+		for (;;)
+			hs_sys_fn(0, 0, 0, NR_SCHED_YIELD);
+	for (int i = 0; i < WARMUP; i++)
+		hs_sys_fn(0, 0, 0, NR_SCHED_YIELD);
+	for (int i = 0; i < OPS; i++)
+		hs_at_yield_fn(0, 0, 0, NR_SCHED_YIELD);
+	kill(d, SIGKILL);
+	if (caught < WARMUP)
+		say("HOTSIM workload: SIGUSR1 was not caught\n");
+}
+
 int main(void)
 {
 	int a[2], b[2], z;
@@ -214,6 +329,7 @@ int main(void)
 	hs_at_zero_fn(z, (long)zero_buf, sizeof(zero_buf), NR_READ);
 	for (uint64_t t0 = counter(); counter() - t0 < SPIN_TICKS;)
 		hs_sys_fn(z, (long)zero_buf, sizeof(zero_buf), NR_READ);
+	benchmarks(z);
 	say("HOTSIM workload done\n");
 	reboot(RB_POWER_OFF);
 	return 0;

@@ -1,0 +1,28 @@
+/*
+ * signal_install.c - signal.install: rt_sigaction(SIGUSR1, handler) (x8 =
+ * 134), lmbench's "lat_sig install": copy the new action in, do_sigaction
+ * under the sighand lock (the old action out: none asked), ret_to_user.
+ * Booted state only (hs_at_sigact).
+ */
+#include "hotsim/paths.h"
+
+static const struct hs_boot_point point = {
+	.name = "sigact", .kind = HS_POINT_SVC, .site = "hs_at_sigact",
+};
+
+static const char *const landmarks[] = {
+	"el0_svc", "invoke_syscall", "__arm64_sys_rt_sigaction", "do_sigaction", "ret_to_user", NULL
+};
+
+static const struct hs_bench_def bench = {
+	.benchmark = "lmbench lat_sig install", .op = "one sigaction() is one op",
+};
+
+const struct hs_path_def hs_path_signal_install = {
+	.name = "signal.install",
+	.summary = "rt_sigaction(SIGUSR1) from EL0, lmbench's signal install (booted state only)",
+	.kind = HS_PATH_BOOTED,
+	.landmarks = landmarks,
+	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
+	.bench = &bench,
+};
