@@ -90,15 +90,18 @@ $(BUILD)/obj/%.o: %.c
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
 # The workload a booted kernel runs (booted state): a static aarch64
-# program, embedded in hotsim by workload_blob.S.
+# program, embedded in hotsim by workload_blob.S. Linked at 256 MiB, away
+# from the 4 MiB where a user's own static program (--workload, /user)
+# is: the boot stops at a user marker by its address, and /init, which
+# starts /user, must never execute the same address.
 CROSS_CC ?= aarch64-linux-gnu-gcc
 # Without the cross compiler hotsim still builds, with no workload: every
 # image then runs on synthesized state, and says why.
-$(BUILD)/workload/init: kernels/workload/init.c
+$(BUILD)/workload/init: kernels/workload/init.c Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CROSS   $<"
 	@if command -v $(CROSS_CC) >/dev/null; then \
-		$(CROSS_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -Wl,--build-id=none -o $@ $<; \
+		$(CROSS_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -Wl,--build-id=none -Wl,-Ttext-segment=0x10000000 -o $@ $<; \
 	else echo "  (no $(CROSS_CC): hotsim is built without its boot workload)"; : > $@; fi
 
 # The QEMU plugin validation records IRQ streams with, against the
@@ -169,20 +172,24 @@ BINDIR   = $(DESTDIR)$(PREFIX)/bin
 MAN1DIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 COMPDIR  = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 SHAREDIR = $(DESTDIR)$(PREFIX)/share/hotsim
+INCDIR   = $(DESTDIR)$(PREFIX)/include/hotsim
 
 install: $(BUILD)/hotsim $(BUILD)/hotsim.1 $(BUILD)/hotsim.bash
-	@install -d $(BINDIR) $(MAN1DIR) $(COMPDIR) $(SHAREDIR)
+	@install -d $(BINDIR) $(MAN1DIR) $(COMPDIR) $(SHAREDIR) $(INCDIR)
 	@install -m 755 $(BUILD)/hotsim $(BINDIR)/hotsim
 	@install -m 755 scripts/hotsim-pair $(BINDIR)/hotsim-pair
 	@install -m 644 $(BUILD)/hotsim.1 $(MAN1DIR)/hotsim.1
 	@install -m 644 $(BUILD)/hotsim.bash $(COMPDIR)/hotsim
 	@ln -sf hotsim $(COMPDIR)/hotsim-pair
 	@install -m 644 kernels/linux/recipe.sh kernels/linux/*.config $(SHAREDIR)/
-	@echo "installed hotsim, hotsim-pair, hotsim(1) and the bash completion under $(DESTDIR)$(PREFIX)"
+	@install -m 644 include/hotsim/workload.h $(INCDIR)/workload.h
+	@echo "installed hotsim, hotsim-pair, hotsim(1), the bash completion and <hotsim/workload.h> under $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	rm -f $(BINDIR)/hotsim $(BINDIR)/hotsim-pair $(MAN1DIR)/hotsim.1 $(COMPDIR)/hotsim $(COMPDIR)/hotsim-pair
 	rm -rf $(SHAREDIR)
+	rm -f $(INCDIR)/workload.h
+	-rmdir $(INCDIR) 2>/dev/null
 
 # --- dependencies and inputs -------------------------------------------------
 

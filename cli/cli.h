@@ -26,6 +26,15 @@ void cli_bash_completion(FILE *f);
 /* "hotsim: <hs_errmsg()>" on stderr; returns HS_EXIT_ERROR */
 int cli_error(void);
 
+/* --workload (workload_opt.c): read before the other options; then the
+ * paths every path option names, and the set the library boots for
+ * (NULL: the registry's, hotsim's own workload). */
+int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
+void cli_workload_done(void);
+const struct hs_path_set *cli_path_set(void);
+const struct hs_path_def *const *cli_paths(void);
+const struct hs_path_def *cli_path_find(const char *name);
+
 /* Every --param names a parameter of every core it is for; -1 (hs_errmsg)
  * otherwise. Checked before any work, whether or not the core is selected. */
 int cli_check_params(const struct opt_params *p);

@@ -20,7 +20,7 @@ struct cmp_opts {
 	struct opt_state state;
 	enum hs_state_source src;
 	const struct hs_path_def *explain, *timeline;
-	const char *svg;
+	const char *svg, *workload;
 	struct opt_window window;
 	enum opt_format format;
 	struct opt_pct fail_above;
@@ -69,6 +69,7 @@ static void ms_opts(struct cmp_opts *o, struct ms_options *m)
 	memcpy(m->want, o->state.want, sizeof(m->want));
 	m->samples = (unsigned)o->samples;
 	m->src = o->src;
+	m->set = cli_path_set();
 	m->noise = (int)o->noise;
 	memcpy(m->params, o->params.v, sizeof(o->params.v));
 	m->nparams = o->params.n;
@@ -169,6 +170,21 @@ static int svgs(const struct cmp_opts *o, const struct ms_compare *c, const stru
 	return rc ? hs_fail("cannot write the timeline SVG") : 0;
 }
 
+/* A user workload's row that cannot run is the run's failure (its rows are
+ * all the run has): one line, the first such row's reason. */
+static int workload_failed(const struct ms_image *b, const struct ms_image *p)
+{
+	for (int k = 0; k < 2; k++) {
+		const struct ms_image *m = k ? p : b;
+
+		for (int i = 0; m && i < m->nrows; i++)
+			if (!m->rows[i].ok)
+				return hs_fail("%s on %s: %s", m->rows[i].name, m->rows[i].cpu, m->rows[i].why) ||
+				       1;
+	}
+	return 0;
+}
+
 static int compare_or_run(struct cmp_opts *o, const char *base_file, const char *patched_file)
 {
 	/* large: kept off the stack */
@@ -191,6 +207,12 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 	d.nproj = ms_project(&c, o->freq.v, o->freq.n, o->hz.v, o->hz.n, d.proj, (int)HS_ARRAY_SIZE(d.proj));
 	if (details(o, &m, &base, patched_file ? &patched : NULL, &d) ||
 	    (o->format == FORMAT_MARKDOWN && patched_file && !o->explain && largest_explained(&m, &c, &d))) {
+		rc = cli_error();
+		goto out;
+	}
+	/* a workload's rows are the whole run: one that cannot run fails it,
+	 * before anything is printed */
+	if (cli_path_set() && workload_failed(&base, patched_file ? &patched : NULL)) {
 		rc = cli_error();
 		goto out;
 	}
@@ -233,6 +255,7 @@ static int run_run(void *p, char **args)
 #define COMMON(t) \
 	OPT("cpu", "LIST", OPT_CPUS, t, cpus, "cores"), \
 	OPT("path", "LIST", OPT_PATHS, t, paths, "paths"), \
+	OPT("workload", "FILE", OPT_STRING, t, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"), \
 	OPT("state", "LIST", OPT_STATE, t, state, \
 	    "typical (the mean over sampled ops; default), warm, cold, both, all"), \
 	OPT_N("samples", "N", t, samples, 2, 1024, \

@@ -19,6 +19,7 @@
 struct paths_opts {
 	struct opt_cpus cpus;
 	struct opt_paths paths;
+	const char *workload;
 	enum hs_state_source src;
 	enum opt_format format;
 };
@@ -298,7 +299,7 @@ static int run(void *p, char **args)
 	}
 	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
 		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
-		struct hs_session *ses = pt ? hs_session_new(pt, o->src) : NULL;
+		struct hs_session *ses = pt ? hs_session_new_for(pt, o->src, cli_path_set()) : NULL;
 
 		if (!ses) {
 			hs_patched_free(pt);
@@ -335,6 +336,7 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct paths_opts, cpus, "cores"),
 	OPT("path", "LIST", OPT_PATHS, struct paths_opts, paths, "paths"),
+	OPT("workload", "FILE", OPT_STRING, struct paths_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
 	OPT("state-source", "SRC", OPT_SOURCE, struct paths_opts, src, "booted, synthesized or auto"),
 	OPT("format", "FMT", OPT_FORMAT, struct paths_opts, format, "text or json (--json)"),
 	OPT_TABLE_END

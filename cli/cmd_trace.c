@@ -18,6 +18,7 @@ struct trace_opts {
 	enum hs_state_source src;
 	long limit;
 	long op;			/* -1: the whole run */
+	const char *workload;
 	enum opt_format format;
 };
 
@@ -121,7 +122,7 @@ static void json_stream(struct json *j, const struct hs_image *img, const struct
 static int run(void *p, char **args)
 {
 	const struct trace_opts *o = p;
-	const struct hs_path_def *def = hs_path_find(args[1]);
+	const struct hs_path_def *def = cli_path_find(args[1]);
 	struct hs_image *img;
 	struct json j;
 	int rc = HS_EXIT_OK;
@@ -147,9 +148,17 @@ static int run(void *p, char **args)
 			rc = cli_error();
 			break;
 		}
-		if (hs_path_run_alone(def, pt, o->src, &(struct hs_run_opts){ .trace_limit = MS_TRACE_CAP }, &pr)) {
+		if (hs_path_run_alone(def, pt, o->src, &(struct hs_run_opts){ .trace_limit = MS_TRACE_CAP, .set = cli_path_set() }, &pr)) {
 			rc = cli_error();
 		} else if (!pr.ok) {
+			/* what it ran until it failed: the end of the stream */
+			if (pr.tr.n && o->format != FORMAT_JSON) {
+				size_t n = (size_t)o->limit < pr.tr.n ? (size_t)o->limit : pr.tr.n;
+
+				printf("# %s on %s failed after %zu instructions; the last %zu:\n", def->name,
+				       o->cpus.v[i]->name, pr.tr.n, n);
+				text_stream(img, o->cpus.v[i], &pr, o->limit, -1, pr.tr.n - n, pr.tr.n);
+			}
 			hs_fail("%s on %s cannot run: %s", def->name, o->cpus.v[i]->name, pr.why);
 			rc = cli_error();
 		} else if (op_range(&pr, o->op, &from, &to)) {
@@ -176,6 +185,7 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct trace_opts, cpus, "cores"),
 	OPT("state-source", "SRC", OPT_SOURCE, struct trace_opts, src, "booted, synthesized or auto"),
+	OPT("workload", "FILE", OPT_STRING, struct trace_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,
 	      "instructions printed per core (default 2000)"),
 	OPT_N("op", "N", struct trace_opts, op, 0, 1000000,

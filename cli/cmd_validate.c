@@ -18,6 +18,7 @@
 struct validate_opts {
 	struct opt_cpus cpus;
 	struct opt_paths paths;
+	const char *workload;
 	enum opt_format format;
 };
 
@@ -89,7 +90,7 @@ static int run(void *p, char **args)
 	for (int i = 0; i < o->cpus.n && rc != HS_EXIT_ERROR; i++) {
 		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
 
-		if (!pt || hs_validate(pt, o->paths.v, o->paths.n, v)) {
+		if (!pt || hs_validate(pt, cli_path_set(), o->paths.v, o->paths.n, v)) {
 			rc = cli_error();
 			hs_patched_free(pt);
 			break;
@@ -116,6 +117,7 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct validate_opts, cpus, "cores"),
 	OPT("path", "LIST", OPT_PATHS, struct validate_opts, paths, "paths"),
+	OPT("workload", "FILE", OPT_STRING, struct validate_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
 	OPT("format", "FMT", OPT_FORMAT, struct validate_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

@@ -71,12 +71,17 @@ static int dispatch(const struct cli_cmd *c, int argc, char **argv)
 		hs_fail("out of memory");
 		return cli_error();
 	}
+	if (cli_workload_prescan(c, argc, argv)) {
+		free(o);
+		return cli_error();
+	}
 	rc = cli_parse(c, argc, argv, o, args);
 	if (rc == 0)
 		rc = c->run(o, args);
 	else
 		rc = rc > 0 ? HS_EXIT_OK : HS_EXIT_ERROR;
 	free(o);
+	cli_workload_done();
 	return rc;
 }
 

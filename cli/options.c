@@ -15,13 +15,13 @@
 /* "cswitch, irq-el1, ..." */
 static const char *path_names(void)
 {
-	static char buf[256];
+	static char buf[600];
+	const struct hs_path_def *const *all = cli_paths();
 	size_t used = 0;
 
 	buf[0] = 0;
-	for (int i = 0; hs_paths[i] && used < sizeof(buf); i++)
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? ", " : "",
-					 hs_paths[i]->name);
+	for (int i = 0; all[i] && used < sizeof(buf); i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? ", " : "", all[i]->name);
 	return buf;
 }
 
@@ -34,9 +34,11 @@ void opt_all_cpus(struct opt_cpus *c)
 
 void opt_all_paths(struct opt_paths *p)
 {
+	const struct hs_path_def *const *all = cli_paths();
+
 	p->n = 0;
-	for (int i = 0; hs_paths[i] && p->n < (int)HS_ARRAY_SIZE(p->v); i++)
-		p->v[p->n++] = hs_paths[i];
+	for (int i = 0; all[i] && p->n < (int)HS_ARRAY_SIZE(p->v); i++)
+		p->v[p->n++] = all[i];
 }
 
 static int bad(const struct cli_cmd *c, const char *fmt, const char *a, const char *b)
@@ -86,7 +88,7 @@ static int parse_paths(const char *arg, struct opt_paths *out)
 	strcpy(buf, arg);
 	out->n = 0;
 	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-		const struct hs_path_def *d = hs_path_find(t);
+		const struct hs_path_def *d = cli_path_find(t);
 		int dup = 0;
 
 		if (!d)
@@ -167,7 +169,7 @@ static int store_string(const struct cli_cmd *c, const struct cli_opt *o, const 
 
 static int store_path(const struct cli_cmd *c, const struct cli_opt *o, const char *val, void *dst)
 {
-	const struct hs_path_def *d = hs_path_find(val);
+	const struct hs_path_def *d = cli_path_find(val);
 
 	(void)o;
 	if (!d)
@@ -467,19 +469,43 @@ const char *opt_words(const struct cli_opt *o, char *buf, size_t len)
 	return buf;
 }
 
+/* A list after an option's help, wrapped at 100 columns under the help
+ * (29 columns in), col: where the help ended. */
+static void help_list(FILE *f, const char *list, int col)
+{
+	while (*list) {
+		size_t w = strcspn(list, " ");
+
+		if (col + 1 + (int)w > 100) {
+			fprintf(f, "\n%29s", "");
+			col = 29;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)w, list);
+		col += (int)w;
+		list += w;
+		while (*list == ' ')
+			list++;
+	}
+}
+
 void cli_help(FILE *f, const struct cli_cmd *c)
 {
 	fprintf(f, "hotsim %s%s%s [options]\n", c->name, c->nargs ? " " : "", c->nargs ? c->args : "");
 	fprintf(f, "    %s\n", c->summary);
 	for (const struct cli_opt *o = c->opts; o->name; o++) {
-		char left[64], extra[160] = "";
+		char left[64], extra[700] = "";
 
 		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		if (o->kind == OPT_CPUS)
-			snprintf(extra, sizeof(extra), " (%s, or all)", hs_core_names());
+			snprintf(extra, sizeof(extra), "(%s, or all)", hs_core_names());
 		else if (o->kind == OPT_PATHS)
-			snprintf(extra, sizeof(extra), " (%s, or all)", path_names());
-		fprintf(f, "    %-24s %s%s\n", left, o->help, extra);
+			snprintf(extra, sizeof(extra), "(%s, or all)", path_names());
+		fprintf(f, "    %-24s %s", left, o->help);
+		help_list(f, extra, 29 + (int)strlen(o->help));
+		fprintf(f, "\n");
 	}
 	for (int i = 0; c->notes && c->notes[i]; i++)
 		fprintf(f, "    %s\n", c->notes[i]);

@@ -28,6 +28,7 @@ cli:base elf a64 trace boot scan paths models measure
 public='
 err.h:base core.h:base image.h:elf a64.h:a64 trace.h:trace cpucaps.h:boot patch.h:boot
 percpu.h:scan point.h:vm paths.h:paths model.h:models measure.h:measure
+workload.h:vm
 '
 
 layer_of_file() {

@@ -56,6 +56,13 @@ Test(install, binary_runs)
 	snprintf(cmd, sizeof(cmd), "test -f %s/usr/share/hotsim/recipe.sh && test -f %s/usr/share/hotsim/base.config",
 		 dest, dest);
 	cr_assert_eq(hs_sh(cmd, NULL, 0), 0, "hotsim-pair's recipe and fragments are installed");
+	/* the installed hotsim compiles a workload against the installed
+	 * <hotsim/workload.h> (then stops at the image, which is not there) */
+	snprintf(cmd, sizeof(cmd), "test -f %s/usr/include/hotsim/workload.h && %s/usr/bin/hotsim run "
+		 "/nonexistent.vmlinux --workload tests/workloads/two_ops.c 2>&1", dest, dest);
+	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 2);
+	cr_assert(strstr(out, "/nonexistent.vmlinux") && !strstr(out, "workload.h"), "%s", out);
+	free(out);
 }
 
 /* Every command and option of `hotsim help` - the option tables' own text -

@@ -65,6 +65,7 @@ struct ms_result {
 struct ms_row {
 	char name[40];			/* "cswitch", "percpu.add", "percpu.census" */
 	const char *path;		/* path definition name */
+	const struct hs_path_def *def;	/* ... and the definition */
 	const char *cpu;
 	int ok;
 	char why[800];			/* !ok: why it cannot run */
@@ -106,6 +107,8 @@ struct ms_options {
 	/* compare: measure every segment row in the function this image's
 	 * run measured it in (the patched image at the baseline's sites) */
 	const struct ms_image *pin_from;
+	/* the paths' boot (NULL: the registry's, hotsim's own workload) */
+	const struct hs_path_set *set;
 };
 
 struct ms_image {

@@ -106,7 +106,9 @@ typedef void (*hs_split_fn)(struct hs_split *s, struct hs_path_run *out, size_t 
 enum hs_op_kind {
 	HS_OP_SYSCALL,		/* A's svc at the point's site, to the eret that
 				 * returns after it (or after end_site) */
-	HS_OP_IRQ		/* an IRQ taken from EL from_el, to its eret */
+	HS_OP_IRQ,		/* an IRQ taken from EL from_el, to its eret */
+	HS_OP_RANGE		/* a user workload's marked range: from the EL0
+				 * instruction at range_begin to the next range_end */
 };
 
 struct hs_op_def {
@@ -120,6 +122,9 @@ struct hs_op_def {
 	 * kernel functions ("a|b": the first this image has) - instead of
 	 * running the milliseconds between two natural ticks */
 	const char *warp;
+	/* HS_OP_RANGE: the markers' addresses (0-terminated) */
+	uint64_t range_begin;
+	uint64_t range_end[8];
 	unsigned warmup;	/* operations replayed before the first sample */
 	unsigned samples;	/* samples by default (--samples overrides) */
 };
@@ -174,11 +179,44 @@ const struct hs_path_def *hs_path_find(const char *name);
 /* The path that is the periodic tick (def->tick), or NULL. */
 const struct hs_path_def *hs_path_tick(void);
 
+/*
+ * The paths a session boots for: the registry's, with hotsim's own
+ * workload (NULL set), or a user workload's user.* paths with that
+ * workload (--workload: the boot runs the user's program).
+ */
+struct hs_workload;	/* sim/vm: the user's program and its markers */
+struct hs_path_set {
+	const struct hs_path_def *const *defs;	/* NULL-terminated */
+	const struct hs_workload *wl;
+};
+
+/* A user workload's paths: user.NAME for each hotsim_op_begin("NAME"),
+ * a range op from the marker to the next hotsim_op_end(). */
+#define HS_USER_MAX_PATHS 16
+struct hs_user_paths {
+	struct hs_path_def defs[HS_USER_MAX_PATHS];
+	struct hs_boot_point points[HS_USER_MAX_PATHS];
+	struct hs_bench_def bench[HS_USER_MAX_PATHS];
+	char names[HS_USER_MAX_PATHS][48];
+	char ops[HS_USER_MAX_PATHS][80];
+	const struct hs_path_def *list[HS_USER_MAX_PATHS + 1];
+	int n;
+	struct hs_path_set set;
+	struct hs_workload *wl;		/* owned */
+};
+/* The workload FILE names - C source compiled by the cross compiler, or a
+ * static aarch64 program - and its paths; NULL with a one-line
+ * hs_errmsg() (the compiler's first error, no markers, a marker the
+ * compiler duplicated, ...). */
+struct hs_user_paths *hs_user_paths_open(const char *file);
+void hs_user_paths_close(struct hs_user_paths *u);
+
 /* How a run is made; zero is the default for every field. */
 struct hs_run_opts {
 	size_t trace_limit;			/* records; 0: 4,000,000 */
 	const struct hs_path_pins *pins;	/* NULL: the path picks its sites */
 	unsigned samples;			/* booted: 0 the path's default */
+	const struct hs_path_set *set;		/* NULL: the registry's */
 };
 
 /*
@@ -191,6 +229,9 @@ struct hs_run_opts {
  */
 struct hs_session;
 struct hs_session *hs_session_new(const struct hs_patched *pt, enum hs_state_source src);
+/* ... booting for set's paths (NULL: the registry's) */
+struct hs_session *hs_session_new_for(const struct hs_patched *pt, enum hs_state_source src,
+				      const struct hs_path_set *set);
 /* What a session's booted state is: "booted on QEMU cortex-a53 ..." or why
  * there is none. */
 const char *hs_session_state(const struct hs_session *s, int *booted);
@@ -231,7 +272,7 @@ struct hs_validation {
 	char why[800];			/* !ran: why not */
 };
 /* One result per path in defs (paths without a booted form: !ran). */
-int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *defs, int ndefs,
-		struct hs_validation *out);
+int hs_validate(const struct hs_patched *pt, const struct hs_path_set *set,
+		const struct hs_path_def *const *defs, int ndefs, struct hs_validation *out);
 
 #endif

@@ -11,14 +11,18 @@
 #define HOTSIM_POINT_H
 
 enum hs_point_kind {
-	HS_POINT_SVC		/* process A at a labelled svc of the workload; the
+	HS_POINT_SVC,		/* process A at a labelled svc of the workload; the
 				 * workload reads CNTVCT into x9 one instruction before */
+	HS_POINT_MARK		/* a user workload's hotsim_op_begin() (a nop; x9 the
+				 * counter, as at an svc) */
 };
 
 struct hs_boot_point {
 	const char *name;	/* "getpid": in the snapshot, messages, validation */
 	enum hs_point_kind kind;
 	const char *site;	/* the workload's global label at the svc */
+	uint64_t addr;		/* or the site's address (a user workload's marker:
+				 * the labelled instruction, x9 the counter) */
 };
 
 #endif

@@ -18,6 +18,9 @@
 #define PAGE 4096ULL
 #define OA_MASK 0x0000fffffffff000ULL	/* descriptor output address, 48-bit PA */
 #define TIMER_INTID 27			/* the EL1 virtual timer's PPI */
+#define VIRT_UART 0x09000000ULL		/* QEMU virt's PL011 (hw/arm/virt.c) */
+#define UARTFR 0x18			/* PL011 flag register: TXFE | RXFE, idle */
+#define UARTFR_IDLE 0x90
 
 /* --- page tables -------------------------------------------------------- */
 
@@ -64,6 +67,8 @@ static int walk(struct hs_booted *bt, struct bt_runs *rs, uint64_t table, int le
 		if (level == last && !(d & 2))
 			continue;	/* reserved encoding at the last level */
 		oa &= ~((1ULL << shift) - 1);
+		if (oa == VIRT_UART && shift == 12)
+			bt->uart_va = at;
 		if (oa < bt->ram_base || oa - bt->ram_base >= bt->ram_size)
 			continue;	/* a device: not mapped, an access faults with its address */
 		if (add_run(rs, at, oa, 1ULL << shift))
@@ -91,6 +96,30 @@ static int walk_table(struct hs_booted *bt, uint64_t ttbr, int hi, struct bt_run
 	top_bits = (int)bits - 12 - 9 * (levels - 1);
 	rs->n = 0;
 	return walk(bt, rs, ttbr & OA_MASK, 4 - levels, 3, hi ? ~0ULL << bits : 0, 1u << top_bits, 0);
+}
+
+/*
+ * The console UART, idle: a kernel that prints while a path runs (a
+ * printk's console thread, a user workload's console write) polls the
+ * PL011's flag register and writes its data register. QEMU's PL011 is
+ * never busy and its FIFO never full under TCG, so its registers read as
+ * an idle one's (FR = TXFE | RXFE) and writes go to a page nobody reads:
+ * the same instructions as QEMU's. Every other device still faults, named.
+ */
+static int map_uart(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+	uc_err e;
+
+	if (!bt->uart_va || bt->uart)
+		return 0;
+	if (posix_memalign((void **)&bt->uart, PAGE, PAGE))
+		return hs_fail("out of memory for the console page");
+	memset(bt->uart, 0, PAGE);
+	bt->uart[UARTFR / 4] = UARTFR_IDLE;
+	e = uc_mem_map_ptr(r->uc, bt->uart_va, PAGE, UC_PROT_READ | UC_PROT_WRITE, bt->uart);
+	return e == UC_ERR_OK ? 0 : hs_fail("%s: cannot map the console at 0x%llx: %s", bt->what,
+					   (unsigned long long)bt->uart_va, uc_strerror(e));
 }
 
 static int map_runs(struct hs_runner *r, const struct bt_runs *rs)
@@ -204,7 +233,7 @@ static int set_kernel(struct hs_runner *r, uint64_t ttbr1)
 		uc_mem_unmap(r->uc, bt->kernel.v[i].va, bt->kernel.v[i].len);
 	free(bt->kernel.v);
 	bt->kernel = next;
-	return map_runs(r, &bt->kernel);
+	return map_runs(r, &bt->kernel) || map_uart(r);
 }
 
 /* --- memory -------------------------------------------------------------- */
@@ -382,6 +411,19 @@ static void at_warp(struct hs_runner *r, uint64_t pc)
 			hs_bt_warp(r);
 			return;
 		}
+	if (bt->spec.range_begin)
+		hs_bt_range_mark(r, pc);
+}
+
+/* Widen [warp_lo, warp_hi] to hold w (the hook's one range check). */
+static void watch(struct hs_runner *r, uint64_t w)
+{
+	if (!w)
+		return;
+	if (w < r->warp_lo || r->warp_lo > r->warp_hi)
+		r->warp_lo = w;
+	if (w > r->warp_hi)
+		r->warp_hi = w;
 }
 
 static const struct hs_backend booted_backend = {
@@ -428,7 +470,7 @@ struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_s
 	if (!bt->saved)
 		goto fail;
 	hs_snap_fill_ram(snap, 0, bt->ram);
-	if (walk_table(bt, s0->ttbr1, 1, &bt->kernel) || map_runs(r, &bt->kernel) ||
+	if (walk_table(bt, s0->ttbr1, 1, &bt->kernel) || map_runs(r, &bt->kernel) || map_uart(r) ||
 	    hs_bt_set_user(r, s0->ttbr0, 1))
 		goto fail;
 	if (!bt->kernel.n) {
@@ -508,6 +550,10 @@ int hs_bt_enter(struct hs_runner *r, unsigned k)
 	/* each point's tables are its own: walk both halves again */
 	if (set_kernel(r, s->ttbr1) || hs_bt_set_user(r, s->ttbr0, 1))
 		return -1;
+	if (bt->uart) {		/* idle again, whatever the last run wrote */
+		memset(bt->uart, 0, PAGE);
+		bt->uart[UARTFR / 4] = UARTFR_IDLE;
+	}
 	set_regs(r, s, s->pc);
 	bt->point = (int)k;
 	/* the guest stopped at the point: QEMU resumes it at its next timer
@@ -551,16 +597,11 @@ void hs_bt_set_ops(struct hs_runner *r, const struct hs_bt_opspec *spec)
 	bt->spec = *spec;
 	r->warp_lo = 1;
 	r->warp_hi = 0;
-	for (int i = 0; i < 4; i++) {
-		uint64_t w = spec->warp[i];
-
-		if (!w)
-			continue;
-		if (w < r->warp_lo || r->warp_lo > r->warp_hi)
-			r->warp_lo = w;
-		if (w > r->warp_hi)
-			r->warp_hi = w;
-	}
+	for (int i = 0; i < 4; i++)
+		watch(r, spec->warp[i]);
+	watch(r, spec->range_begin);
+	for (int i = 0; i < 8; i++)
+		watch(r, spec->range_end[i]);
 }
 
 const struct hs_bt_op *hs_bt_ops(const struct hs_runner *r, unsigned *n)
@@ -614,6 +655,7 @@ static void booted_free(struct hs_runner *r)
 		munmap(bt->ram, bt->ram_size);
 	free(bt->kernel.v);
 	free(bt->user.v);
+	free(bt->uart);
 	free(bt->saved);
 	free(bt->undo_pfn);
 	free(bt->undo_data);

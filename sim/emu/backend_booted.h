@@ -47,6 +47,10 @@ struct hs_bt_opspec {
 	/* where a stop warps the clock (the boot stops there, so the next tick
 	 * is due at once): up to 4 addresses, 0 unused */
 	uint64_t warp[4];
+	/* a range (a user workload's markers, irq 0 and site 0): from the EL0
+	 * instruction at range_begin to the next of range_end[] the task
+	 * reaches (that one not in the op); 0 unused */
+	uint64_t range_begin, range_end[8];
 	unsigned want;		/* the run ends after this many operations */
 };
 struct hs_bt_op {

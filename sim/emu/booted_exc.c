@@ -69,6 +69,23 @@ static void op_end(struct hs_runner *r, uint64_t elr)
 	}
 }
 
+void hs_bt_range_mark(struct hs_runner *r, uint64_t pc)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	if (pc == bt->spec.range_begin && !bt->in_op) {
+		op_begin(bt, trace_len(r), 0);
+		return;
+	}
+	for (int i = 0; bt->in_op && i < 8 && bt->spec.range_end[i]; i++)
+		if (pc == bt->spec.range_end[i]) {
+			/* the end marker is not the op's: the run, when it has
+			 * them all, ends after it */
+			op_end(r, pc + 4);
+			return;
+		}
+}
+
 void hs_bt_ops_reset(struct hs_booted *bt)
 {
 	bt->nops = 0;

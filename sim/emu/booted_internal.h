@@ -33,6 +33,10 @@ struct hs_booted {
 	uint8_t *ram;
 	uint64_t ram_base, ram_size, tcr;
 	struct bt_runs kernel, user;	/* mapped now; sorted by address */
+	/* the virt machine's PL011 (the console), where the kernel maps it:
+	 * a page of its registers, idle (see map_uart) */
+	uint64_t uart_va;
+	uint32_t *uart;
 	uint64_t user_table;		/* the TTBR0 table user is from */
 	/* the undo log: each page's content before its first write */
 	uint8_t *saved;			/* bitmap by page */
@@ -86,6 +90,8 @@ uint64_t hs_bt_counter(const struct hs_runner *r);
 int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write);
 void hs_bt_next_event(struct hs_runner *r);
 void hs_bt_warp(struct hs_runner *r);
+/* pc is a range op's marker (hs_bt_opspec.range_*): begin or end an op. */
+void hs_bt_range_mark(struct hs_runner *r, uint64_t pc);
 void hs_bt_wfx(struct hs_runner *r);
 /* the INTID an IRQ would deliver now (1023: none) */
 uint32_t hs_bt_pending(const struct hs_runner *r);

@@ -260,6 +260,7 @@ static int run_rows(struct hs_model *m, const struct ms_options *o, const struct
 		snprintf(name, sizeof(name), k ? "%s.%s" : "%s", d->name, k ? pr->part_names[k - 1] : "");
 		snprintf(row->name, sizeof(row->name), "%s", name);
 		row->path = d->name;
+		row->def = d;
 		row->cpu = pt->core->name;
 		row->booted = pr->booted;
 		snprintf(row->state, sizeof(row->state), "%s", pr->state);
@@ -364,7 +365,7 @@ int ms_measure(const char *path, const struct ms_options *o, struct ms_image *ou
 		if (!pt)
 			return -1;
 		m = ms_model(o, o->cores[c]->name);
-		ses = m ? hs_session_new(pt, o->src) : NULL;
+		ses = m ? hs_session_new_for(pt, o->src, o->set) : NULL;
 		if (!m || !ses) {
 			hs_model_free(m);
 			hs_patched_free(pt);
@@ -435,7 +436,7 @@ static void mean_of_ops(struct ms_detail *d)
 int ms_detail(const struct hs_image *img, const struct ms_options *o, const struct hs_core *core,
 	      const struct hs_path_def *d, enum ms_state state, struct ms_detail *out)
 {
-	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .samples = o->samples };
+	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .samples = o->samples, .set = o->set };
 	struct hs_trace t;
 	struct hs_model *m;
 	unsigned first;

@@ -54,6 +54,22 @@ static const struct ms_row *row_of(const struct ms_compare *c, const char *name,
 	return NULL;
 }
 
+static const struct hs_path_def *def_of(const struct ms_pair *p)
+{
+	return p->base ? p->base->def : p->patched ? p->patched->def : NULL;
+}
+
+/* Pair k is the first of its definition's (each definition projected once). */
+static int first_of_def(const struct ms_compare *c, int k)
+{
+	const struct hs_path_def *d = def_of(&c->pairs[k]);
+
+	for (int i = 0; d && i < k; i++)
+		if (def_of(&c->pairs[i]) == d)
+			return 0;
+	return d != NULL;
+}
+
 static uint64_t clock_of(const char *cpu, const struct ms_clock *clocks, int n)
 {
 	const struct hs_core *core = hs_core_find(cpu);
@@ -78,11 +94,11 @@ int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nc
 			st = (enum ms_state)s;
 	if (st == MS_NSTATES)
 		return 0;
-	/* path by path (registry order), each core as measured */
-	for (int di = 0; hs_paths[di]; di++)
-	for (int i = 0; i < c->npairs; i++) {
+	/* path by path (in the order measured), each core as measured */
+	for (int di = 0; di < c->npairs; di++)
+	for (int i = 0; i < c->npairs && first_of_def(c, di); i++) {
 		const struct ms_pair *p = &c->pairs[i];
-		const struct hs_path_def *d = hs_paths[di];
+		const struct hs_path_def *d = def_of(&c->pairs[di]);
 		uint64_t f = clock_of(p->cpu, clocks, nclocks);
 
 		/* the path's own row (not a sub-row), with a benchmark */

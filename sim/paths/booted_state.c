@@ -255,14 +255,15 @@ static int bootable(const struct hs_image *img, const struct hs_core *core)
 	return 0;
 }
 
-/* The boot points the registry's definitions name, once each, in
- * registry order: one boot takes them all. */
-void hs_boot_points(struct hs_boot_point *v, struct hs_vm_points *out)
+/* The boot points the set's definitions name (the registry's: NULL),
+ * once each, in their order: one boot takes them all. */
+void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *v, struct hs_vm_points *out)
 {
+	const struct hs_path_def *const *defs = set ? set->defs : hs_paths;
 	unsigned n = 0;
 
-	for (int i = 0; hs_paths[i]; i++) {
-		const struct hs_boot_point *p = hs_paths[i]->boot.point;
+	for (int i = 0; defs[i]; i++) {
+		const struct hs_boot_point *p = defs[i]->boot.point;
 		unsigned k;
 
 		for (k = 0; p && k < n && strcmp(v[k].name, p->name); k++)
@@ -272,9 +273,10 @@ void hs_boot_points(struct hs_boot_point *v, struct hs_vm_points *out)
 	}
 	out->v = v;
 	out->n = n;
+	out->wl = set ? set->wl : NULL;
 }
 
-int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
+int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set)
 {
 	int booted = 0;
 
@@ -283,7 +285,7 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt)
 		return hs_fail("no QEMU CPU is chosen for %s", pt->core->name);
 	if (bootable(pt->img, pt->core))
 		return -1;
-	hs_boot_points(b->points, &b->pts);
+	hs_boot_points(set, b->points, &b->pts);
 	if (!b->pts.n)
 		return hs_fail("no path definition names a boot point");
 	if (hs_vm_snapshot(pt->img, pt->core->boot_cpu, &b->pts, &b->snap, &booted))
@@ -365,6 +367,12 @@ static int op_spec(const struct hs_boot_state *b, const struct hs_path_def *d, i
 	const struct hs_snap_point *p = &b->snap.pts[k];
 
 	memset(spec, 0, sizeof(*spec));
+	spec->want = want;
+	if (op->kind == HS_OP_RANGE) {
+		spec->range_begin = op->range_begin;
+		memcpy(spec->range_end, op->range_end, sizeof(spec->range_end));
+		return 0;
+	}
 	spec->irq = op->kind == HS_OP_IRQ;
 	spec->from_el = op->from_el;
 	spec->site = p->site;
@@ -474,8 +482,13 @@ static int replay(struct hs_boot_state *b, const struct hs_path_def *d, int k,
 	if (hs_bt_enter(b->r, (unsigned)k))
 		return -1;
 	run.pc = b->snap.pts[k].regs.pc;
-	if (hs_rt_run(b->r, &run))
+	if (hs_rt_run(b->r, &run)) {
+		/* a user's marked range that never closes: say so, in its terms */
+		if (spec->range_begin && (strstr(hs_errmsg(), "exceeds") || strstr(hs_errmsg(), "budget")))
+			return hs_fail("an operation that does not end: the task did not reach a "
+				       "hotsim_op_end() (%s)", hs_errmsg());
 		return -1;
+	}
 	*found = hs_bt_ops(b->r, n);
 	*pc = run.pc;
 	memo_keep(b, k, spec, &out->tr, *found, *n, *pc);
@@ -492,10 +505,10 @@ static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, unsi
 {
 	const struct hs_op_def *op = &d->boot.op;
 	unsigned want = op->warmup + (samples ? samples : op->samples), n;
-	const struct hs_bt_op *found;
+	const struct hs_bt_op *found = NULL;
 	const struct hs_snap_point *p;
 	struct hs_bt_opspec spec;
-	uint64_t pc;
+	uint64_t pc = 0;
 	int k = point_of(b, d);
 
 	if (k < 0 || op_spec(b, d, k, want, &spec) || replay(b, d, k, &spec, out, &found, &n, &pc))

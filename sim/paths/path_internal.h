@@ -81,11 +81,11 @@ struct hs_boot_state {
 
 /* The boot points the registry's definitions name, once each (v has
  * HS_SNAP_MAX_POINTS entries). */
-void hs_boot_points(struct hs_boot_point *v, struct hs_vm_points *out);
+void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *v, struct hs_vm_points *out);
 
 /* Load (or boot) the snapshot for pt's core and overlay its patching;
  * -1 with hs_errmsg() saying why there is no booted state. */
-int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt);
+int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set);
 void hs_boot_state_free(struct hs_boot_state *b);
 /* Where d's replay stops the guest for its ticks (0: nowhere). */
 uint64_t hs_boot_warp_site(const struct hs_boot_state *b, const struct hs_path_def *d);

@@ -330,6 +330,12 @@ struct hs_session {
 
 struct hs_session *hs_session_new(const struct hs_patched *pt, enum hs_state_source src)
 {
+	return hs_session_new_for(pt, src, NULL);
+}
+
+struct hs_session *hs_session_new_for(const struct hs_patched *pt, enum hs_state_source src,
+				      const struct hs_path_set *set)
+{
 	struct hs_session *s = hs_calloc(1, sizeof(*s));
 
 	if (!s)
@@ -348,7 +354,7 @@ struct hs_session *hs_session_new(const struct hs_patched *pt, enum hs_state_sou
 		s->refused = 1;
 		return s;
 	}
-	if (src != HS_SRC_SYNTH && hs_boot_state_init(&s->boot, pt)) {
+	if (src != HS_SRC_SYNTH && hs_boot_state_init(&s->boot, pt, set)) {
 		snprintf(s->boot_why, sizeof(s->boot_why), "%s", hs_errmsg());
 		hs_boot_state_free(&s->boot);
 	}
@@ -509,7 +515,7 @@ int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct
 int hs_path_run_alone(const struct hs_path_def *d, const struct hs_patched *pt, enum hs_state_source src,
 		      const struct hs_run_opts *o, struct hs_path_run *out)
 {
-	struct hs_session *s = hs_session_new(pt, src);
+	struct hs_session *s = hs_session_new_for(pt, src, o ? o->set : NULL);
 
 	memset(out, 0, sizeof(*out));
 	if (!s)

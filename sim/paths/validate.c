@@ -216,8 +216,8 @@ static int fresh_boot(struct hs_boot_state *b, const struct hs_patched *pt, cons
 	}
 }
 
-int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *defs, int ndefs,
-		struct hs_validation *out)
+int hs_validate(const struct hs_patched *pt, const struct hs_path_set *set,
+		const struct hs_path_def *const *defs, int ndefs, struct hs_validation *out)
 {
 	struct hs_boot_state b;
 	struct hs_snap fresh = { 0 };
@@ -237,7 +237,7 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_def *const *de
 	if (!mkdtemp(dir)) {
 		snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
 		dir[0] = 0;
-	} else if (hs_boot_state_init(&b, pt)) {
+	} else if (hs_boot_state_init(&b, pt, set)) {
 		snprintf(why, sizeof(why), "no booted state: %s", hs_errmsg());
 	} else if (fresh_boot(&b, pt, dir, &fresh)) {
 		snprintf(why, sizeof(why), "QEMU: %s", hs_errmsg());

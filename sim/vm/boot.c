@@ -198,14 +198,15 @@ static int take_ram(struct hs_qemu *q, const char *dir, uint64_t size, uint32_t 
 	return 0;
 }
 
-static int write_inputs(const struct hs_image *img, const char *dir, char *kernel, char *initrd,
-			size_t len)
+static int write_inputs(const struct hs_image *img, const char *dir, const struct hs_workload *wl,
+			char *kernel, char *initrd, size_t len)
 {
 	snprintf(kernel, len, "%s/Image", dir);
 	snprintf(initrd, len, "%s/initramfs.cpio", dir);
 	if (hs_vm_write_flat_image(img, kernel))
 		return -1;
-	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size);
+	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size, wl ? wl->elf : NULL,
+				     wl ? wl->size : 0);
 }
 
 /* Take the point the guest stopped at as the next one (index
@@ -238,13 +239,36 @@ static int keep_machine(struct hs_qemu *q, const struct hs_vm_boot *b, const cha
 	return hs_qmp_migrate(q, path);
 }
 
+/* "the getpid point" / "the points user.a, user.b": those not taken yet. */
+static const char *pending(const struct hs_vm_boot *b, const struct hs_snap *s, char *buf, size_t len)
+{
+	char list[240] = "";
+	size_t n = 0;
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < b->npoints && n < sizeof(list); i++) {
+		int taken = 0;
+
+		for (unsigned j = 0; j < s->h.npoints; j++)
+			taken |= !strcmp(s->pts[j].name, b->points[i].name);
+		if (!taken)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", k++ ? ", " : "",
+					      b->points[i].name);
+	}
+	if (k > 1)
+		snprintf(buf, len, "the points %s", list);
+	else
+		snprintf(buf, len, "the %s point", list);
+	return buf;
+}
+
 /* Every point, in the order the workload reaches them (all their
  * breakpoints armed at once). */
 static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s,
 		     uint64_t *sites, uint8_t **base, struct pages *p)
 {
 	unsigned left = 0;
-	char tail[700];
+	char tail[700], names[300];
 
 	for (unsigned i = 0; i < b->npoints; i++)
 		if (++left && hs_rsp_break(q, sites[i], 1))
@@ -259,12 +283,13 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_sn
 
 			if (hs_rsp_interrupt(q, &pc) == 0)
 				snprintf(at, sizeof(at), " (it runs at 0x%llx)", (unsigned long long)pc);
-			return hs_fail("the guest did not reach the workload's next point within %u s%s; "
-				       "console: %s", s->h.npoints ? 60 : b->timeout_s, at,
+			return hs_fail("the guest did not reach %s within %u s%s; console: %s",
+				       pending(b, s, names, sizeof(names)), s->h.npoints ? 60 : b->timeout_s, at,
 				       hs_qemu_console_tail(q, tail, sizeof(tail)));
 		}
 		if (rc)
-			return hs_fail("%s before the workload's next point; console: %s", hs_errmsg(),
+			return hs_fail("%s before reaching %s; console: %s", hs_errmsg(),
+				       pending(b, s, names, sizeof(names)),
 				       hs_qemu_console_tail(q, tail, sizeof(tail)));
 		if (hs_rsp_pc(q, &pc))
 			return -1;
@@ -323,13 +348,15 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	for (unsigned i = 0; i < b->npoints; i++) {
 		const struct hs_boot_point *pt = &b->points[i];
 
-		if (!pt->site || hs_workload_sym(pt->site, &sites[i]))
+		if (pt->addr)
+			sites[i] = pt->addr;
+		else if (!pt->site || hs_workload_sym(pt->site, &sites[i]))
 			return hs_fail("the %s point: no site %s in the workload", pt->name,
 				       pt->site ? pt->site : "(none)");
 	}
 	if (!(s->pts = calloc(b->npoints, sizeof(*s->pts))))
 		return hs_fail("out of memory for the snapshot");
-	if (write_inputs(img, b->dir, kernel, initrd, sizeof(kernel)))
+	if (write_inputs(img, b->dir, b->wl, kernel, initrd, sizeof(kernel)))
 		goto fail;
 	cfg.cpu = b->cpu;
 	cfg.mem_mb = b->mem_mb;

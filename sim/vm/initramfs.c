@@ -31,7 +31,8 @@ static int entry(FILE *f, unsigned ino, unsigned mode, unsigned rdev_major, unsi
 	return 0;
 }
 
-int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size)
+int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const void *user,
+			  size_t user_size)
 {
 	FILE *f = fopen(path, "wb");
 	int rc;
@@ -42,7 +43,8 @@ int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size)
 	     entry(f, 2, 020600, 5, 1, "dev/console", NULL, 0) ||	/* char 5:1 */
 	     entry(f, 3, 020666, 1, 5, "dev/zero", NULL, 0) ||		/* char 1:5 */
 	     entry(f, 4, 0100755, 0, 0, "init", init, init_size) ||
-	     entry(f, 5, 0, 0, 0, "TRAILER!!!", NULL, 0);
+	     (user && entry(f, 5, 0100755, 0, 0, "user", user, user_size)) ||
+	     entry(f, 6, 0, 0, 0, "TRAILER!!!", NULL, 0);
 	if (fclose(f) | rc)
 		return hs_fail("%s: cannot write: %s", path, strerror(errno));
 	return 0;

@@ -179,6 +179,7 @@ int hs_vm_boot_keep(const struct hs_image *img, const char *cpu, const struct hs
 		return -1;
 	b.points = pts->v;
 	b.npoints = pts->n;
+	b.wl = pts->wl;
 	b.dir = dir;
 	b.keep_dir = dir;
 	return hs_vm_boot_image(img, &b, s);
@@ -197,6 +198,7 @@ static int boot_into(const struct hs_image *img, const char *cpu, const struct h
 		return -1;
 	b.points = pts->v;
 	b.npoints = pts->n;
+	b.wl = pts->wl;
 	snprintf(scratch, sizeof(scratch), "%s/boot-%d-XXXXXX", dir, (int)getpid());
 	if (!mkdtemp(scratch))
 		return hs_fail("%s: cannot create: %s", scratch, strerror(errno));
@@ -207,7 +209,7 @@ static int boot_into(const struct hs_image *img, const char *cpu, const struct h
 		snprintf(s.h.qemu, sizeof(s.h.qemu), "%s", qemu);
 		image_id(img, s.h.image_id, sizeof(s.h.image_id));
 		snprintf(s.h.workload_id, sizeof(s.h.workload_id), "%016llx",
-			 (unsigned long long)hs_workload_id());
+			 (unsigned long long)hs_workload_id(pts->wl));
 		rc = hs_snap_write(&s, path);
 		hs_snap_free(&s);
 	}
@@ -223,7 +225,8 @@ static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
 		const struct hs_boot_point *p = &pts->v[i];
 		char buf[256];
 
-		snprintf(buf, sizeof(buf), "%s|%d|%s;", p->name, (int)p->kind, p->site ? p->site : "");
+		snprintf(buf, sizeof(buf), "%s|%d|%s|%llx;", p->name, (int)p->kind, p->site ? p->site : "",
+			 (unsigned long long)p->addr);
 		h = hs_snap_hash(buf, strlen(buf), h);
 	}
 	return h;
@@ -241,7 +244,7 @@ static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
 static uint64_t boot_key(const struct hs_vm_points *pts, const char *qemu)
 {
 	char machine[400], append[512], recipe[1000];
-	uint64_t key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id() + SNAP_RECIPE);
+	uint64_t key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id(pts->wl) + SNAP_RECIPE);
 
 	snprintf(recipe, sizeof(recipe), "%s|%s|%u", hs_qemu_recipe(machine, sizeof(machine), 1),
 		 full_append(append, sizeof(append)), MEM_MB);

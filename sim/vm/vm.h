@@ -22,15 +22,44 @@
 /* The flat Image QEMU's -kernel takes (objcopy -O binary of the ELF). */
 int hs_vm_write_flat_image(const struct hs_image *img, const char *path);
 
-/* A newc cpio with /dev/console and /init = the given program. */
-int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size);
+/* A newc cpio with /dev/console, /dev/zero, /init = the given program and,
+ * when user is not NULL, /user = that one. */
+int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const void *user,
+			  size_t user_size);
 
 /* The workload (kernels/workload/init.c), built for aarch64 and embedded. */
 extern const unsigned char hs_workload_elf[];
 extern const size_t hs_workload_elf_size;
-/* Its identity (a hash of the program) and a global symbol's address. */
-uint64_t hs_workload_id(void);
+/* A global symbol of it; -1 if it is not there. */
 int hs_workload_sym(const char *name, uint64_t *addr);
+
+/*
+ * A user's own workload (`--workload FILE`, user_workload.c): a static
+ * aarch64 program, /user in the initramfs, which /init runs once the
+ * kernel is at steady state (init.c), with the operations it marks
+ * (include/hotsim/workload.h: each hotsim_op_begin("name") and
+ * hotsim_op_end() records its pc and name in the section hotsim_ops).
+ */
+#define HS_WL_MAX_MARKS 32
+struct hs_workload {
+	unsigned char *elf;		/* the program */
+	size_t size;
+	char file[400];			/* as given (messages) */
+	struct hs_wl_mark {
+		char name[40];		/* begin: the op's name; end: "" */
+		uint64_t pc;		/* the marker's nop */
+		int end;
+	} marks[HS_WL_MAX_MARKS];
+	unsigned nmarks;
+};
+/* Load FILE: a static aarch64 ELF as it is, or C source compiled with the
+ * cross compiler against hotsim's header; -1 with a one-line reason (the
+ * compiler's own first error, no markers, not static aarch64, ...). */
+int hs_workload_load(const char *file, struct hs_workload *w);
+void hs_workload_free(struct hs_workload *w);
+/* The identity of what a boot runs: the embedded /init and, with w, the
+ * user's program (cache keys). */
+uint64_t hs_workload_id(const struct hs_workload *w);
 
 /* --- QEMU ------------------------------------------------------------------- */
 
@@ -149,6 +178,7 @@ struct hs_vm_boot {
 	int record;			/* QEMU's record mode (not with keep_dir) */
 	const struct hs_boot_point *points;	/* what to take (point.h) */
 	unsigned npoints;
+	const struct hs_workload *wl;		/* /user, or NULL */
 };
 
 /* Boot img and snapshot every point (boot.c); -1 with hs_errmsg() saying
@@ -165,6 +195,7 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 struct hs_vm_points {
 	const struct hs_boot_point *v;
 	unsigned n;
+	const struct hs_workload *wl;	/* a user workload to run, or NULL */
 };
 int hs_vm_snapshot(const struct hs_image *img, const char *qemu_cpu, const struct hs_vm_points *pts,
 		   struct hs_snap *s, int *booted);

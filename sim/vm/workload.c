@@ -10,9 +10,11 @@
 #include "vm/snapshot.h"
 #include "vm/vm.h"
 
-uint64_t hs_workload_id(void)
+uint64_t hs_workload_id(const struct hs_workload *w)
 {
-	return hs_snap_hash(hs_workload_elf, hs_workload_elf_size, 0);
+	uint64_t h = hs_snap_hash(hs_workload_elf, hs_workload_elf_size, 0);
+
+	return w ? hs_snap_hash(w->elf, w->size, h) : h;
 }
 
 /* A global symbol of the workload's .symtab; -1 if it is not there. */

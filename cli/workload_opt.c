@@ -1,0 +1,63 @@
+/*
+ * workload_opt.c - --workload FILE: the user's own workload. It is read
+ * before the other options (main.c calls cli_workload_prescan), because
+ * it changes which paths --path, --explain and the default list name: with
+ * a workload, the paths are its user.NAME operations - the boot runs the
+ * user's program, not hotsim's own workload - and only those.
+ */
+#include <string.h>
+
+#include "cli.h"
+#include "hotsim/err.h"
+
+static struct hs_user_paths *cur;
+
+/* The value of --workload in argv, or NULL. */
+static const char *workload_arg(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--workload=", 11))
+			return argv[i] + 11;
+		if (!strcmp(argv[i], "--workload"))
+			return i + 1 < argc ? argv[i + 1] : "";
+	}
+	return NULL;
+}
+
+int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
+{
+	const char *file = workload_arg(argc, argv);
+
+	(void)c;
+	if (!file)
+		return 0;
+	if (!*file)
+		return hs_fail("--workload needs a FILE (C source or a static aarch64 program)");
+	return (cur = hs_user_paths_open(file)) ? 0 : -1;
+}
+
+void cli_workload_done(void)
+{
+	hs_user_paths_close(cur);
+	cur = NULL;
+}
+
+const struct hs_path_set *cli_path_set(void)
+{
+	return cur ? &cur->set : NULL;
+}
+
+const struct hs_path_def *const *cli_paths(void)
+{
+	return cur ? cur->list : hs_paths;
+}
+
+const struct hs_path_def *cli_path_find(const char *name)
+{
+	if (!cur)
+		return hs_path_find(name);
+	for (int i = 0; i < cur->n; i++)
+		if (!strcmp(cur->list[i]->name, name))
+			return cur->list[i];
+	return NULL;
+}
