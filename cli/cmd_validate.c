@@ -74,6 +74,7 @@ static int run(void *p, char **args)
 	struct hs_validation v[16];
 	struct json j;
 	int rc = HS_EXIT_OK;
+	char unchecked[900] = "";
 
 	if (!img)
 		return cli_error();
@@ -102,8 +103,17 @@ static int run(void *p, char **args)
 				text(img, o->cpus.v[i]->name, &v[k]);
 			if (v[k].ran && !v[k].identical)
 				rc = HS_EXIT_REGRESSION;
+			/* a path with a booted form that could not be checked (no
+			 * plugin, no QEMU, a boot that failed) checked nothing */
+			if (!v[k].ran && v[k].def->boot.point && !unchecked[0])
+				snprintf(unchecked, sizeof(unchecked), "%s on %s: not validated: %s",
+					 v[k].def->name, o->cpus.v[i]->name, v[k].why);
 		}
 		hs_patched_free(pt);
+	}
+	if (unchecked[0] && rc == HS_EXIT_OK) {
+		hs_fail("%s", unchecked);
+		rc = cli_error();
 	}
 	if (o->format == FORMAT_JSON && rc != HS_EXIT_ERROR) {
 		json_end_arr(&j);
@@ -126,7 +136,7 @@ static const char *const notes[] = {
 	"boots the image again under QEMU (the snapshot must come out the same), restores each point",
 	"with hotsim's per-core overlay written into it and records, by a TCG plugin, what QEMU runs",
 	"from there, free-running, through every operation the replay samples (warm-up included);",
-	"exit 0: every stream identical, 1: one differs, 2: error",
+	"exit 0: every stream identical, 1: one differs, 2: error or a path with a booted form not validated",
 	NULL
 };
 
