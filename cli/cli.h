@@ -27,7 +27,9 @@ void cli_bash_completion(FILE *f);
 int cli_error(void);
 
 /* Every --param names a parameter of every core it is for; -1 (hs_errmsg)
- * otherwise. Checked before any work, whether or not the core is selected. */
-int cli_check_params(const struct opt_params *p);
+ * otherwise. Checked before any work, on every core of the default set
+ * whether or not it is selected, and on each core cpus selects; an opt-in
+ * core the command does not run only for the parameters naming it. */
+int cli_check_params(const struct opt_params *p, const struct opt_cpus *cpus);
 
 #endif
