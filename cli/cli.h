@@ -36,7 +36,9 @@ const struct hs_path_def *const *cli_paths(void);
 const struct hs_path_def *cli_path_find(const char *name);
 
 /* Every --param names a parameter of every core it is for; -1 (hs_errmsg)
- * otherwise. Checked before any work, whether or not the core is selected. */
-int cli_check_params(const struct opt_params *p);
+ * otherwise. Checked before any work, on every core of the default set
+ * whether or not it is selected, and on each core cpus selects; an opt-in
+ * core the command does not run only for the parameters naming it. */
+int cli_check_params(const struct opt_params *p, const struct opt_cpus *cpus);
 
 #endif

@@ -38,7 +38,7 @@ static void defaults(void *p)
 	struct cmp_opts *o = p;
 
 	o->src = opt_default_source();
-	opt_all_cpus(&o->cpus);
+	opt_default_cpus(&o->cpus);
 	opt_all_paths(&o->paths);
 	o->state.want[MS_TYPICAL] = 1;
 	o->window.to = 40;
@@ -198,7 +198,7 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 	mp = m;
 	mp.pin_from = &base;	/* the patched image at the baseline's sites */
 	memset(&d, 0, sizeof(d));
-	if (cli_check_params(&o->params) || ms_measure(base_file, &m, &base) ||
+	if (cli_check_params(&o->params, &o->cpus) || ms_measure(base_file, &m, &base) ||
 	    (patched_file && ms_measure(patched_file, &mp, &patched))) {
 		rc = cli_error();
 		goto out;

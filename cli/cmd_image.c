@@ -252,7 +252,7 @@ static void defaults(void *p)
 {
 	struct image_opts *o = p;
 
-	opt_all_cpus(&o->cpus);
+	opt_default_cpus(&o->cpus);
 	o->limit = 10000;
 }
 

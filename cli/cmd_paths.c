@@ -273,7 +273,7 @@ static void defaults(void *p)
 	struct paths_opts *o = p;
 
 	o->src = opt_default_source();
-	opt_all_cpus(&o->cpus);
+	opt_default_cpus(&o->cpus);
 	opt_all_paths(&o->paths);
 }
 

@@ -119,7 +119,7 @@ static void defaults(void *p)
 {
 	struct snippet_opts *o = p;
 
-	opt_all_cpus(&o->cpus);
+	opt_default_cpus(&o->cpus);
 	o->iterations = 1;
 	o->limit = 10;
 }
@@ -155,7 +155,7 @@ static int run(void *p, char **args)
 	if (!o->entry)
 		return hs_fail("snippet: --entry SYMBOL is required"), cli_error();
 	/* parameters first: bad input fails before any work */
-	if (cli_check_params(&o->params))
+	if (cli_check_params(&o->params, &o->cpus))
 		return cli_error();
 	memcpy(mo.params, o->params.v, sizeof(o->params.v));
 	mo.nparams = o->params.n;

@@ -27,7 +27,7 @@ static void defaults(void *p)
 	struct trace_opts *o = p;
 
 	o->src = opt_default_source();
-	opt_all_cpus(&o->cpus);
+	opt_default_cpus(&o->cpus);
 	o->limit = 2000;
 	o->op = -1;
 }

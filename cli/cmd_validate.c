@@ -26,7 +26,7 @@ static void defaults(void *p)
 {
 	struct validate_opts *o = p;
 
-	opt_all_cpus(&o->cpus);
+	opt_default_cpus(&o->cpus);
 	opt_all_paths(&o->paths);
 }
 

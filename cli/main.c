@@ -23,18 +23,31 @@ int cli_error(void)
 	return HS_EXIT_ERROR;
 }
 
-int cli_check_params(const struct opt_params *p)
+/* Is core one the command runs, or one of the default set (checked
+ * whether selected or not, as ever)? */
+static int checked_fully(const struct hs_core *core, const struct opt_cpus *cpus)
 {
+	for (int i = 0; i < cpus->n; i++)
+		if (cpus->v[i] == core)
+			return 1;
+	return !core->opt_in;
+}
+
+int cli_check_params(const struct opt_params *p, const struct opt_cpus *cpus)
+{
+	for (int k = 0; k < p->n; k++)
+		if (p->v[k].core[0] && !hs_core_find(p->v[k].core))
+			return hs_fail("--param %s.%s: unknown cpu '%s' (known: %s)", p->v[k].core,
+				       p->v[k].name, p->v[k].core, hs_core_names());
 	for (int i = 0; hs_cores[i]; i++) {
 		struct ms_options o = { 0 };
 		struct hs_model *m;
+		int all = checked_fully(hs_cores[i], cpus);
 
-		memcpy(o.params, p->v, sizeof(p->v));
-		o.nparams = p->n;
+		/* an opt-in core the command does not run: only what names it */
 		for (int k = 0; k < p->n; k++)
-			if (p->v[k].core[0] && !hs_core_find(p->v[k].core))
-				return hs_fail("--param %s.%s: unknown cpu '%s' (known: %s)", p->v[k].core,
-					       p->v[k].name, p->v[k].core, hs_core_names());
+			if (all || hs_core_find(p->v[k].core) == hs_cores[i])
+				o.params[o.nparams++] = p->v[k];
 		if (!(m = ms_model(&o, hs_cores[i]->name)))
 			return -1;
 		hs_model_free(m);

@@ -32,6 +32,14 @@ void opt_all_cpus(struct opt_cpus *c)
 		c->v[c->n++] = hs_cores[i];
 }
 
+void opt_default_cpus(struct opt_cpus *c)
+{
+	c->n = 0;
+	for (int i = 0; hs_cores[i] && c->n < (int)HS_ARRAY_SIZE(c->v); i++)
+		if (!hs_cores[i]->opt_in)
+			c->v[c->n++] = hs_cores[i];
+}
+
 void opt_all_paths(struct opt_paths *p)
 {
 	const struct hs_path_def *const *all = cli_paths();
@@ -499,8 +507,10 @@ void cli_help(FILE *f, const struct cli_cmd *c)
 		char left[64], extra[700] = "";
 
 		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		/* the default set, as the README's command list shows it; the
+		 * opt-in cores are named by `hotsim models` and accepted here */
 		if (o->kind == OPT_CPUS)
-			snprintf(extra, sizeof(extra), "(%s, or all)", hs_core_names());
+			snprintf(extra, sizeof(extra), "(%s, or all)", hs_core_default_names());
 		else if (o->kind == OPT_PATHS)
 			snprintf(extra, sizeof(extra), "(%s, or all)", path_names());
 		fprintf(f, "    %-24s %s", left, o->help);

@@ -96,8 +96,11 @@ void opt_paths_for_source(struct opt_paths *p, enum hs_state_source src);
  * option's choices; "" when any value goes (a number, a file). */
 const char *opt_words(const struct cli_opt *o, char *buf, size_t len);
 
-/* The default core and path sets when an option was not given: all. */
+/* The core sets: every core of the registry (--cpu all, `hotsim models`),
+ * and the default set a command runs when --cpu was not given (the cores
+ * without opt_in); the path set when --path was not given: all. */
 void opt_all_cpus(struct opt_cpus *c);
+void opt_default_cpus(struct opt_cpus *c);
 void opt_all_paths(struct opt_paths *p);
 
 #endif

@@ -73,6 +73,10 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(PAIR_SINGLE, 1, "E: GCC53 load2/store2 use cortex_a53_single_issue"),
 	HS_CAL(SHIFT_REG_TPUT, 1, "E: IB lslv/lsrv/asrv/rorv throughput 1.00 per cycle"),
 	HS_CAL(HAS_PAUTH, 0, "E: v8.0, ID_AA64ISAR1 APA/API = 0 (§1.3): PAC hints are NOPs"),
+	HS_CAL(NOP_TPUT, 0, "E: in order: a NOP takes an issue slot (IB nop 1.99/cycle = issue width)"),
+	HS_CAL(CHEAP_LSL, 0, "E: IB add (reg<<2) 2.01: no cheap shifted forms"),
+	HS_CAL(CHEAP_LOGIC, 0, "E: IB and/orr/eor (reg<<2) 2.01: no cheap shifted forms"),
+	HS_CAL(SHIFT_ON_MUL, 0, "E: IB add/and (reg<<2) 1.99 per cycle: on both ALU pipes"),
 	/* latencies */
 	HS_CAL(LAT_ALU, 1, "E: IB add/sub/logic/csel 1.00"),
 	HS_CAL(LAT_ALU_SHIFT, 2, "E: IB add (reg<<2) 2.01"),
@@ -94,6 +98,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(LAT_LDP2, 4, "E: IB ldp x 1st 3.01, 2nd element 4.02"),
 	HS_CAL(OCC_LDP, 2, "E: IB ldp x throughput 0.50 per cycle"),
 	HS_CAL(UNALIGNED_EXTRA, 2, "E: IB ldr unaligned 5.02 vs 3.02 (crossing an 8-byte boundary)"),
+	HS_CAL(REGOFF_EXTRA, 0, "E: IB ldr (reg) and (reg; <<3) 3.01 = ldr (imm)"),
 	HS_CAL(ALU_TO_ADDR, 3, "D: GCC53 bypass 3 ALU -> load/store address ('required early in Issue')"),
 	HS_CAL(STORE_DATA_ADV, 2, "D: GCC53 bypasses ALU->store data 0, load->store data 1"),
 	HS_CAL(BRANCH_ADV, 1, "D: QSDR cmp + b.eq issue in the same cycle (ALU 1 - 1)"),

@@ -68,6 +68,10 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(PAIR_SINGLE, 1, "D: L55 LDP Wt single-issue (CortexA55WriteVLD1SI); stp as A53"),
 	HS_CAL(SHIFT_REG_TPUT, 0.5, "D: SLO lsr (register) latency 1, inverse throughput 2"),
 	HS_CAL(HAS_PAUTH, 0, "E: ID_AA64ISAR1 APA/API = 0 (QEMU55, §1.3): PAC hints are NOPs"),
+	HS_CAL(NOP_TPUT, 0, "E: in order: a NOP takes an issue slot; unused"),
+	HS_CAL(CHEAP_LSL, 0, "D: SLO add_shifted 2 for any shift (the lat_alu_shift source)"),
+	HS_CAL(CHEAP_LOGIC, 0, "D: SLO shifted logical ops 2, as add_shifted"),
+	HS_UNCAL(SHIFT_ON_MUL, 0, "A: both pipes take shifted ops (AT55 symmetric dual issue); nf"),
 	/* latencies */
 	HS_CAL(LAT_ALU, 1, "D: L55 WriteI 3 with ReadAdvance 2; SLO add 1"),
 	HS_CAL(LAT_ALU_SHIFT, 2, "D: SLO add_shifted 2; L55 ReadShifted"),
@@ -89,6 +93,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(LAT_LDP2, 4, "D: SLO Ldp_X 4 (L55 WriteLDP2 5)"),
 	HS_CAL(OCC_LDP, 2, "D: SLO Ldp_X inverse throughput 2"),
 	HS_UNCAL(UNALIGNED_EXTRA, 2, "A: A53 value (§3.3)"),
+	HS_UNCAL(REGOFF_EXTRA, 0, "A: A53 value (IB: none)"),
 	HS_CAL(ALU_TO_ADDR, 2, "D: L55 ALU write 3 with ReadAdrBase advance 1"),
 	HS_UNCAL(STORE_DATA_ADV, 2, "A: A53 value (GCC53)"),
 	HS_UNCAL(BRANCH_ADV, 1, "A: A53 value (QSDR)"),

@@ -73,6 +73,10 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(PAIR_SINGLE, 0, "E: out of order; unused"),
 	HS_CAL(SHIFT_REG_TPUT, 2, "D: L57 variable shifts on both integer pipes (A57 proxy)"),
 	HS_CAL(HAS_PAUTH, 0, "E: v8.0 (§1.3): PAC hints are NOPs"),
+	HS_UNCAL(NOP_TPUT, 0, "A: nf; NOPs take an ALU slot like a simple op"),
+	HS_CAL(CHEAP_LSL, 0, "D: L57 WriteISReg 2 for every shift (A57 proxy)"),
+	HS_CAL(CHEAP_LOGIC, 0, "D: L57 WriteISReg 2 for every shift (A57 proxy)"),
+	HS_UNCAL(SHIFT_ON_MUL, 0, "A: AT73's two ALUs both take shifted ops (L57's M routing not taken: nf for A73)"),
 	/* latencies: LLVM A57 model (A57 proxy) */
 	HS_CAL(LAT_ALU, 1, "D: L57 1 (A57 proxy)"),
 	HS_CAL(LAT_ALU_SHIFT, 2, "D: L57 2 (A57 proxy)"),
@@ -94,6 +98,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(LAT_LDP2, 5, "A: §3.3 4/5"),
 	HS_UNCAL(OCC_LDP, 1, "A: nf"),
 	HS_UNCAL(UNALIGNED_EXTRA, 1, "A: §3.3 default +1"),
+	HS_UNCAL(REGOFF_EXTRA, 0, "A: nf; a register offset costs what an immediate does"),
 	HS_CAL(ALU_TO_ADDR, 1, "D: L57 no extra address latency (A57 proxy)"),
 	HS_UNCAL(STORE_DATA_ADV, 2, "A: store data read late, as the in-order cores"),
 	HS_CAL(BRANCH_ADV, 0, "E: out of order: a branch executes when its operands are ready"),

@@ -44,6 +44,10 @@ const struct hs_param hs_param_defaults[HS_NPARAMS] = {
 	D(PAIR_SINGLE, 0, "ldp/stp pair like other ops"),
 	D(SHIFT_REG_TPUT, 1, "one register shift per cycle"),
 	D(HAS_PAUTH, 0, "Armv8.0: PAC hints are NOPs"),
+	D(NOP_TPUT, 0, "NOPs take an ALU slot like any simple op (out of order; in order unused)"),
+	D(CHEAP_LSL, 0, "every shifted operand costs lat_alu_shift"),
+	D(CHEAP_LOGIC, 0, "every shifted operand costs lat_alu_shift"),
+	D(SHIFT_ON_MUL, 0, "shifted-operand ops issue on the ALU pipes"),
 	/* latencies */
 	D(LAT_ALU, 1, "one cycle"),
 	D(LAT_ALU_SHIFT, 2, "the A53's"),
@@ -65,6 +69,7 @@ const struct hs_param hs_param_defaults[HS_NPARAMS] = {
 	D(LAT_LDP2, 4, "the A53's"),
 	D(OCC_LDP, 2, "the A53's"),
 	D(UNALIGNED_EXTRA, 2, "the A53's"),
+	D(REGOFF_EXTRA, 0, "a register offset costs what an immediate does"),
 	D(ALU_TO_ADDR, 1, "full forwarding to the address"),
 	D(STORE_DATA_ADV, 0, "store data read at issue"),
 	D(BRANCH_ADV, 0, "branch operands read at issue"),

@@ -1,5 +1,5 @@
 /*
- * engine_ooo.c - a small out-of-order pipeline (Cortex-A73).
+ * engine_ooo.c - an out-of-order pipeline (Cortex-A73, A72, A76, Neoverse N1).
  *
  *   fetch     frontend.c (fetch width, queue, bubbles, I-cache, prediction)
  *   dispatch  in order, issue_width per cycle (decode/rename), into a window
@@ -10,7 +10,9 @@
  *             pipes, on which divides issue to div_units dividers that are
  *             not pipelined, load_pipes/store_pipes and mem_pipes memory
  *             ops, branch_pipes branches, fp_pipes FP/ASIMD pipes - or the
- *             ALU pipes with fp_on_alu_pipes - and system ops one at a time)
+ *             ALU pipes with fp_on_alu_pipes - and system ops one at a time);
+ *             an op holds its unit for its occupancy (occ_mul, occ_ldp...),
+ *             and NOPs retire nop_per_cycle a cycle on no pipe where set
  *   complete  issue + latency (+ cache/TLB miss cycles for loads)
  *   retire    in order, retire_width per cycle
  * Mispredicted branches restart fetch when they execute; DSB/ISB/ERET and
@@ -37,11 +39,12 @@
 #define CAL 1024		/* calendar ring, in cycles */
 
 /* per-unit slot counts for a ring of cycles, stamped with run and cycle */
-struct calendar {
-	uint64_t stamp[HS_NUNITS + 1][CAL];
-	uint8_t used[HS_NUNITS + 1][CAL];
-};
 #define U_MEM HS_NUNITS		/* extra row: all memory ops together */
+#define U_NOP (HS_NUNITS + 1)	/* extra row: NOPs retired without a pipe */
+struct calendar {
+	uint64_t stamp[HS_NUNITS + 2][CAL];
+	uint8_t used[HS_NUNITS + 2][CAL];
+};
 
 struct ooo_state {
 	uint64_t ready[A64_NREGS];
@@ -68,6 +71,7 @@ static unsigned cap_of(const struct hs_model *m, unsigned u)
 	case HS_U_STORE: return (unsigned)m->v[HS_P_STORE_PIPES];
 	case U_MEM: return (unsigned)m->v[HS_P_MEM_PIPES];
 	case HS_U_BRANCH: return (unsigned)m->v[HS_P_BRANCH_PIPES];
+	case U_NOP: return (unsigned)m->v[HS_P_NOP_TPUT];
 	default: return 1;	/* system ops serialise: one at a time */
 	}
 }
@@ -85,14 +89,17 @@ static uint8_t *slot(struct calendar *cal, uint64_t gen, unsigned u, uint64_t c)
 }
 
 /* The unit rows an op needs: its own class (divide uses a multiply pipe,
- * FP/ASIMD the ALU pipes with fp_on_alu_pipes), plus the shared memory row
- * for loads and stores. */
+ * FP/ASIMD the ALU pipes with fp_on_alu_pipes, a NOP a row of
+ * nop_per_cycle slots where the core retires NOPs without a pipe), plus
+ * the shared memory row for loads and stores. */
 static unsigned rows_of(const struct hs_model *m, const struct hs_op *op, unsigned rows[2])
 {
 	unsigned u = op->unit == HS_U_DIV ? HS_U_MUL : op->unit == HS_U_SHIFT ? HS_U_ALU : op->unit;
 
 	if (u == HS_U_FP && m->v[HS_P_FP_ON_ALU])
 		u = HS_U_ALU;
+	if ((op->fl & HS_OP_NOP) && m->v[HS_P_NOP_TPUT])
+		u = U_NOP;
 
 	rows[0] = u;
 	if (u == HS_U_LOAD || u == HS_U_STORE) {
@@ -102,22 +109,30 @@ static unsigned rows_of(const struct hs_model *m, const struct hs_op *op, unsign
 	return 1;
 }
 
-/* First cycle >= t where every row has a free unit; reserves it. */
+/*
+ * First cycle >= t where every row has a free unit for the op's occupancy
+ * (occ cycles: a multiply that is not fully pipelined, ldp on both halves
+ * of a load pipe, an atomic's read-modify-write); reserves it. A divide
+ * takes its multiply pipe for one cycle: the divider itself is div_free.
+ */
 static uint64_t book(const struct hs_model *m, struct calendar *cal, uint64_t gen,
 		     const struct hs_op *op, uint64_t t)
 {
 	unsigned rows[2], n = rows_of(m, op, rows);
+	unsigned occ = op->unit == HS_U_DIV || op->occ < 1 ? 1 : op->occ;
 
 	for (;; t++) {
 		unsigned ok = 1;
 
 		for (unsigned k = 0; k < n && ok; k++)
-			ok = *slot(cal, gen, rows[k], t) < cap_of(m, rows[k]);
+			for (unsigned c = 0; c < occ && ok; c++)
+				ok = *slot(cal, gen, rows[k], t + c) < cap_of(m, rows[k]);
 		if (ok)
 			break;
 	}
 	for (unsigned k = 0; k < n; k++)
-		(*slot(cal, gen, rows[k], t))++;
+		for (unsigned c = 0; c < occ; c++)
+			(*slot(cal, gen, rows[k], t + c))++;
 	return t;
 }
 

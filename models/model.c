@@ -48,6 +48,8 @@ static int check_limits(const struct hs_model *m)
 		return hs_fail("%s: issue/fetch/retire widths must be 1..8/16/16", m->desc->name);
 	if (m->v[HS_P_FETCH_QUEUE] > HS_FE_QMAX)
 		return hs_fail("%s.fetch_queue must be at most %d", m->desc->name, HS_FE_QMAX);
+	if (m->v[HS_P_NOP_TPUT] > 16)
+		return hs_fail("%s.nop_per_cycle must be at most 16", m->desc->name);
 	if (m->v[HS_P_ROB_SIZE] > 512)
 		return hs_fail("%s.rob_size must be at most 512", m->desc->name);
 	for (size_t k = 0; k < HS_ARRAY_SIZE(pipes); k++)

@@ -82,6 +82,10 @@
 	X(PAIR_SINGLE, "ldp_stp_single_issue", "bool") \
 	X(SHIFT_REG_TPUT, "shift_reg_per_cycle", "insns/cycle") \
 	X(HAS_PAUTH, "has_pauth", "bool") \
+	X(NOP_TPUT, "nop_per_cycle", "insns/cycle") \
+	X(CHEAP_LSL, "cheap_lsl_max", "shift amount") \
+	X(CHEAP_LOGIC, "cheap_logic_shift", "bool") \
+	X(SHIFT_ON_MUL, "shift_ops_on_mul", "bool") \
 	/* latencies (cycles from issue to a dependent issue) and occupancies */ \
 	X(LAT_ALU, "lat_alu", "cycles") \
 	X(LAT_ALU_SHIFT, "lat_alu_shift", "cycles") \
@@ -103,6 +107,7 @@
 	X(LAT_LDP2, "lat_ldp2", "cycles") \
 	X(OCC_LDP, "occ_ldp", "cycles") \
 	X(UNALIGNED_EXTRA, "unaligned_extra", "cycles") \
+	X(REGOFF_EXTRA, "regoff_load_extra", "cycles") \
 	X(ALU_TO_ADDR, "alu_to_addr", "cycles") \
 	X(STORE_DATA_ADV, "store_data_advance", "cycles") \
 	X(BRANCH_ADV, "branch_advance", "cycles") \
@@ -228,6 +233,7 @@ enum hs_bkind {
 #define HS_OP_UNKNOWN	0x0800	/* unclassified encoding */
 #define HS_OP_DIV	0x1000	/* non-pipelined: occupies its unit for its latency */
 #define HS_OP_EXC	0x2000	/* svc/brk...: an exception entry follows */
+#define HS_OP_NOP	0x4000	/* does nothing (nop, hints, PAC without PAuth) */
 
 struct hs_op {
 	uint64_t pc;		/* identity of the decode-cache entry it was built from */

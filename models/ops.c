@@ -161,6 +161,18 @@ static void mul_kind(const struct hs_model *m, struct hs_op *op, const struct a6
 		op->fl |= HS_OP_SINGLE;
 }
 
+/* An 8-byte load with a register offset (IB72: ldr (reg) 5.00 against
+ * 4.00 with an immediate; narrower ones are not slower). An extra of 0
+ * adds nothing, so it marks nothing uncalibrated. */
+static int regoff_extra(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in,
+			unsigned each)
+{
+	if (!(in->flags & A64_F_REGOFF) || each != 8 || (in->flags & A64_F_FPREG) ||
+	    !m->v[HS_P_REGOFF_EXTRA])
+		return 0;
+	return pv(m, op, HS_P_REGOFF_EXTRA);
+}
+
 static void build_mem(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
 {
 	unsigned each = in->mem_size / (op->pair ? 2 : 1);
@@ -170,9 +182,9 @@ static void build_mem(const struct hs_model *m, struct hs_op *op, const struct a
 	case A64_C_LOAD:
 		op->unit = HS_U_LOAD;
 		op->fl |= HS_OP_LOAD;
-		load_lats(m, op, in, each < 4 || (in->flags & A64_F_SIGNEXT)
-					     ? pv(m, op, HS_P_LAT_LOAD_NARROW)
-					     : pv(m, op, HS_P_LAT_LOAD));
+		load_lats(m, op, in, (each < 4 || (in->flags & A64_F_SIGNEXT)
+					      ? pv(m, op, HS_P_LAT_LOAD_NARROW)
+					      : pv(m, op, HS_P_LAT_LOAD)) + regoff_extra(m, op, in, each));
 		break;
 	case A64_C_LOAD_EX:
 		op->unit = HS_U_LOAD;
@@ -225,6 +237,37 @@ static void b_none(const struct hs_model *m, struct hs_op *op, const struct a64_
 {
 	(void)m, (void)in;
 	op->nsrc = op->ndst = 0;
+	op->fl |= HS_OP_NOP;	/* the OoO engine may retire it without a pipe (nop_per_cycle) */
+}
+
+/*
+ * A shifted or extended register operand. Where the core has cheap forms
+ * (Neoverse N1, IBG2: add/sub with LSL by at most 4, and logical ops that
+ * set no flags, at any shift, cost one cycle on any of the integer pipes;
+ * LN1 IsCheapLSL) the op is a plain ALU op; the others take lat_alu_shift
+ * and, with shift_ops_on_mul, issue on the multi-cycle M pipe (A72 and N1:
+ * one shifted op per cycle, IB72/IBG2). A rule that is off costs nothing,
+ * so it marks nothing uncalibrated.
+ */
+static void b_alu_shift(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
+{
+	uint32_t w = in->word;
+	int logical = (w & 0x1f000000u) == 0x0a000000u;		/* logical (shifted register) */
+	int addsub = (w & 0x1f200000u) == 0x0b000000u;		/* add/sub (shifted register) */
+	unsigned type = (w >> 22) & 3, amount = (w >> 10) & 63;
+
+	if (logical && ((w >> 29) & 3) != 3 && m->v[HS_P_CHEAP_LOGIC]) {
+		pv(m, op, HS_P_CHEAP_LOGIC);
+		set_dlat(op, pv(m, op, HS_P_LAT_ALU));
+		return;
+	}
+	if (addsub && type == 0 && m->v[HS_P_CHEAP_LSL] && amount <= (unsigned)m->v[HS_P_CHEAP_LSL]) {
+		pv(m, op, HS_P_CHEAP_LSL);
+		set_dlat(op, pv(m, op, HS_P_LAT_ALU));
+		return;
+	}
+	if (m->v[HS_P_SHIFT_ON_MUL] && pv(m, op, HS_P_SHIFT_ON_MUL))
+		op->unit = HS_U_MUL;
 }
 
 static void b_pac(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
@@ -327,7 +370,7 @@ static const struct op_class {
 	[A64_C_WFX] = { HS_U_ALU, HS_B_NONE, NONE, NONE, 0, b_none },
 	[A64_C_PAC] = { HS_U_ALU, HS_B_NONE, NONE, NONE, 0, b_pac },
 	[A64_C_ALU] = { HS_U_ALU, HS_B_NONE, NONE, NONE, HS_OP_CASCADE, NULL },
-	[A64_C_ALU_SHIFT] = { HS_U_ALU, HS_B_NONE, HS_P_LAT_ALU_SHIFT, NONE, 0, NULL },
+	[A64_C_ALU_SHIFT] = { HS_U_ALU, HS_B_NONE, HS_P_LAT_ALU_SHIFT, NONE, 0, b_alu_shift },
 	[A64_C_BITFIELD] = { HS_U_ALU, HS_B_NONE, HS_P_LAT_BITFIELD, NONE, 0, NULL },
 	[A64_C_SHIFT_REG] = { HS_U_ALU, HS_B_NONE, HS_P_LAT_SHIFT_REG, NONE, 0, b_shift_reg },
 	[A64_C_MUL] = { HS_U_MUL, HS_B_NONE, NONE, NONE, 0, mul_kind },

@@ -299,9 +299,9 @@ Test(cli, registries_a_new_core_and_path_appear_everywhere)
 	char *out, want[300];
 	unsigned nparams;
 
-	/* the registry's cores (this binary's: hotsim's own), then t99 */
+	/* the registry's default set (this binary's: hotsim's own), then t99 */
 	cr_assert_eq(run_extra("help", &out), 0);
-	snprintf(want, sizeof(want), "%s, t99, or all", hs_core_names());
+	snprintf(want, sizeof(want), "%s, t99, or all", hs_core_default_names());
 	cr_assert(strstr(out, want), "cores in help, want '%s': %s", want, out);
 	cr_assert(strstr(out, "ctx.yield, extra.probe,") || strstr(out, "ctx.yield,\n"), "paths in help: %s", out);
 	cr_assert(strstr(out, "extra.probe, or"), "paths in help");
@@ -417,5 +417,44 @@ Test(cli, extra_core_meltdown_kpti_and_no_booted_state)
 	t = strstr(out, "\"state_source\": ");
 	cr_assert(t && !strncmp(t, "\"state_source\": \"synthesized\"", 29), "%s", out);
 	cr_assert(strstr(t, "needs KPTI") && strstr(t, "not booted"), "%s", out);
+	free(out);
+}
+
+/*
+ * The opt-in cores (issue 21): every command's default --cpu is the design
+ * card's three, and the help lists those (the README's command list);
+ * --cpu all and the names select the others, `hotsim models` lists all six,
+ * the completion and the manual page name them. A fixture, no kernel.
+ */
+Test(cli, opt_in_cores_only_by_name_or_all)
+{
+	static const char *const opt_in[] = { "a72", "a76", "n1" };
+	char *out, want[64];
+
+	cr_assert_eq(run("image " HS_FIXTURE("minikernel.elf"), &out), 0, "%s", out);
+	cr_assert(strstr(out, "\ncpu a53 ") && strstr(out, "\ncpu a55 ") && strstr(out, "\ncpu a73 "), "%s", out);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), "\ncpu %s ", opt_in[i]);
+		cr_assert_null(strstr(out, want), "%s in a run without --cpu", opt_in[i]);
+	}
+	free(out);
+	cr_assert_eq(run("image " HS_FIXTURE("minikernel.elf") " --cpu all", &out), 0, "%s", out);
+	cr_assert_eq(hs_count(out, "\ncpu "), hs_ncores(), "%s", out);
+	free(out);
+	cr_assert_eq(run("image " HS_FIXTURE("minikernel.elf") " --cpu neoverse-n1,a76", &out), 0, "%s", out);
+	cr_assert(strstr(out, "\ncpu n1 ") && strstr(out, "\ncpu a76 ") && !strstr(out, "\ncpu a53 "), "%s", out);
+	free(out);
+	cr_assert_eq(run("models", &out), 0);
+	cr_assert(strstr(out, "a72  Cortex-A72 r0p3") && strstr(out, "a76  Cortex-A76 r4p1") &&
+		  strstr(out, "n1  Neoverse N1 r3p1") && strstr(out, "a53  Cortex-A53"), "%.2000s", out);
+	free(out);
+	cr_assert_eq(run("help", &out), 0);
+	cr_assert(strstr(out, "cores (a53, a55, a73, or all)"), "%.2000s", out);
+	free(out);
+	cr_assert_eq(run("help --bash-completion", &out), 0);
+	cr_assert(strstr(out, "a72") && strstr(out, "a76") && strstr(out, "n1"), "%.2000s", out);
+	free(out);
+	cr_assert_eq(run("help --man", &out), 0);
+	cr_assert(strstr(out, "Neoverse N1"), "%.2000s", out);
 	free(out);
 }

@@ -102,7 +102,7 @@ static int results(const char *json, struct result *r, int max)
 #define PAIR(a, b) HS_KPATH(a) " " HS_KPATH(b)
 
 /* Every result of a full run on synthesized state (the tests' default),
- * from the registries: every core (hs_cores[]) x every path with a
+ * from the registries: every core of the default set x every path with a
  * synthesized form (hs_paths[]: irq-el1, irq-el0, syscall.getpid,
  * syscall.invalid, cswitch; percpu as a row per this_cpu kind it measures,
  * those before HS_PCPU_PTR, plus its census) x the default state, typical
@@ -114,7 +114,7 @@ static int all_results(void)
 	for (int i = 0; hs_paths[i]; i++)
 		if (hs_paths[i]->kind != HS_PATH_BOOTED)
 			rows += strcmp(hs_paths[i]->name, "percpu") ? 1 : HS_PCPU_PTR + 1;
-	return (int)hs_ncores() * rows;
+	return (int)hs_ndefault_cores() * rows;
 }
 #define ALL_RESULTS all_results()
 
@@ -425,7 +425,7 @@ static void cswitch_inline_is_cheaper(const char *base, const char *inl)
 		 hs_kernel(base), hs_kernel(inl));
 	cr_assert_eq(run(cmd, &out, NULL), 0);
 	n = results(out, r, 64);
-	cr_assert_eq(n, (int)hs_ncores() * 2, "cswitch warm and cold on every core");
+	cr_assert_eq(n, (int)hs_ndefault_cores() * 2, "cswitch warm and cold on every core");
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(r[i].cpu, "a73") && !strcmp(r[i].state, "warm"))
 			cr_assert_leq(r[i].delta, 0, "%s a73 warm: %+lld cycles", inl, r[i].delta);
@@ -485,7 +485,7 @@ Test(compare, percpu_nopreempt_every_percpu_row_cheaper)
 		cr_assert_lt(r[i].delta, 0, "%s %s %s: %+lld cycles", r[i].path, r[i].cpu, r[i].state,
 			     r[i].delta);
 	}
-	cr_assert_eq(percpu, (int)hs_ncores() * (HS_PCPU_PTR + 1 + 1),
+	cr_assert_eq(percpu, (int)hs_ndefault_cores() * (HS_PCPU_PTR + 1 + 1),
 		     "the ops and the census warm, the census cold, on every core");
 	free(out);
 	/* fewer instructions, not a layout: beyond layout noise, each op */
@@ -559,7 +559,7 @@ Test(compare, irq_runtime_const_not_significant_on_sched_pipe, .timeout = 900)
 	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-irq-runtime-const") " --path sched-pipe --json "
 			 "--state-source booted", &out, NULL), 0);
 	/* the whole row and its six sub-rows, on every core */
-	cr_assert_eq(hs_count(out, "\"verdict\": "), 7 * (int)hs_ncores(), "%s", out);
+	cr_assert_eq(hs_count(out, "\"verdict\": "), 7 * (int)hs_ndefault_cores(), "%s", out);
 	cr_assert_eq(hs_count(out, "\"verdict\": \"improved\""), 0, "%s", out);
 	cr_assert_eq(hs_count(out, "\"verdict\": \"regressed\""), 0, "%s", out);
 	free(out);

@@ -108,6 +108,13 @@ Test(cores, modelled_cores_classified_by_their_midr)
 		  "WA3, WA2 not required; on kpti_safe_list" },
 		{ "t99", HS_MIT_FIRMWARE, HS_MIT_UNAFFECTED, HS_MIT_FIRMWARE, 0, 1, 0,
 		  "Cortex-A75: as the A73, but not on kpti_safe_list and no CSV3" },
+		{ "a72", HS_MIT_VULNERABLE, HS_MIT_VULNERABLE, HS_MIT_VULNERABLE, 8, 0, 1,
+		  "Cortex-A72 on the Pi 4's firmware (no SMCCC): on no v2/v4 safe list, no CSV2/SSBS, "
+		  "no conduit: vulnerable; BHB k=8 list but v2 vulnerable: unmitigated; v3a list; kpti safe" },
+		{ "a76", HS_MIT_UNAFFECTED, HS_MIT_HW, HS_MIT_LOOP, 24, 0, 0,
+		  "Cortex-A76: CSV2, SSBS, CSV3; BHB k=24 list: the loop (Pi 5: 'Mitigation; CSV2, BHB')" },
+		{ "n1", HS_MIT_UNAFFECTED, HS_MIT_HW, HS_MIT_LOOP, 24, 0, 0,
+		  "Neoverse N1: CSV2, SSBS (= 2), CSV3; BHB k=24 list: the loop" },
 	};
 
 	for (size_t i = 0; i < HS_ARRAY_SIZE(e); i++) {
@@ -120,6 +127,13 @@ Test(cores, modelled_cores_classified_by_their_midr)
 	cr_assert(hs_midr_on(&hs_broken_dbm, hs_core_find("a55")->midr));
 	cr_assert(!hs_midr_on(&hs_broken_dbm, hs_core_find("a53")->midr));
 	cr_assert(!hs_midr_on(&hs_cnp_erratum, hs_core_find("a55")->midr));
+	/* erratum 1542419: every Neoverse N1 (with CTR_EL0.DIC); not the A76 */
+	cr_assert(hs_midr_on(&hs_n1_erratum_1542419, hs_core_find("n1")->midr));
+	cr_assert(!hs_midr_on(&hs_n1_erratum_1542419, hs_core_find("a76")->midr));
+	/* neither is on the broken-DBM or the CnP erratum list: HW DBM, CnP used */
+	for (const char *const *n = (const char *const[]){ "a72", "a76", "n1", NULL }; *n; n++)
+		cr_assert(!hs_midr_on(&hs_broken_dbm, hs_core_find(*n)->midr) &&
+			  !hs_midr_on(&hs_cnp_erratum, hs_core_find(*n)->midr), "%s", *n);
 }
 
 /*
@@ -140,6 +154,9 @@ Test(cores, boot_cpus_classified_by_their_midr)
 				     "k=8 list but v2 vulnerable: unmitigated; v3a list; kpti safe" } },
 		{ "cortex-a76", 0x10, { "cortex-a76", HS_MIT_UNAFFECTED, HS_MIT_HW, HS_MIT_LOOP, 24, 0, 0,
 					"Cortex-A76: CSV2, SSBS, CSV3; BHB k=24 list: loop" } },
+		/* aarch64_neoverse_n1_initfn: ID_AA64PFR1_EL1 0x20 (SSBS = 2) */
+		{ "neoverse-n1", 0x20, { "neoverse-n1", HS_MIT_UNAFFECTED, HS_MIT_HW, HS_MIT_LOOP, 24, 0, 0,
+					 "Neoverse N1 r4p1: CSV2, SSBS, CSV3; BHB k=24 list: loop" } },
 	};
 	unsigned seen = 0;
 
@@ -158,7 +175,72 @@ Test(cores, boot_cpus_classified_by_their_midr)
 			seen++;
 		}
 	}
-	cr_assert_geq(seen, 3, "every QEMU CPU of the table is some core's boot CPU");
+	cr_assert_geq(seen, 4, "every QEMU CPU of the table is some core's boot CPU");
+}
+
+/*
+ * The opt-in cores (issue 21): identity from their products' boot logs and
+ * TRMs (docs/core-data-a72-a76-n1.md §3), each booting on the QEMU 7.2 CPU
+ * of its own name with that CPU's identity from cpu64.c.
+ */
+Test(cores, opt_in_cores_identity)
+{
+	static const struct {
+		const char *name, *full, *boot, *mca;
+		uint32_t midr, boot_midr;
+		uint64_t mmfr0, hz;
+		int g16;
+	} w[] = {
+		/* Pi 4: 0x410fd083 (r0p3); MMFR0 44-bit PA, TGran16 0: no 16K */
+		{ "a72", "Cortex-A72 r0p3", "cortex-a72", "cortex-a72", 0x410fd083, 0x410fd083, 0x1124,
+		  1500000000ull, 0 },
+		/* Pi 5: 0x414fd0b1 (r4p1), QEMU's too; TRM76 B2.58 MMFR0 */
+		{ "a76", "Cortex-A76 r4p1", "cortex-a76", "cortex-a76", 0x414fd0b1, 0x414fd0b1, 0x101122,
+		  2400000000ull, 1 },
+		/* Altra/Graviton2: 0x413fd0c1 (r3p1); QEMU 7.2's neoverse-n1 is r4p1 */
+		{ "n1", "Neoverse N1 r3p1", "neoverse-n1", "neoverse-n1", 0x413fd0c1, 0x414fd0c1, 0x101125,
+		  3000000000ull, 1 },
+	};
+
+	for (size_t i = 0; i < HS_ARRAY_SIZE(w); i++) {
+		const struct hs_core *k = hs_core_find(w[i].name);
+
+		cr_assert_not_null(k, "%s", w[i].name);
+		cr_assert(k->opt_in, "%s is not in the default set", k->name);
+		cr_assert_str_eq(k->full, w[i].full);
+		cr_assert_eq(k->midr, w[i].midr, "%s MIDR %#x", k->name, k->midr);
+		cr_assert_str_eq(k->boot_cpu, w[i].boot);
+		cr_assert_eq(k->boot.midr, w[i].boot_midr, "%s: QEMU's %s", k->name, k->boot_cpu);
+		cr_assert_str_eq(k->mca_cpu, w[i].mca);
+		cr_assert_eq(k->clock_hz, w[i].hz);
+		cr_assert_eq(hs_core_idreg(k, HS_ID_AA64MMFR0_EL1), w[i].mmfr0, "%s", k->name);
+		/* the boot CPU translates with the granules the core does */
+		cr_assert_eq(k->boot.mmfr0, w[i].mmfr0, "%s", k->name);
+		cr_assert(hs_core_has_granule(k, 4096) && hs_core_has_granule(k, 65536), "%s", k->name);
+		cr_assert_eq(hs_core_has_granule(k, 16384), w[i].g16, "%s 16K", k->name);
+		cr_assert(k->engine == &hs_engine_ooo, "%s out of order", k->name);
+	}
+	/* the Pi 4's armstub has no SMCCC; the Pi 5 and N1 servers run TF-A */
+	cr_assert(hs_core_find("a72")->no_smccc && !hs_core_find("a76")->no_smccc &&
+		  !hs_core_find("n1")->no_smccc);
+	/* found by their marketing names too */
+	cr_assert_eq(hs_core_find("cortex-a76"), hs_core_find("a76"));
+	cr_assert_eq(hs_core_find("neoverse-n1"), hs_core_find("n1"));
+	/* the N1 has a coherent I-cache (CTR_EL0.DIC), the A76 not */
+	cr_assert((hs_core_idreg(hs_core_find("n1"), HS_CTR_EL0) >> 29) & 1);
+	cr_assert(!((hs_core_idreg(hs_core_find("a76"), HS_CTR_EL0) >> 29) & 1));
+}
+
+/* The default set - what every command runs without --cpu - is the design
+ * card's three (and this registry's throwaway t99); the names list all. */
+Test(cores, default_set_is_the_design_cards)
+{
+	cr_assert_str_eq(hs_core_default_names(), "a53, a55, a73, t99");
+	cr_assert_str_eq(hs_core_names(), "a53, a55, a73, a72, a76, n1, t99");
+	for (int c = 0; hs_cores[c]; c++)
+		cr_assert_eq(hs_cores[c]->opt_in, !strcmp(hs_cores[c]->name, "a72") ||
+			     !strcmp(hs_cores[c]->name, "a76") || !strcmp(hs_cores[c]->name, "n1"),
+			     "%s", hs_cores[c]->name);
 }
 
 /* --- timing: parameters and pipes ------------------------------------------------- */

@@ -123,7 +123,9 @@ Test(install, bash_completion)
 		{ "hotsim compare a b --fa", "--fail-above" },
 		{ "hotsim compare a b --format ", "text markdown json" },
 		{ "hotsim image a --format ", "text json" },
-		{ "hotsim run a --cpu a53,a7", "a53,a73" },
+		/* every core of the registry completes, the opt-in ones too */
+		{ "hotsim run a --cpu a53,a7", "a53,a73 a53,a72 a53,a76" },
+		{ "hotsim run a --cpu n", "n1" },
 		{ "hotsim run a --explain csw", "cswitch" },
 		{ "hotsim pair t --cc ", "gcc clang" },
 		{ "hotsim pair t --co", "--commits --config" },

@@ -2,7 +2,9 @@
  * test_mca.c - the llvm-mca cross-check (tests/mca_crosscheck.h) in
  * `make check`: every path on the base kernel, at most MAX_BLOCKS distinct
  * straight-line blocks per core, costed by hotsim and by Debian's llvm-mca
- * (each core's mca_cpu: cortex-a53, cortex-a55, cortex-a57 for A73). About 3 s.
+ * (each core's mca_cpu: cortex-a53, cortex-a55, cortex-a57 for A73; for the
+ * opt-in cores cortex-a72, cortex-a76, neoverse-n1, which Debian's LLVM 14
+ * all schedules with its Cortex-A57 model). About 4 s.
  *
  * What must hold (docs/llvm-mca-crosscheck.md explains the differences):
  *   - the cross-check runs: enough blocks, few refused by llvm-mca, a report;
@@ -10,6 +12,10 @@
  *     (no hints, no flag consumers, no sp; mca_strict_alu()) - they agree
  *     within 10% per block (llvm-mca adds ~3 cycles of pipeline fill per
  *     100 iterations; A57's 3-wide dispatch vs A73's 2 shows on wide blocks);
+ *     for the opt-in cores LLVM 14 has only that A57 model (3-wide, two
+ *     integer pipes), so there hotsim - the A72's two pipes, the A76's and
+ *     N1's three - is at most 10% above it: never slower than its narrower
+ *     stand-in, and on the wider cores below it;
  *   - on every block with a DSB or an ISB hotsim is the higher one (LLVM
  *     charges a barrier one cycle; hotsim drains the pipe and charges its
  *     named, uncalibrated cost).
@@ -81,8 +87,9 @@ Test(mca, crosscheck, .timeout = 120)
 			m = fmemopen(desc, sizeof(desc), "w");
 			mca_block_desc(m, img, b, 6);
 			fclose(m);
-			cr_expect(fabs(mca_diff(b)) <= ALU_TOL, "%s: %s: hotsim %.2f vs llvm-mca %.2f",
-				  c->name, desc, b->hs / MCA_ITER, b->mca / MCA_ITER);
+			cr_expect(list[k]->opt_in ? mca_diff(b) <= ALU_TOL : fabs(mca_diff(b)) <= ALU_TOL,
+				  "%s: %s: hotsim %.2f vs llvm-mca %.2f", c->name, desc, b->hs / MCA_ITER,
+				  b->mca / MCA_ITER);
 		}
 		cr_expect_geq(strict, 5u, "%s: only %u plain-ALU blocks", c->name, strict);
 		cr_expect_geq(barriers, 2u, "%s: only %u blocks with a barrier", c->name, barriers);

@@ -248,6 +248,51 @@ Test(patch, errata_follow_midr)
 	hs_image_close(img);
 }
 
+/*
+ * The opt-in cores on Debian's 6.1 (every erratum below configured, 1542419
+ * included), expected from Linux's arm64_errata[] (cpu_errata.c) by MIDR:
+ * A72 r0p3: 1319367 (SPECULATIVE_AT: A57, A72 all), 1742098 (A57 r1+, A72
+ * all), Spectre-v3a; A76 r4p1: 4118414 (REPEAT_TLBI: A76, N1 all) and
+ * 3194386 (SPECULATIVE_SSBS: A76, N1 all), but not 1418040 (r0p0-r3p1);
+ * N1 r3p1: those two, 1418040, and 1542419 (N1 with CTR_EL0.DIC).
+ */
+Test(patch, opt_in_errata_follow_midr)
+{
+	static const struct { const char *cap; int a72, a76, n1; } want[] = {
+		{ "WORKAROUND_SPECULATIVE_AT", 1, 0, 0 },
+		{ "WORKAROUND_1742098", 1, 0, 0 },
+		{ "SPECTRE_V3A", 1, 0, 0 },
+		{ "WORKAROUND_REPEAT_TLBI", 0, 1, 1 },
+		{ "WORKAROUND_SPECULATIVE_SSBS", 0, 1, 1 },
+		{ "WORKAROUND_1418040", 0, 0, 1 },
+		{ "WORKAROUND_1542419", 0, 0, 1 },
+		{ "HAS_CACHE_DIC", 0, 0, 1 },
+		{ "HAS_LSE_ATOMICS", 0, 1, 1 },
+	};
+	struct hs_image *img = open_kernel(hs_kernel("debian-6.1"));
+	struct hs_patched *a72 = patch_for(img, "a72"), *a76 = patch_for(img, "a76"), *n1 = patch_for(img, "n1");
+	char buf[64];
+	unsigned seen = 0;
+
+	for (unsigned c = 0; c < a72->caps.ncaps; c++) {
+		const char *n = hs_cpucap_label(img, &a72->caps, c, buf, sizeof(buf));
+
+		for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+			if (strcmp(n, want[k].cap))
+				continue;
+			cr_expect_eq(a72->caps.cap[c].present, want[k].a72, "a72 %s", n);
+			cr_expect_eq(a76->caps.cap[c].present, want[k].a76, "a76 %s", n);
+			cr_expect_eq(n1->caps.cap[c].present, want[k].n1, "n1 %s", n);
+			seen++;
+		}
+	}
+	cr_assert_eq(seen, sizeof(want) / sizeof(want[0]), "capabilities found in the image");
+	hs_patched_free(a72);
+	hs_patched_free(a76);
+	hs_patched_free(n1);
+	hs_image_close(img);
+}
+
 /* A corrupted .altinstructions entry pointing outside text is refused. */
 Test(patch, alternative_outside_text)
 {

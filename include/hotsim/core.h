@@ -65,6 +65,10 @@ struct hs_core {
 	const char *name;	/* "a53", used on the command line */
 	const char *full;	/* "Cortex-A53 r0p4" */
 	const char *arch;	/* "Armv8.0-A" */
+	/* not in the default set (the design card's cores, which every
+	 * command runs when --cpu is not given): selected by name or by
+	 * --cpu all, listed by `hotsim models` */
+	int opt_in;
 	uint32_t midr;		/* MIDR_EL1, the one place: hs_core_idreg() answers from it */
 	const struct hs_idreg *idregs;	/* the other ID registers, terminated by reg == 0 */
 	/* platform: firmware without SMCCC 1.1 (QEMU's virt: PSCI 0.2 only),
@@ -94,11 +98,15 @@ struct hs_core {
 /* All modelled cores, NULL-terminated (models/registry.c). */
 extern const struct hs_core *const hs_cores[];
 
-/* By name ("a53", "cortex-a53" accepted); NULL if unknown. */
+/* By name ("a53", "cortex-a53", "neoverse-n1" accepted); NULL if unknown. */
 const struct hs_core *hs_core_find(const char *name);
 
-/* "a53, a55, a73": the registry's names, for help texts and errors. */
+/* "a53, a55, a73, a72, ...": every name the registry has, for errors. */
 const char *hs_core_names(void);
+
+/* "a53, a55, a73": the default set's names (the cores without opt_in),
+ * what a command runs when --cpu is not given; for help texts. */
+const char *hs_core_default_names(void);
 
 /* Value of an ID/identification register; 0 (the architectural "not
  * implemented" for ID fields) if the table has no entry. */

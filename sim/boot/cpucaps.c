@@ -342,6 +342,19 @@ static int m_midr_list(struct ctx *c, uint64_t e, int depth)
 	return affected_midr_list(c, e);
 }
 
+/* has_neoverse_n1_erratum_1542419(): a Neoverse N1 (any revision) whose
+ * CTR_EL0.DIC is set - the coherent I-cache the erratum is about */
+static int m_n1_1542419(struct ctx *c, uint64_t e, int depth)
+{
+	(void)e, (void)depth;
+	if (!hs_midr_on(&hs_n1_erratum_1542419, c->core->midr)) {
+		c->why = "MIDR not on the erratum's list";
+		return 0;
+	}
+	c->why = "Neoverse N1 with CTR_EL0.DIC";
+	return (int)((hs_core_idreg(c->core, HS_CTR_EL0) >> 29) & 1);
+}
+
 /* proton-pack.c, as spectre.c settles it */
 static int m_spectre_v2(struct ctx *c, uint64_t e, int depth)
 {
@@ -382,7 +395,6 @@ static const struct { const char *name; int value; const char *why; } fixed[] = 
 	{ "has_no_hw_prefetch", 0, "MIDR is not the affected vendor part" },
 	{ "is_kryo_midr", 0, "MIDR is not the affected vendor part" },
 	{ "needs_tx2_tvm_workaround", 0, "MIDR is not the affected vendor part" },
-	{ "has_neoverse_n1_erratum_1542419", 0, "MIDR is not the affected vendor part" },
 };
 
 static const struct { const char *name; matcher_fn fn; } matchers[] = {
@@ -403,6 +415,7 @@ static const struct { const char *name; matcher_fn fn; } matchers[] = {
 	{ "is_affected_midr_range", m_midr_range },
 	{ "is_affected_midr_range_list", m_midr_list },
 	{ "has_cortex_a76_erratum_1463225", m_midr_list },
+	{ "has_neoverse_n1_erratum_1542419", m_n1_1542419 },
 	{ "cpucap_multi_entry_cap_matches", multi_entry },
 	{ "has_spectre_v2", m_spectre_v2 },
 	{ "has_spectre_v3a", m_spectre_v3a },

@@ -166,6 +166,15 @@ const struct hs_midr_list hs_broken_dbm = {
 	"cpu_has_broken_dbm", "cpufeature.c cpu_has_broken_dbm()", broken_dbm
 };
 
+/* has_neoverse_n1_erratum_1542419()'s range (it also needs CTR_EL0.DIC) */
+static const struct hs_midr_range n1_1542419[] = {
+	HS_MIDR_ALL_VERSIONS(HS_MIDR_NEOVERSE_N1),
+	END
+};
+const struct hs_midr_list hs_n1_erratum_1542419 = {
+	"erratum 1542419 range", "cpu_errata.c has_neoverse_n1_erratum_1542419()", n1_1542419
+};
+
 int hs_midr_on(const struct hs_midr_list *l, uint32_t midr)
 {
 	for (const struct hs_midr_range *r = l->r; r->model; r++)

@@ -33,6 +33,8 @@ extern const struct hs_midr_list hs_kpti_safe;
 extern const struct hs_midr_list hs_cnp_erratum;
 /* CPUs whose hardware dirty-bit management is broken (1024718, 2051678) */
 extern const struct hs_midr_list hs_broken_dbm;
+/* Neoverse N1 erratum 1542419 (with CTR_EL0.DIC: a coherent I-cache) */
+extern const struct hs_midr_list hs_n1_erratum_1542419;
 
 /* spectre_bhb_loop_affected(): the loop count k of each list, in the
  * kernel's order of precedence; terminated by k == 0. */
