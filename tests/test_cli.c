@@ -303,7 +303,7 @@ Test(cli, registries_a_new_core_and_path_appear_everywhere)
 	cr_assert_eq(run_extra("help", &out), 0);
 	snprintf(want, sizeof(want), "%s, t99, or all", hs_core_default_names());
 	cr_assert(strstr(out, want), "cores in help, want '%s': %s", want, out);
-	cr_assert(strstr(out, "ctx.yield, extra.probe,") || strstr(out, "ctx.yield,\n"), "paths in help: %s", out);
+	cr_assert(strstr(out, "fork, extra.probe,") || strstr(out, "fork,\n"), "paths in help: %s", out);
 	cr_assert(strstr(out, "extra.probe, or"), "paths in help");
 	free(out);
 	cr_assert_eq(run_extra("models --cpu nosuch", &out), 2);

@@ -119,7 +119,7 @@ Test(workload, validated_and_compared, .timeout = 900)
 
 	snprintf(args, sizeof(args), "validate %s --workload %s", hs_kernel("7.2-base"), WL("two_ops.c"));
 	cr_assert_eq(hotsim(args, &out), 0, "%s", out);
-	cr_assert_eq(hs_count(out, " identical, "), 2 * hs_ncores(), "%s", out);
+	cr_assert_eq(hs_count(out, " identical, "), 2 * hs_ndefault_cores(), "%s", out);
 	free(out);
 	snprintf(args, sizeof(args), "compare %s %s --cpu a53 --workload %s --json", hs_kernel("7.2-base"),
 		 hs_kernel("7.2-base"), WL("two_ops.c"));

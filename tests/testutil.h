@@ -161,6 +161,29 @@ static inline unsigned hs_count(const char *hay, const char *needle)
 /* The first number after "PATH CPU STATE" on a line of a text table
  * (columns split by blanks: the name column's width follows the longest
  * name), or -1 when no line has that row. */
+/* Does the report say needle, whatever line breaks its wrapping put
+ * between the words? (Each run of blanks and newlines is one blank.) */
+static inline int hs_says(const char *out, const char *needle)
+{
+	size_t n = strlen(out), k = 0;
+	char *flat = malloc(n + 1);
+	int found;
+
+	if (!flat)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		int blank = out[i] == ' ' || out[i] == '\n';
+
+		if (blank && k && flat[k - 1] == ' ')
+			continue;
+		flat[k++] = blank ? ' ' : out[i];
+	}
+	flat[k] = 0;
+	found = strstr(flat, needle) != NULL;
+	free(flat);
+	return found;
+}
+
 static inline long hs_row_value(const char *out, const char *path, const char *cpu, const char *state)
 {
 	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {

@@ -148,6 +148,8 @@ A64_INSN_FUNCS(b, 0xfc000000u, 0x14000000u)		/* b imm26 */
 A64_INSN_FUNCS(bl, 0xfc000000u, 0x94000000u)		/* bl imm26 */
 A64_INSN_FUNCS(sys_space, 0xffc00000u, 0xd5000000u)	/* mrs/msr/sys/sysl, hints, barriers */
 A64_INSN_FUNCS(dc_zva, 0xffffffe0u, 0xd50b7420u)	/* dc zva, Xt */
+A64_INSN_FUNCS(tlbi_el1, 0xfffff000u, 0xd5088000u)	/* tlbi <op>, {Xt}: sys #0, C8, Cm, #op2 */
+A64_INSN_FUNCS(dsb, 0xfffff0ffu, 0xd503309fu)		/* dsb <option> */
 A64_INSN_FUNCS(mrs_tpidr_el1, 0xffffffe0u, 0xd538d080u)	/* mrs Xt, tpidr_el1 */
 A64_INSN_FUNCS(mrs_sp_el0, 0xffffffe0u, 0xd5384100u)	/* mrs Xt, sp_el0 */
 A64_INSN_FUNCS(mov_x30_to_x9, 0xffffffffu, 0xaa1e03e9u)	/* mov x9, x30 (ftrace's entry word) */

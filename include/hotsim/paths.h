@@ -107,6 +107,8 @@ enum hs_op_kind {
 	HS_OP_SYSCALL,		/* A's svc at the point's site, to the eret that
 				 * returns after it (or after end_site) */
 	HS_OP_IRQ,		/* an IRQ taken from EL from_el, to its eret */
+	HS_OP_ABORT,		/* the abort A's instruction at the point's site
+				 * takes (a page fault), to the eret back to it */
 	HS_OP_RANGE		/* a user workload's marked range: from the EL0
 				 * instruction at range_begin to the next range_end */
 };
@@ -127,6 +129,10 @@ struct hs_op_def {
 	uint64_t range_end[8];
 	unsigned warmup;	/* operations replayed before the first sample */
 	unsigned samples;	/* samples by default (--samples overrides) */
+	/* the longest an op may be, in instructions, when the run's trace
+	 * cap (MS_TRACE_CAP) would not hold warmup + samples of them; 0: it
+	 * does. Longer is a runaway, named. */
+	unsigned max_insns;
 };
 
 struct hs_boot_def {

@@ -11,8 +11,9 @@
 #define HOTSIM_POINT_H
 
 enum hs_point_kind {
-	HS_POINT_SVC,		/* process A at a labelled svc of the workload; the
-				 * workload reads CNTVCT into x9 one instruction before */
+	HS_POINT_SVC,		/* process A at a labelled svc of the workload (or
+				 * the store fault.page faults on); the workload
+				 * reads CNTVCT into x9 one instruction before */
 	HS_POINT_MARK		/* a user workload's hotsim_op_begin() (a nop; x9 the
 				 * counter, as at an svc) */
 };

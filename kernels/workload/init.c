@@ -41,6 +41,13 @@
  *   hs_at_futex    FUTEX_WAKE_PRIVATE, nobody waiting -> futex.wake
  *   hs_at_yield    sched_yield() with process D yielding back: one
  *                  switch each way               -> ctx.yield
+ *   hs_at_fork     clone(SIGCHLD); the child exits at once (exit_group,
+ *                  nothing touched), the parent's wait4(pid) at hs_at_wait
+ *                  reaps it                      -> fork
+ *   hs_at_mmap     mmap() of one anonymous page, a write to it (the page
+ *                  fault), munmap() at hs_at_munmap -> mmap
+ *   hs_at_touch    the first write to the next page of a fresh anonymous
+ *                  region (no huge pages): a page fault -> fault.page
  *
  * A boot stopped at a point finds its clock at the next timer deadline
  * when it resumes (QEMU's icount warp), so the tick comes at once; the
@@ -59,6 +66,7 @@
 #include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -80,6 +88,10 @@
 #define NR_FUTEX 98
 #define NR_SCHED_YIELD 124
 #define NR_INVALID 4095
+#define NR_MUNMAP 215
+#define NR_CLONE 220
+#define NR_MMAP 222
+#define NR_WAIT4 260
 #define SIGUSR1_NR 10
 #define FUTEX_WAKE_PRIVATE_OP 129	/* FUTEX_WAKE | FUTEX_PRIVATE_FLAG */
 
@@ -152,6 +164,79 @@ __asm__(".text\n.balign 16\n.globl hs_tick_el0\n"
 	"	ret\n"
 	".size hs_tick_el0_fn, . - hs_tick_el0_fn\n");
 void hs_tick_el0_fn(void);
+
+/*
+ * The memory operations, in asm so that nothing but the operation touches
+ * memory (a C loop's stack writes after fork are copy-on-write faults of
+ * their own). Each comes twice: the warm-up's copy without labels (a
+ * site is where the boot stops), and the labelled one.
+ *
+ * fork: clone(SIGCHLD, no stack, no tids) - the raw syscall, not glibc's
+ * fork(), whose atfork handlers and tid bookkeeping are glibc's cost -
+ * the child exit_group(0)s at once, the parent wait4(pid, NULL, 0, NULL)s
+ * for that child, as lmbench's waitpid(pid) does (wait4(-1) would reap the
+ * last op's child while this one has not run yet: ops two at a time).
+ */
+#define FORK_FN(fn, at_fork, at_wait)				\
+	__asm__(".text\n.balign 16\n"				\
+		".type " #fn ", %function\n"			\
+		#fn ":\n"					\
+		"	mov x0, #17\n"	/* SIGCHLD */		\
+		"	mov x1, xzr\n	mov x2, xzr\n"		\
+		"	mov x3, xzr\n	mov x4, xzr\n"		\
+		"	mov x8, #220\n"	/* clone */		\
+		"	mrs x9, cntvct_el0\n"			\
+		at_fork "	svc #0\n"			\
+		"	cbnz x0, 1f\n"				\
+		"	mov x8, #94\n"	/* exit_group(0) */	\
+		"	svc #0\n"				\
+		"1:	mov x1, xzr\n	mov x2, xzr\n"		\
+		"	mov x3, xzr\n"	/* x0: the child's pid */	\
+		"	mov x8, #260\n"	/* wait4 */		\
+		at_wait "	svc #0\n"			\
+		"	ret\n"					\
+		".size " #fn ", . - " #fn "\n")
+FORK_FN(hs_fork_warm_fn, "", "");
+FORK_FN(hs_fork_fn, ".globl hs_at_fork\nhs_at_fork:\n", ".globl hs_at_wait\nhs_at_wait:\n");
+
+/* mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS),
+ * one write (the fault that gives it its page), munmap. */
+#define MMAP_FN(fn, at_mmap, at_munmap)				\
+	__asm__(".text\n.balign 16\n"				\
+		".type " #fn ", %function\n"			\
+		#fn ":\n"					\
+		"	mov x0, xzr\n	mov x1, #4096\n"	\
+		"	mov x2, #3\n	mov x3, #0x22\n"	\
+		"	mov x4, #-1\n	mov x5, xzr\n"		\
+		"	mov x8, #222\n"	/* mmap */		\
+		"	mrs x9, cntvct_el0\n"			\
+		at_mmap "	svc #0\n"			\
+		"	str x9, [x0]\n"			\
+		"	mov x1, #4096\n"			\
+		"	mov x8, #215\n"	/* munmap */		\
+		at_munmap "	svc #0\n"			\
+		"	ret\n"					\
+		".size " #fn ", . - " #fn "\n")
+MMAP_FN(hs_mmap_warm_fn, "", "");
+MMAP_FN(hs_mmap_fn, ".globl hs_at_mmap\nhs_at_mmap:\n", ".globl hs_at_munmap\nhs_at_munmap:\n");
+
+/* The first write to the page at x0. */
+#define TOUCH_FN(fn, at_touch)					\
+	__asm__(".text\n.balign 16\n"				\
+		".type " #fn ", %function\n"			\
+		#fn ":\n"					\
+		"	mrs x9, cntvct_el0\n"			\
+		at_touch "	str x9, [x0]\n"			\
+		"	ret\n"					\
+		".size " #fn ", . - " #fn "\n")
+TOUCH_FN(hs_touch_warm_fn, "");
+TOUCH_FN(hs_touch_fn, ".globl hs_at_touch\nhs_at_touch:\n");
+void hs_fork_warm_fn(void);
+void hs_fork_fn(void);
+void hs_mmap_warm_fn(void);
+void hs_mmap_fn(void);
+void hs_touch_warm_fn(char *page);
+void hs_touch_fn(char *page);
 
 static uint64_t counter(void)
 {
@@ -235,6 +320,35 @@ static void on_usr1(int sig)
 	caught++;
 }
 
+/* fork, mmap, fault.page (file header): the region's pages each fault
+ * once; small pages only, so that each write is one fault. */
+static void memory_ops(void)
+{
+	size_t pages = WARMUP + OPS + 16;
+	char *region;
+
+	for (int i = 0; i < WARMUP; i++)
+		hs_fork_warm_fn();
+	for (int i = 0; i < OPS; i++)
+		hs_fork_fn();
+	for (int i = 0; i < WARMUP; i++)
+		hs_mmap_warm_fn();
+	for (int i = 0; i < OPS; i++)
+		hs_mmap_fn();
+	region = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		      -1, 0);
+	if (region == MAP_FAILED) {
+		say("HOTSIM workload: no anonymous memory\n");
+		return;
+	}
+	madvise(region, pages * 4096, MADV_NOHUGEPAGE);
+	for (size_t i = 0; i < WARMUP; i++)
+		hs_touch_warm_fn(region + i * 4096);
+	for (size_t i = WARMUP; i < WARMUP + OPS; i++)
+		hs_touch_fn(region + i * 4096);
+	munmap(region, pages * 4096);
+}
+
 /* The benchmarks' operations (file header), after the phases above. */
 static void benchmarks(int z)
 {
@@ -279,6 +393,7 @@ static void benchmarks(int z)
 	kill(d, SIGKILL);
 	if (caught < WARMUP)
 		say("HOTSIM workload: SIGUSR1 was not caught\n");
+	memory_ops();
 }
 
 /*

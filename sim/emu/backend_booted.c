@@ -24,11 +24,11 @@
 
 /* --- page tables -------------------------------------------------------- */
 
-static int add_run(struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len)
+static int add_run(struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len, uint32_t prot)
 {
 	struct bt_run *last = rs->n ? &rs->v[rs->n - 1] : NULL;
 
-	if (last && last->va + last->len == va && last->pa + last->len == pa) {
+	if (last && last->va + last->len == va && last->pa + last->len == pa && last->prot == prot) {
 		last->len += len;
 		return 0;
 	}
@@ -41,14 +41,15 @@ static int add_run(struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len)
 		rs->v = v;
 		rs->cap = cap;
 	}
-	rs->v[rs->n++] = (struct bt_run){ va, pa, len };
+	rs->v[rs->n++] = (struct bt_run){ va, pa, len, prot };
 	return 0;
 }
 
 static int walk(struct hs_booted *bt, struct bt_runs *rs, uint64_t table, int level, int last,
-		uint64_t va, unsigned entries, unsigned depth)
+		uint64_t va, unsigned entries, unsigned depth, uint64_t tattr)
 {
 	int shift = 12 + 9 * (last - level);
+	uint32_t prot;
 
 	if (table < bt->ram_base || table - bt->ram_base >= bt->ram_size || depth > 6)
 		return 0;	/* a table outside RAM: nothing we could map */
@@ -60,7 +61,7 @@ static int walk(struct hs_booted *bt, struct bt_runs *rs, uint64_t table, int le
 			continue;
 		oa = d & OA_MASK;
 		if (level < last && (d & 2)) {
-			if (walk(bt, rs, oa, level + 1, last, at, 512, depth + 1))
+			if (walk(bt, rs, oa, level + 1, last, at, 512, depth + 1, tattr | (d & HS_PT_TABLE_ATTRS)))
 				return -1;
 			continue;
 		}
@@ -71,7 +72,10 @@ static int walk(struct hs_booted *bt, struct bt_runs *rs, uint64_t table, int le
 			bt->uart_va = at;
 		if (oa < bt->ram_base || oa - bt->ram_base >= bt->ram_size)
 			continue;	/* a device: not mapped, an access faults with its address */
-		if (add_run(rs, at, oa, 1ULL << shift))
+		/* the user half as Unicorn may touch it: what the descriptor
+		 * allows without the MMU updating it first (booted_mmu.c) */
+		prot = hs_bt_hi(va) ? UC_PROT_ALL : hs_bt_user_prot(d, tattr);
+		if (prot && add_run(rs, at, oa, 1ULL << shift, prot))
 			return -1;
 	}
 	return 0;
@@ -95,7 +99,7 @@ static int walk_table(struct hs_booted *bt, uint64_t ttbr, int hi, struct bt_run
 	levels = (int)(bits - 12 + 8) / 9;
 	top_bits = (int)bits - 12 - 9 * (levels - 1);
 	rs->n = 0;
-	return walk(bt, rs, ttbr & OA_MASK, 4 - levels, 3, hi ? ~0ULL << bits : 0, 1u << top_bits, 0);
+	return walk(bt, rs, ttbr & OA_MASK, 4 - levels, 3, hi ? ~0ULL << bits : 0, 1u << top_bits, 0, 0);
 }
 
 /*
@@ -127,7 +131,7 @@ static int map_runs(struct hs_runner *r, const struct bt_runs *rs)
 	struct hs_booted *bt = bt_of(r);
 
 	for (size_t i = 0; i < rs->n; i++) {
-		uc_err e = uc_mem_map_ptr(r->uc, rs->v[i].va, rs->v[i].len, UC_PROT_ALL,
+		uc_err e = uc_mem_map_ptr(r->uc, rs->v[i].va, rs->v[i].len, rs->v[i].prot,
 					  bt->ram + (rs->v[i].pa - bt->ram_base));
 
 		if (e != UC_ERR_OK)
@@ -140,7 +144,7 @@ static int map_runs(struct hs_runner *r, const struct bt_runs *rs)
 
 static int same_run(const struct bt_run *a, const struct bt_run *b)
 {
-	return a->va == b->va && a->len == b->len && a->pa == b->pa;
+	return a->va == b->va && a->len == b->len && a->pa == b->pa && a->prot == b->prot;
 }
 
 /* Is run x (sorted list rs) also in other, exactly? Both are sorted by va,
@@ -161,34 +165,51 @@ static int has_run(const struct bt_runs *other, const struct bt_run *x)
 }
 
 /*
- * Switch the user half to next (taken over): only the runs that differ are
- * unmapped and mapped. Two processes of one program share most of their
- * mappings (the text, what fork left shared), and every Unicorn map or
- * unmap rebuilds its whole memory map - a context switch that remapped
- * everything cost more than the switch's own replay.
+ * Switch a half (cur: bt->user or bt->kernel) to next (taken over): only
+ * the runs that differ are unmapped and mapped. Two processes of one
+ * program share most of their mappings (the text, what fork left shared),
+ * and every Unicorn map or unmap rebuilds its whole memory map - a context
+ * switch that remapped everything cost more than the switch's own replay.
  */
-static int remap_user(struct hs_runner *r, struct bt_runs *next)
+static int remap(struct hs_runner *r, struct bt_runs *cur, struct bt_runs *next)
 {
 	struct hs_booted *bt = bt_of(r);
 	struct bt_runs add = { 0 };
 	int rc;
 
-	for (size_t i = 0; i < bt->user.n; i++)
-		if (!has_run(next, &bt->user.v[i]))
-			uc_mem_unmap(r->uc, bt->user.v[i].va, bt->user.v[i].len);
+	for (size_t i = 0; i < cur->n; i++)
+		if (!has_run(next, &cur->v[i]))
+			uc_mem_unmap(r->uc, cur->v[i].va, cur->v[i].len);
 	add.v = malloc((next->n ? next->n : 1) * sizeof(*add.v));
 	if (!add.v) {
 		free(next->v);
 		return hs_fail("%s: out of memory", bt->what);
 	}
 	for (size_t i = 0; i < next->n; i++)
-		if (!has_run(&bt->user, &next->v[i]))
+		if (!has_run(cur, &next->v[i]))
 			add.v[add.n++] = next->v[i];
-	free(bt->user.v);
-	bt->user = *next;
+	free(cur->v);
+	*cur = *next;
 	rc = map_runs(r, &add);
 	free(add.v);
 	return rc;
+}
+
+/* No valid entry at the top level: software PAN's reserved table (a
+ * table whose pages are all old - a child's after fork - maps nothing
+ * Unicorn may touch yet, but is the one to walk on a miss). */
+static int table_empty(const struct hs_booted *bt, uint64_t table)
+{
+	if (table < bt->ram_base || table - bt->ram_base + PAGE > bt->ram_size)
+		return 1;
+	for (uint64_t i = 0; i < PAGE / 8; i++) {
+		uint64_t d;
+
+		memcpy(&d, bt->ram + (table - bt->ram_base) + 8 * i, 8);
+		if (d & 1)
+			return 0;
+	}
+	return 1;
 }
 
 /* The user half for a new TTBR0 table; an empty table (software PAN's
@@ -205,18 +226,32 @@ int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force)
 		free(next.v);
 		return -1;
 	}
-	if (!next.n) {
+	if (!next.n && table_empty(bt, table)) {
 		free(next.v);
 		return 0;
 	}
 	bt->user_table = table;
 	bt->remaps++;
-	return remap_user(r, &next);
+	return remap(r, &bt->user, &next);
 }
 
-/* The kernel half again (a point may map more: vmalloc, the page cache);
- * remapped only when it differs. */
-static int set_kernel(struct hs_runner *r, uint64_t ttbr1)
+/* The user half again from the current table, after a tlbi: whatever it
+ * maps now, nothing when it is empty (an exiting process's). */
+int hs_bt_rewalk_user(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+	struct bt_runs next = { 0 };
+
+	if (walk_table(bt, bt->user_table, 0, &next)) {
+		free(next.v);
+		return -1;
+	}
+	return remap(r, &bt->user, &next);
+}
+
+/* The kernel half again (a point may map more: vmalloc, the page cache;
+ * a tlbi unmapped some), the runs that differ remapped. */
+int hs_bt_set_kernel(struct hs_runner *r, uint64_t ttbr1)
 {
 	struct hs_booted *bt = bt_of(r);
 	struct bt_runs next = { 0 };
@@ -225,15 +260,8 @@ static int set_kernel(struct hs_runner *r, uint64_t ttbr1)
 		free(next.v);
 		return -1;
 	}
-	if (next.n == bt->kernel.n && !memcmp(next.v, bt->kernel.v, next.n * sizeof(*next.v))) {
-		free(next.v);
-		return 0;
-	}
-	for (size_t i = 0; i < bt->kernel.n; i++)
-		uc_mem_unmap(r->uc, bt->kernel.v[i].va, bt->kernel.v[i].len);
-	free(bt->kernel.v);
-	bt->kernel = next;
-	return map_runs(r, &bt->kernel) || map_uart(r);
+	bt->kernel_table = ttbr1 & OA_MASK;
+	return remap(r, &bt->kernel, &next) || map_uart(r);
 }
 
 /* --- memory -------------------------------------------------------------- */
@@ -280,7 +308,7 @@ static void *host_of(struct hs_booted *bt, uint64_t va, uint64_t len)
 }
 
 /* Keep the page's content before its first write since the last enter. */
-static int save_page(struct hs_booted *bt, uint64_t pfn)
+int hs_bt_save_page(struct hs_booted *bt, uint64_t pfn)
 {
 	if (bt->saved[pfn >> 3] & (1u << (pfn & 7)))
 		return 0;
@@ -303,6 +331,52 @@ static int save_page(struct hs_booted *bt, uint64_t pfn)
 	return 0;
 }
 
+/*
+ * Map one page of a half (rs: bt->user or bt->kernel) at va: what the
+ * MMU found on a miss. A run that covered it is split around it.
+ */
+int hs_bt_put_page(struct hs_runner *r, struct bt_runs *rs, uint64_t va, uint64_t pa, uint32_t prot)
+{
+	struct hs_booted *bt = bt_of(r);
+	const struct bt_run *old = find_run(rs, va);
+	size_t at = 0;
+	uc_err e;
+
+	if (rs->n + 3 > rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap + 3 : 256;
+		void *v = realloc(rs->v, cap * sizeof(*rs->v));
+
+		if (!v)
+			return hs_fail("out of memory for a mapping");
+		rs->v = v;
+		rs->cap = cap;
+		old = find_run(rs, va);
+	}
+	if (old) {
+		struct bt_run o = *old;
+		size_t i = (size_t)(old - rs->v), k = 0;
+		struct bt_run parts[2];
+
+		uc_mem_unmap(r->uc, va, PAGE);
+		if (va > o.va)
+			parts[k++] = (struct bt_run){ o.va, o.pa, va - o.va, o.prot };
+		if (va + PAGE < o.va + o.len)
+			parts[k++] = (struct bt_run){ va + PAGE, o.pa + (va + PAGE - o.va),
+						      o.va + o.len - va - PAGE, o.prot };
+		memmove(&rs->v[i + k], &rs->v[i + 1], (rs->n - i - 1) * sizeof(*rs->v));
+		memcpy(&rs->v[i], parts, k * sizeof(*parts));
+		rs->n = rs->n - 1 + k;
+	}
+	while (at < rs->n && rs->v[at].va < va)
+		at++;
+	memmove(&rs->v[at + 1], &rs->v[at], (rs->n - at) * sizeof(*rs->v));
+	rs->v[at] = (struct bt_run){ va, pa, PAGE, prot };
+	rs->n++;
+	e = uc_mem_map_ptr(r->uc, va, PAGE, prot, bt->ram + (pa - bt->ram_base));
+	return e == UC_ERR_OK ? 0 : hs_fail("%s: cannot map 0x%llx: %s", bt->what,
+					   (unsigned long long)va, uc_strerror(e));
+}
+
 static void written(struct hs_runner *r, uint64_t va, uint64_t len)
 {
 	struct hs_booted *bt = bt_of(r);
@@ -310,7 +384,7 @@ static void written(struct hs_runner *r, uint64_t va, uint64_t len)
 	for (uint64_t p = va & ~(PAGE - 1); p < va + len; p += PAGE) {
 		int64_t off = offset_of(bt, p);
 
-		if (off >= 0 && save_page(bt, (uint64_t)off / PAGE))
+		if (off >= 0 && hs_bt_save_page(bt, (uint64_t)off / PAGE))
 			hs_rt_stop(r, "%s", hs_errmsg());
 	}
 }
@@ -440,6 +514,10 @@ static const struct hs_backend booted_backend = {
 	.gic_pending = hs_bt_pending,
 	.gic_eoi = hs_bt_gic_eoi,
 	.gic_sgi = hs_bt_gic_sgi,
+	.fault = hs_bt_fault,
+	.take_abort = hs_bt_take_abort,
+	.tlbi = hs_bt_tlbi,
+	.dsb = hs_bt_dsb,
 	.free = booted_free,
 };
 
@@ -470,6 +548,7 @@ struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_s
 	if (!bt->saved)
 		goto fail;
 	hs_snap_fill_ram(snap, 0, bt->ram);
+	bt->kernel_table = s0->ttbr1 & OA_MASK;
 	if (walk_table(bt, s0->ttbr1, 1, &bt->kernel) || map_runs(r, &bt->kernel) || map_uart(r) ||
 	    hs_bt_set_user(r, s0->ttbr0, 1))
 		goto fail;
@@ -543,12 +622,12 @@ int hs_bt_enter(struct hs_runner *r, unsigned k)
 		if (snap->pages[i].point == (uint32_t)k && k != 0) {
 			uint64_t pfn = snap->pages[i].pfn;
 
-			if (save_page(bt, pfn))
+			if (hs_bt_save_page(bt, pfn))
 				return -1;
 			memcpy(bt->ram + pfn * PAGE, snap->data + (size_t)i * PAGE, PAGE);
 		}
 	/* each point's tables are its own: walk both halves again */
-	if (set_kernel(r, s->ttbr1) || hs_bt_set_user(r, s->ttbr0, 1))
+	if (hs_bt_set_kernel(r, s->ttbr1) || hs_bt_set_user(r, s->ttbr0, 1))
 		return -1;
 	if (bt->uart) {		/* idle again, whatever the last run wrote */
 		memset(bt->uart, 0, PAGE);
@@ -565,6 +644,9 @@ int hs_bt_enter(struct hs_runner *r, unsigned k)
 	bt->ctl = s->cntv_ctl & 3;
 	bt->timer_active = 0;
 	bt->sgi_pending = bt->sgi_active = 0;
+	memset(&bt->abort, 0, sizeof(bt->abort));
+	bt->stale = bt->nreprot = 0;
+	r->tlb_stale = 0;
 	hs_bt_ops_reset(bt);
 	r->next_flags = 0;
 	hs_bt_next_event(r);
@@ -613,6 +695,11 @@ const struct hs_bt_op *hs_bt_ops(const struct hs_runner *r, unsigned *n)
 unsigned hs_bt_irqs(const struct hs_runner *r)
 {
 	return bt_of(r) ? bt_of(r)->irqs : 0;
+}
+
+unsigned hs_bt_aborts(const struct hs_runner *r)
+{
+	return bt_of(r) ? bt_of(r)->aborts : 0;
 }
 
 unsigned hs_bt_warps(const struct hs_runner *r)

@@ -8,7 +8,9 @@
  * translation flags when the host changes the exception level, and with
  * the MMU off the level changes nothing else user code can see. A write to
  * TTBR0_EL1 with a new table remaps the user half (switch_mm); the empty
- * table software PAN installs around uaccess leaves it as it is.
+ * table software PAN installs around uaccess leaves it as it is. The
+ * mappings are the MMU's TLB (booted_mmu.c): a miss walks the tables
+ * again, and a page fault is an abort the guest takes.
  *
  * The runner starts at one of the snapshot's points (hs_bt_enter), pages
  * the run writes are restored on the next enter, so one runner, with its
@@ -42,6 +44,8 @@ int hs_bt_enter(struct hs_runner *r, unsigned k);
 struct hs_bt_opspec {
 	int irq;		/* 0: from the svc at site to the eret that returns to
 				 * end_elr; 1: an IRQ taken from EL from_el, to its eret */
+	int abort;		/* 1: from the abort the instruction at site takes (a
+				 * page fault) to the eret that returns to end_elr */
 	uint64_t site, end_elr;
 	int from_el;
 	/* where a stop warps the clock (the boot stops there, so the next tick
@@ -74,8 +78,9 @@ uint64_t hs_bt_pa(struct hs_runner *r, uint64_t va);
 void hs_bt_counter_override(struct hs_runner *r, uint64_t counter);
 
 /* Counts for reports: user-half remaps (switch_mm), interrupts taken,
- * clock warps. */
+ * clock warps, aborts taken (page faults). */
 unsigned hs_bt_remaps(const struct hs_runner *r);
+unsigned hs_bt_aborts(const struct hs_runner *r);
 unsigned hs_bt_irqs(const struct hs_runner *r);
 unsigned hs_bt_warps(const struct hs_runner *r);
 

@@ -151,9 +151,53 @@ static void irq_entry(struct hs_runner *r, uint64_t pc, uint64_t ps)
 	bt->irqs++;
 }
 
+/*
+ * The abort a miss ended in (booted_mmu.c), after the run stopped at the
+ * instruction that took it: the entry the hardware makes, to the
+ * synchronous vector of the level it was taken from. A load or store that
+ * aborts did not execute (QEMU's instruction count leaves it out, and so
+ * does the clock here); it is traced, as QEMU's plugin sees it start. 1:
+ * entered, the run goes on at the vector.
+ */
+int hs_bt_take_abort(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+	struct bt_abort a = bt->abort;
+	uint64_t ps = hs_rt_reg(r, UC_ARM64_REG_PSTATE), vbar = hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1);
+
+	if (!a.pending)
+		return 0;
+	bt->abort.pending = 0;
+	if (!a.fetch && r->icount)
+		r->icount--;
+	if (bt->spec.abort && !bt->in_op && a.elr == bt->spec.site)
+		op_begin(bt, trace_len(r) ? trace_len(r) - 1 : 0, 0);
+	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, a.elr);
+	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, a.esr);
+	hs_rt_set_reg(r, UC_ARM64_REG_FAR_EL1, a.far);
+	if (a.from_el0) {
+		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, hs_rt_reg(r, UC_ARM64_REG_SP));
+		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps & ~0xfULL);			/* SPSR: EL0t */
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
+	} else {
+		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps);					/* SPSR: EL1h */
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
+	}
+	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + a64_vector_offset(a.from_el0 ? 0 : 1, A64_VEC_SYNC));
+	r->next_flags |= HS_T_EXC_ENTRY;
+	bt->aborts++;
+	hs_bt_next_event(r);
+	return 1;
+}
+
 int hs_bt_event(struct hs_runner *r, uint64_t pc)
 {
 	uint64_t ps;
+
+	if (bt_of(r)->nreprot)
+		hs_bt_reprotect(r);
 
 	if (hs_bt_pending(r) == 1023) {
 		hs_bt_next_event(r);

@@ -20,6 +20,26 @@
 
 struct bt_run {
 	uint64_t va, pa, len;
+	uint32_t prot;			/* UC_PROT_*: what Unicorn lets through */
+};
+
+/* Translation table descriptor bits (Arm ARM D8.3, VMSAv8-64 descriptors) */
+#define HS_PT_RDONLY	(1ULL << 7)	/* AP[2]: read-only at every level */
+#define HS_PT_AF	(1ULL << 10)	/* access flag */
+#define HS_PT_DBM	(1ULL << 51)	/* dirty bit modifier: writable, clean */
+#define HS_PT_UXN	(1ULL << 54)	/* no execution at EL0 */
+#define HS_PT_UXNTABLE	(1ULL << 60)	/* table descriptors: UXN below */
+#define HS_PT_APTABLE_RO (1ULL << 62)	/* APTable[1]: read-only below */
+#define HS_PT_TABLE_ATTRS (HS_PT_UXNTABLE | HS_PT_APTABLE_RO)
+#define HS_TCR_HA	(1ULL << 39)	/* hardware sets the access flag */
+#define HS_TCR_HD	(1ULL << 40)	/* hardware records dirty state (DBM) */
+
+/* The abort a miss ended in, entered after the run stops (booted_mmu.c). */
+struct bt_abort {
+	int pending;
+	int from_el0, fetch;
+	uint64_t elr, far;
+	uint32_t esr;
 };
 
 struct bt_runs {
@@ -38,6 +58,14 @@ struct hs_booted {
 	uint64_t uart_va;
 	uint32_t *uart;
 	uint64_t user_table;		/* the TTBR0 table user is from */
+	uint64_t kernel_table;		/* the TTBR1 table kernel is from */
+	/* the MMU (booted_mmu.c): an abort to enter, halves a tlbi made
+	 * stale (1 user, 2 kernel), pages to re-protect after a hardware
+	 * dirty-state update */
+	struct bt_abort abort;
+	unsigned stale;
+	struct { uint64_t va, pa; uint32_t prot; } reprot[8];
+	unsigned nreprot;
 	/* the undo log: each page's content before its first write */
 	uint8_t *saved;			/* bitmap by page */
 	uint32_t *undo_pfn;
@@ -51,7 +79,7 @@ struct hs_booted {
 	int point;
 	uint64_t vbar;			/* VBAR_EL1 to use (0: the snapshot's) */
 	uint64_t sp_el1;		/* the kernel's SP while user code runs */
-	unsigned remaps, svcs, irqs, warps;
+	unsigned remaps, svcs, irqs, warps, aborts;
 	/* the virtual timer: counter = counter0 + (icount - icount0) / 16 at
 	 * 62.5 MHz, QEMU's -icount shift=0 clock (booted_timer.c) */
 	uint64_t counter0, icount0, cntfrq, cval, ctl;
@@ -78,12 +106,28 @@ static inline struct hs_booted *bt_of(const struct hs_runner *r)
 void hs_bt_set_cp(struct hs_runner *r, int op0, int op1, int crn, int crm, int op2, uint64_t v);
 uint64_t hs_bt_get_spsr(struct hs_runner *r);
 int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force);
+int hs_bt_rewalk_user(struct hs_runner *r);
+int hs_bt_set_kernel(struct hs_runner *r, uint64_t ttbr1);
+int hs_bt_save_page(struct hs_booted *bt, uint64_t pfn);
+int hs_bt_put_page(struct hs_runner *r, struct bt_runs *rs, uint64_t va, uint64_t pa, uint32_t prot);
+
+/* booted_mmu.c */
+static inline int hs_bt_hi(uint64_t va)
+{
+	return (int)(va >> 63);
+}
+uint32_t hs_bt_user_prot(uint64_t desc, uint64_t tattr);
+int hs_bt_fault(struct hs_runner *r, int type, uint64_t addr, int size);
+void hs_bt_tlbi(struct hs_runner *r, uint32_t word, uint64_t xt);
+void hs_bt_dsb(struct hs_runner *r);
+void hs_bt_reprotect(struct hs_runner *r);
 
 /* booted_exc.c */
 int hs_bt_svc_entry(struct hs_runner *r);
 void hs_bt_eret(struct hs_runner *r);
 int hs_bt_event(struct hs_runner *r, uint64_t pc);
 void hs_bt_ops_reset(struct hs_booted *bt);
+int hs_bt_take_abort(struct hs_runner *r);
 
 /* booted_timer.c */
 uint64_t hs_bt_counter(const struct hs_runner *r);

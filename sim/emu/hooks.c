@@ -192,6 +192,10 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 	else if (r->be->written && a64_is_dc_zva(in->word))
 		/* dc zva has no store hook: the largest block (DCZID_EL0.BS 7, 512 bytes) */
 		r->be->written(r, hs_rt_x(r, a64_rt(in->word)) & ~511ULL, 512);
+	else if (r->be->tlbi && in->cls == A64_C_SYS && a64_is_tlbi_el1(in->word))
+		r->be->tlbi(r, in->word, a64_rt(in->word) == 31 ? 0 : hs_rt_x(r, a64_rt(in->word)));
+	else if (r->tlb_stale && a64_is_dsb(in->word))
+		r->be->dsb(r);
 }
 
 void hs_rt_on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value, void *ud)
@@ -205,19 +209,41 @@ void hs_rt_on_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int6
 		r->be->written(r, addr, (uint64_t)size);
 }
 
+static const char *fault_kind(uc_mem_type type)
+{
+	switch (type) {
+	case UC_MEM_WRITE_UNMAPPED:	return "write to unmapped";
+	case UC_MEM_FETCH_UNMAPPED:	return "instruction fetch from unmapped";
+	case UC_MEM_READ_UNMAPPED:	return "read of unmapped";
+	case UC_MEM_WRITE_PROT:		return "write to read-only";
+	case UC_MEM_FETCH_PROT:		return "instruction fetch from non-executable";
+	default:			return "read of unreadable";
+	}
+}
+
+/* An access without a mapping or permission: the backend's, when it maps
+ * it now or the guest takes an abort for it (a page fault the kernel
+ * handles), else a reported fault. */
 bool hs_rt_on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
 			void *ud)
 {
 	struct hs_runner *r = ud;
 	char where[128], stack[512];
 	uint64_t pc = 0;
-	const char *kind = type == UC_MEM_WRITE_UNMAPPED ? "write to" :
-			   type == UC_MEM_FETCH_UNMAPPED ? "instruction fetch from" : "read of";
 
 	(void)value;
+	if (r->be->fault && !r->stop_msg[0])
+		switch (r->be->fault(r, (int)type, addr, size)) {
+		case HS_FAULT_MAPPED:
+			return true;
+		case HS_FAULT_ABORT:
+			return false;
+		default:
+			break;
+		}
 	uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
 	call_stack(r, stack, sizeof(stack));
-	hs_rt_stop(r, "fault: %s unmapped 0x%llx (%d bytes) at %s%s%s", kind,
+	hs_rt_stop(r, "fault: %s 0x%llx (%d bytes) at %s%s%s", fault_kind(type),
 		   (unsigned long long)addr, size, hs_addr_fmt(r->img, pc, where, sizeof(where)),
 		   stack[0] ? ", called from " : "", stack);
 	return false;

@@ -286,7 +286,7 @@ struct hs_runner *hs_rt_new_common(const struct hs_image *img, const struct hs_c
 	}
 	if (uc_hook_add(r->uc, &r->h_code, UC_HOOK_CODE, (void *)hs_rt_on_code, r, 1, 0) ||
 	    uc_hook_add(r->uc, &r->h_mem, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)hs_rt_on_mem, r, 1, 0) ||
-	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hs_rt_on_unmapped, r, 1, 0) ||
+	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT, (void *)hs_rt_on_unmapped, r, 1, 0) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_INTR, (void *)hs_rt_on_intr, r, 1, 0) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)hs_rt_on_mrs, r, 1, 0, UC_ARM64_INS_MRS) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)hs_rt_on_msr, r, 1, 0, UC_ARM64_INS_MSR)) {
@@ -383,6 +383,9 @@ int hs_rt_run(struct hs_runner *r, const struct hs_run *run)
 	r->tracing = run->trace && !run->trace_from;
 	r->csp = 0;
 	e = uc_emu_start(r->uc, run->pc, HS_EXIT_VA, 0, 0);
+	/* an abort the guest takes (a page fault): enter it, run on */
+	while (e != UC_ERR_OK && !r->stop_msg[0] && r->be->take_abort && r->be->take_abort(r))
+		e = uc_emu_start(r->uc, hs_rt_reg(r, UC_ARM64_REG_PC), HS_EXIT_VA, 0, 0);
 	r->tracing = 0;
 	r->tr = NULL;
 	pc = hs_rt_reg(r, UC_ARM64_REG_PC);

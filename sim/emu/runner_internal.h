@@ -27,6 +27,8 @@ struct hs_runner;
  * a booted kernel's snapshot (backend_booted.c). The hooks call these and never
  * ask which kind they serve. NULL members: nothing to do.
  */
+enum { HS_FAULT_NONE, HS_FAULT_MAPPED, HS_FAULT_ABORT };
+
 struct hs_backend {
 	const char *name;
 	/* host pointer to len bytes of emulator memory, or NULL */
@@ -54,6 +56,16 @@ struct hs_backend {
 	uint32_t (*gic_pending)(const struct hs_runner *r);
 	void (*gic_eoi)(struct hs_runner *r, uint32_t intid);
 	void (*gic_sgi)(struct hs_runner *r, uint64_t v);
+	/* an access Unicorn has no mapping (or too little permission) for:
+	 * HS_FAULT_MAPPED when the backend mapped it (the access goes on),
+	 * HS_FAULT_ABORT when the guest takes an abort for it (the run
+	 * stops and take_abort enters it), HS_FAULT_NONE: a fault reported */
+	int (*fault)(struct hs_runner *r, int type, uint64_t addr, int size);
+	/* the abort fault() asked for: exception entry, pc written (1), or 0 */
+	int (*take_abort)(struct hs_runner *r);
+	/* tlbi (EL1) with Xt's value, and the dsb that completes it */
+	void (*tlbi)(struct hs_runner *r, uint32_t word, uint64_t xt);
+	void (*dsb)(struct hs_runner *r);
 	void (*free)(struct hs_runner *r);
 };
 
@@ -80,6 +92,7 @@ struct hs_runner {
 	uint64_t next_event;		/* icount; UINT64_MAX: none */
 	uint64_t warp_lo, warp_hi;	/* pc range of the backend's stop sites; lo > hi: none */
 	uint32_t next_flags;		/* HS_T_* for the next traced record (an exception entry) */
+	int tlb_stale;			/* a tlbi ran: the backend's dsb hook is due */
 
 	/* the current run */
 	struct hs_trace *tr;

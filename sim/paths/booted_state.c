@@ -374,9 +374,11 @@ static int op_spec(const struct hs_boot_state *b, const struct hs_path_def *d, i
 		return 0;
 	}
 	spec->irq = op->kind == HS_OP_IRQ;
+	spec->abort = op->kind == HS_OP_ABORT;
 	spec->from_el = op->from_el;
 	spec->site = p->site;
-	spec->end_elr = p->site + 4;
+	/* an abort returns to the instruction that took it, to run it again */
+	spec->end_elr = spec->abort ? p->site : p->site + 4;
 	spec->want = want;
 	if (op->end_site) {
 		if (hs_workload_sym(op->end_site, &spec->end_elr))

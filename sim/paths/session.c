@@ -412,6 +412,12 @@ void hs_session_free(struct hs_session *s)
 static int run_booted(struct hs_session *s, const struct hs_path_def *d, size_t trace_limit,
 		      unsigned samples, struct hs_path_run *out)
 {
+	const struct hs_op_def *op = &d->boot.op;
+	size_t whole = (size_t)(op->warmup + (samples ? samples : op->samples)) * op->max_insns;
+
+	/* a path whose ops are long (fork) holds them all */
+	if (whole > trace_limit)
+		trace_limit = whole;
 	out->r = s->boot.r;
 	hs_trace_init(&out->tr, hs_rt_dcache(s->boot.r), trace_limit);
 	if (hs_path_booted(&s->boot, d, samples, out)) {
