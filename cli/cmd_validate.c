@@ -71,13 +71,19 @@ static int run(void *p, char **args)
 {
 	const struct validate_opts *o = p;
 	struct hs_image *img = hs_image_open(args[0]);
-	struct hs_validation v[16];
+	/* one per path asked for (the registry's can outgrow any fixed count) */
+	struct hs_validation *v = calloc((size_t)o->paths.n + 1, sizeof(*v));
 	struct json j;
 	int rc = HS_EXIT_OK;
 	char unchecked[900] = "";
 
-	if (!img)
+	if (!img || !v) {
+		if (img)
+			hs_fail("out of memory");
+		free(v);
+		hs_image_close(img);
 		return cli_error();
+	}
 	if (o->format == FORMAT_JSON) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
@@ -121,6 +127,7 @@ static int run(void *p, char **args)
 		json_finish(&j);
 	}
 	hs_image_close(img);
+	free(v);
 	return rc;
 }
 

@@ -25,7 +25,7 @@
 #include "hotsim/model.h"
 #include "hotsim/paths.h"
 
-#define MS_MAX_ROWS 256
+#define MS_MAX_ROWS 512
 #define MS_MAX_PARAMS 32
 /* One cap for every trace a path or a snippet produces (records), and one
  * for the warm repetitions of every model run. */

@@ -113,6 +113,10 @@ static void compare(const struct hs_trace *t, const uint64_t *q, size_t nq, stru
 	v->next_qemu = i < nq ? q[i] : 0;
 }
 
+/* QEMU's streams one validation keeps: one per point and stop site, as
+ * many as a snapshot has points */
+#define HS_MAX_RECORDINGS HS_SNAP_MAX_POINTS
+
 /* QEMU's stream from one point, as the replay of d runs it: the same
  * stop site (each stop is the tick the replay takes there). */
 struct recorded {
@@ -173,7 +177,7 @@ static void validate_path(struct hs_boot_state *b, const char *dir, const struct
 		if (!strcmp(recs[i].point, d->boot.point->name) && recs[i].stop == stop &&
 		    recs[i].n >= pr.tr.n)
 			rec = &recs[i];
-	if (!rec && *nrecs < 16) {
+	if (!rec && *nrecs < HS_MAX_RECORDINGS) {
 		rec = &recs[(*nrecs)++];
 		memset(rec, 0, sizeof(*rec));
 		if (record(b, dir, qp, d, pr.tr.n, rec, v)) {
@@ -250,7 +254,7 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_set *set,
 		snprintf(why, sizeof(why), "%s", hs_errmsg());
 		booted = 0;
 	}
-	struct recorded recs[16];
+	struct recorded recs[HS_MAX_RECORDINGS];
 	int nrecs = 0;
 
 	for (int i = 0; i < ndefs; i++) {
