@@ -1,8 +1,8 @@
 /*
  * backend_booted.c - the runner over a booted kernel's snapshot (see
- * backend_booted.h): page-table walk and mappings, the user half and
- * switch_mm, the undo log that returns RAM to a point between runs, the
- * overlay, and entering a point. Exceptions are booted_exc.c, time and
+ * backend_booted.h): the mappings its page tables give (walked by
+ * ptwalk.c), the user half and switch_mm, the undo log that returns RAM
+ * to a point between runs, the overlay, and entering a point. Exceptions are booted_exc.c, time and
  * the GIC booted_timer.c.
  */
 #include <stdio.h>
@@ -14,9 +14,11 @@
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "emu/booted_internal.h"
+#include "emu/ptwalk.h"
 
+/* RAM's unit here (the undo log, the console's page): the snapshot's
+ * page and Unicorn's, whatever the guest's granule (that is ptwalk.c's) */
 #define PAGE 4096ULL
-#define OA_MASK 0x0000fffffffff000ULL	/* descriptor output address, 48-bit PA */
 #define TIMER_INTID 27			/* the EL1 virtual timer's PPI */
 #define VIRT_UART 0x09000000ULL		/* QEMU virt's PL011 (hw/arm/virt.c) */
 #define UARTFR 0x18			/* PL011 flag register: TXFE | RXFE, idle */
@@ -45,57 +47,40 @@ static int add_run(struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len)
 	return 0;
 }
 
-static int walk(struct hs_booted *bt, struct bt_runs *rs, uint64_t table, int level, int last,
-		uint64_t va, unsigned entries, unsigned depth)
+/* A leaf of the walk: guest RAM becomes a run; the console's page is
+ * noted (map_uart); every other device stays unmapped, so an access faults
+ * with its address. */
+struct leaf_ctx {
+	struct hs_booted *bt;
+	struct bt_runs *rs;
+	uint64_t page;		/* the granule's page size */
+};
+
+static int leaf(void *p, uint64_t va, uint64_t pa, uint64_t len)
 {
-	int shift = 12 + 9 * (last - level);
+	struct leaf_ctx *c = p;
 
-	if (table < bt->ram_base || table - bt->ram_base >= bt->ram_size || depth > 6)
-		return 0;	/* a table outside RAM: nothing we could map */
-	for (unsigned i = 0; i < entries; i++) {
-		uint64_t d, at = va + ((uint64_t)i << shift), oa;
-
-		memcpy(&d, bt->ram + (table - bt->ram_base) + 8ULL * i, 8);
-		if (!(d & 1))
-			continue;
-		oa = d & OA_MASK;
-		if (level < last && (d & 2)) {
-			if (walk(bt, rs, oa, level + 1, last, at, 512, depth + 1))
-				return -1;
-			continue;
-		}
-		if (level == last && !(d & 2))
-			continue;	/* reserved encoding at the last level */
-		oa &= ~((1ULL << shift) - 1);
-		if (oa == VIRT_UART && shift == 12)
-			bt->uart_va = at;
-		if (oa < bt->ram_base || oa - bt->ram_base >= bt->ram_size)
-			continue;	/* a device: not mapped, an access faults with its address */
-		if (add_run(rs, at, oa, 1ULL << shift))
-			return -1;
-	}
-	return 0;
+	if (pa == VIRT_UART && len == c->page)
+		c->bt->uart_va = va;
+	if (pa < c->bt->ram_base || pa - c->bt->ram_base >= c->bt->ram_size)
+		return 0;
+	return add_run(c->rs, va, pa, len) ? -1 : 0;
 }
 
 /* Every page a translation table maps: TTBR1 for the kernel half (hi),
- * TTBR0 for the user half. 4 KiB granule; the start level follows TxSZ. */
+ * TTBR0 for the user half, in the granule and geometry TCR_EL1 gives that
+ * half (ptwalk.c). */
 static int walk_table(struct hs_booted *bt, uint64_t ttbr, int hi, struct bt_runs *rs)
 {
-	uint64_t tcr = bt->tcr;
-	unsigned txsz = hi ? (tcr >> 16) & 63 : tcr & 63, bits = 64 - txsz;
-	unsigned tg = hi ? (tcr >> 30) & 3 : (tcr >> 14) & 3;
-	int levels, top_bits;
+	struct hs_pt_geom g;
+	struct hs_pt_ram ram = { bt->ram, bt->ram_base, bt->ram_size };
+	struct leaf_ctx c = { bt, rs, 0 };
 
-	if ((hi && tg != 2) || (!hi && tg != 0))
-		return hs_fail("%s: TCR_EL1 0x%llx selects a granule other than 4 KiB", bt->what,
-			       (unsigned long long)tcr);
-	if (bits < 25 || bits > 48)
-		return hs_fail("%s: %u-bit virtual addresses (TCR_EL1 0x%llx) are not supported",
-			       bt->what, bits, (unsigned long long)tcr);
-	levels = (int)(bits - 12 + 8) / 9;
-	top_bits = (int)bits - 12 - 9 * (levels - 1);
+	if (hs_pt_geometry(bt->tcr, hi, bt->what, &g))
+		return -1;
+	c.page = 1ULL << g.gshift;
 	rs->n = 0;
-	return walk(bt, rs, ttbr & OA_MASK, 4 - levels, 3, hi ? ~0ULL << bits : 0, 1u << top_bits, 0);
+	return hs_pt_walk(&g, &ram, ttbr, hi, leaf, &c);
 }
 
 /*
@@ -197,7 +182,7 @@ int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force)
 {
 	struct hs_booted *bt = bt_of(r);
 	struct bt_runs next = { 0 };
-	uint64_t table = ttbr0 & OA_MASK;
+	uint64_t table = hs_pt_table(bt->tcr, 0, ttbr0);
 
 	if (table == bt->user_table && !force)
 		return 0;
