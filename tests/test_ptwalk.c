@@ -77,6 +77,23 @@ static struct leaves walk(uint64_t tcr, int hi, struct hs_pt_ram *r, uint64_t tt
 	return l;
 }
 
+/* One address through the same tables: want_len 0 means nothing maps it. */
+static void xlate(uint64_t tcr, int hi, struct hs_pt_ram *r, uint64_t ttbr, uint64_t va, uint64_t want_pa,
+		  uint64_t want_len)
+{
+	struct hs_pt_geom g;
+	uint64_t pa = 0, len = 0;
+
+	cr_assert_eq(hs_pt_geometry(tcr, hi, "test", &g), 0);
+	cr_assert_eq(hs_pt_translate(&g, r, ttbr, hi, va, &pa, &len), want_len != 0, "va 0x%llx",
+		     (unsigned long long)va);
+	if (!want_len)
+		return;
+	cr_assert_eq(pa, want_pa, "va 0x%llx: pa 0x%llx, want 0x%llx", (unsigned long long)va,
+		     (unsigned long long)pa, (unsigned long long)want_pa);
+	cr_assert_eq(len, want_len, "va 0x%llx: len 0x%llx", (unsigned long long)va, (unsigned long long)len);
+}
+
 Test(ptwalk, geometry_follows_granule_and_txsz)
 {
 	static const struct {
@@ -155,6 +172,14 @@ Test(ptwalk, four_k_blocks_at_levels_1_and_2)
 	expect(&l, 0, 0x8000000000ULL, 0x80000000ULL, 1ULL << 30);
 	expect(&l, 1, 0x8040600000ULL, 0x40600000ULL, 1ULL << 21);
 	expect(&l, 2, 0x80409ff000ULL, 0x40014000ULL, 1ULL << 12);
+	/* inside the 1 GiB block, the 2 MiB block and the page; the reserved
+	 * level-0 block, the reserved level-3 entry, and a hole */
+	xlate(TG0_4K | T0SZ(16), 0, &r, l0, 0x8012345678ULL, 0x92345678ULL, 1ULL << 30);
+	xlate(TG0_4K | T0SZ(16), 0, &r, l0, 0x80406abcdeULL, 0x406abcdeULL, 1ULL << 21);
+	xlate(TG0_4K | T0SZ(16), 0, &r, l0, 0x80409ff123ULL, 0x40014123ULL, 1ULL << 12);
+	xlate(TG0_4K | T0SZ(16), 0, &r, l0, 0x1000, 0, 0);
+	xlate(TG0_4K | T0SZ(16), 0, &r, l0, 0x80409fe000ULL, 0, 0);
+	xlate(TG0_4K | T0SZ(16), 0, &r, l0, 0x1000000000000ULL, 0, 0);	/* bit 48: outside the half */
 	free((void *)r.bytes);
 }
 
@@ -182,6 +207,10 @@ Test(ptwalk, sixteen_k_kernel_half)
 	expect(&l, 0, 0xffffc00008000000ULL, 0x48000000ULL, 1ULL << 25);
 	expect(&l, 1, 0xffffc0000a000000ULL, 0x4000c000ULL, 1ULL << 14);
 	expect(&l, 2, 0xffffc0000bffc000ULL, 0x40010000ULL, 1ULL << 14);
+	xlate(TG1_16K | T1SZ(17), 1, &r, l1, 0xffffc0000a001234ULL, 0x4000d234ULL, 1ULL << 14);
+	xlate(TG1_16K | T1SZ(17), 1, &r, l1, 0xffffc00009ffffffULL, 0x49ffffffULL, 1ULL << 25);
+	xlate(TG1_16K | T1SZ(17), 1, &r, l1, 0xffff801000000000ULL, 0, 0);	/* L1[1]: no block */
+	xlate(TG1_16K | T1SZ(17), 1, &r, l1, 0xffff7fffffffffffULL, 0, 0);	/* below the half */
 	free((void *)r.bytes);
 }
 
@@ -231,6 +260,8 @@ Test(ptwalk, sixty_four_k_kernel_half)
 	cr_assert_eq(l.n, 2);
 	expect(&l, 0, 0xfffffc0020000000ULL, 0x60000000ULL, 1ULL << 29);
 	expect(&l, 1, 0xfffffc005fff0000ULL, 0x40070000ULL, 1ULL << 16);
+	xlate(TG1_64K | T1SZ(16), 1, &r, l1, 0xfffffc005fffabcdULL, 0x4007abcdULL, 1ULL << 16);
+	xlate(TG1_64K | T1SZ(16), 1, &r, l1, 0xfffffc0021234567ULL, 0x61234567ULL, 1ULL << 29);
 	free((void *)r.bytes);
 }
 
@@ -260,6 +291,10 @@ Test(ptwalk, sixty_four_k_52_bit)
 	cr_assert_eq(l.n, 2);
 	expect(&l, 0, 0xfff0040000000000ULL, 0x000b040000000000ULL, 1ULL << 42);
 	expect(&l, 1, 0xfff8000060050000ULL, 0x000c123456780000ULL, 1ULL << 16);
+	xlate(TG1_64K | T1SZ(12) | IPS_52, 1, &r, 0x0001000000000028ULL, 0xfff800006005fedcULL,
+	      0x000c12345678fedcULL, 1ULL << 16);
+	xlate(TG1_64K | T1SZ(12) | IPS_52, 1, &r, 0x0001000000000028ULL, 0xfff0041234567890ULL,
+	      0x000b041234567890ULL, 1ULL << 42);
 	free((void *)r.bytes);
 }
 
@@ -292,5 +327,7 @@ Test(ptwalk, four_k_lpa2_52_bit)
 	cr_assert_eq(l.n, 2);
 	expect(&l, 0, 0xffff000080001000ULL, 0x000c000000005000ULL, 1ULL << 12);
 	expect(&l, 1, 0xffff008000000000ULL, 0x0002008000000000ULL, 1ULL << 39);
+	xlate(TG1_4K | T1SZ(12) | DS, 1, &r, 0x34, 0xffff000080001abcULL, 0x000c000000005abcULL, 1ULL << 12);
+	xlate(TG1_4K | T1SZ(12) | DS, 1, &r, 0x34, 0xffff0080deadbeefULL, 0x00020080deadbeefULL, 1ULL << 39);
 	free((void *)r.bytes);
 }

@@ -114,14 +114,19 @@ static uint64_t entry(const struct hs_pt_ram *ram, uint64_t at)
 	       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
 }
 
+static int in_ram(const struct hs_pt_ram *ram, uint64_t table, unsigned entries)
+{
+	return table >= ram->base && 8ULL * entries <= ram->size &&
+	       table - ram->base <= ram->size - 8ULL * entries;
+}
+
 /* bits [1:0]: x0 invalid; 11 a table below level 3, a page at it; 01 a
  * block where the granule has blocks at that level, else invalid */
 static int walk_level(const struct walk *w, uint64_t table, int level, uint64_t va, unsigned entries)
 {
 	unsigned shift = hs_pt_shift(w->g, level);
 
-	if (table < w->ram->base || 8ULL * entries > w->ram->size ||
-	    table - w->ram->base > w->ram->size - 8ULL * entries)
+	if (!in_ram(w->ram, table, entries))
 		return 0;	/* a table outside RAM: nothing we could map */
 	for (unsigned i = 0; i < entries; i++) {
 		uint64_t d = entry(w->ram, table + 8ULL * i), at = va + ((uint64_t)i << shift), oa;
@@ -149,4 +154,35 @@ int hs_pt_walk(const struct hs_pt_geom *g, const struct hs_pt_ram *ram, uint64_t
 	struct walk w = { g, ram, leaf, ctx };
 
 	return walk_level(&w, hs_pt_base(g, ttbr), g->start, hi ? ~0ULL << g->va_bits : 0, g->top);
+}
+
+int hs_pt_translate(const struct hs_pt_geom *g, const struct hs_pt_ram *ram, uint64_t ttbr, int hi,
+		    uint64_t va, uint64_t *pa, uint64_t *len)
+{
+	uint64_t table = hs_pt_base(g, ttbr), half = va >> g->va_bits;
+	unsigned entries = g->top;
+
+	if (half != (hi ? ~0ULL >> g->va_bits : 0))
+		return 0;
+	for (int level = g->start; level <= 3; level++) {
+		unsigned shift = hs_pt_shift(g, level);
+		uint64_t d;
+
+		if (!in_ram(ram, table, entries))
+			return 0;
+		d = entry(ram, table + 8ULL * ((va >> shift) & (entries - 1)));
+		if (!(d & 1))
+			return 0;
+		if (level < 3 && (d & 2)) {
+			table = hs_pt_desc_addr(g, d);
+			entries = 1u << g->stride;
+			continue;
+		}
+		if ((level == 3) != !!(d & 2) || level < g->block_min)
+			return 0;
+		*len = 1ULL << shift;
+		*pa = (hs_pt_desc_addr(g, d) & ~(*len - 1)) | (va & (*len - 1));
+		return 1;
+	}
+	return 0;
 }

@@ -54,4 +54,10 @@ typedef int (*hs_pt_leaf_fn)(void *ctx, uint64_t va, uint64_t pa, uint64_t len);
 int hs_pt_walk(const struct hs_pt_geom *g, const struct hs_pt_ram *ram, uint64_t ttbr, int hi,
 	       hs_pt_leaf_fn leaf, void *ctx);
 
+/* The leaf that maps va in ttbr's tables: 1 with *pa its address and *len
+ * the leaf's size, 0 when nothing does (an invalid entry, a table outside
+ * RAM, va outside the half). Tags are the caller's: va is as translated. */
+int hs_pt_translate(const struct hs_pt_geom *g, const struct hs_pt_ram *ram, uint64_t ttbr, int hi,
+		    uint64_t va, uint64_t *pa, uint64_t *len);
+
 #endif
