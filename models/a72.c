@@ -27,7 +27,7 @@ static const struct hs_idreg a72_regs[] = {
 	{ HS_ID_AA64PFR1_EL1, 0 },
 	{ HS_ID_AA64ISAR0_EL1, 0x00010000 },	/* CRC32 only (Pi 4: "CRC32 instructions") */
 	{ HS_ID_AA64ISAR1_EL1, 0 },
-	{ HS_ID_AA64MMFR0_EL1, 0x00001124 },	/* 44-bit PA, 4K and 64K granules, no 16K */
+	{ HS_ID_AA64MMFR0_EL1, 0x00001124 },	/* Q72 (the TRM's): 44-bit PA, 4K/64K, TGran16 0: no 16K */
 	{ HS_ID_AA64MMFR1_EL1, 0 },
 	{ HS_ID_AA64MMFR2_EL1, 0 },
 	{ HS_ID_AA64DFR0_EL1, 0x10305106 },	/* PMUv3, 6 breakpoints, 4 watchpoints */

@@ -23,7 +23,7 @@ static const struct hs_idreg a73_regs[] = {
 	{ HS_ID_AA64PFR0_EL1, 0x01002222 },
 	{ HS_ID_AA64ISAR0_EL1, 0x00011120 },
 	{ HS_ID_AA64ISAR1_EL1, 0 },
-	{ HS_ID_AA64MMFR0_EL1, 0x00001122 },	/* assumed 40-bit PA like the A53 (TRM not at hand) */
+	{ HS_ID_AA64MMFR0_EL1, 0x00001122 },	/* A: v8.0 as the A53 (TRM 100048 not at hand): no 16K */
 	{ HS_ID_AA64MMFR1_EL1, 0 },
 	{ HS_ID_AA64MMFR2_EL1, 0 },
 	{ HS_ID_AA64DFR0_EL1, 0x10305106 },

@@ -72,6 +72,38 @@ Test(cores, granules_from_mmfr0)
 	cr_assert(!hs_core_has_granule(t99, 65536));
 }
 
+/*
+ * Every shipped core's granules, read by hand from the ID_AA64MMFR0_EL1
+ * value its file cites (TGran16 [23:20]: the A55's, A76's and N1's 1, the
+ * A53's, A72's and A73's 0; all have 4K and 64K), and its QEMU boot CPU
+ * has the granules the core has: a 16K image boots wherever the core can
+ * run it, and where the core cannot it is refused before QEMU starts.
+ */
+Test(cores, granules_of_every_core_and_its_boot_cpu)
+{
+	static const struct {
+		const char *name;
+		int g16;
+	} w[] = { { "a53", 0 }, { "a55", 1 }, { "a73", 0 }, { "a72", 0 }, { "a76", 1 }, { "n1", 1 } };
+
+	for (size_t i = 0; i < HS_ARRAY_SIZE(w); i++) {
+		const struct hs_core *k = hs_core_find(w[i].name);
+
+		cr_assert_not_null(k, "%s", w[i].name);
+		cr_assert(hs_core_has_granule(k, 4096) && hs_core_has_granule(k, 65536), "%s", k->name);
+		cr_assert_eq(hs_core_has_granule(k, 16384), w[i].g16, "%s 16K", k->name);
+	}
+	for (int i = 0; hs_cores[i]; i++) {
+		const struct hs_core *k = hs_cores[i];
+
+		if (!k->boot_cpu)
+			continue;
+		for (unsigned page = 4096; page <= 65536; page *= 4)
+			cr_assert(!hs_core_has_granule(k, page) || hs_mmfr0_has_granule(k->boot.mmfr0, page),
+				  "%s has %uK pages and its boot CPU %s not", k->name, page >> 10, k->boot_cpu);
+	}
+}
+
 /* --- Linux's lists, by MIDR ---------------------------------------------------------- */
 
 struct expect {

@@ -1,8 +1,8 @@
 /*
  * backend_booted.c - the runner over a booted kernel's snapshot (see
- * backend_booted.h): page-table walk and mappings, the user half and
- * switch_mm, the undo log that returns RAM to a point between runs, the
- * overlay, and entering a point. Exceptions are booted_exc.c, time and
+ * backend_booted.h): the mappings its page tables give (walked by
+ * ptwalk.c), the user half and switch_mm, the undo log that returns RAM
+ * to a point between runs, the overlay, and entering a point. Exceptions are booted_exc.c, time and
  * the GIC booted_timer.c.
  */
 #include <stdio.h>
@@ -14,9 +14,11 @@
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "emu/booted_internal.h"
+#include "emu/ptwalk.h"
 
+/* RAM's unit here (the undo log, the console's page): the snapshot's
+ * page and Unicorn's, whatever the guest's granule (that is ptwalk.c's) */
 #define PAGE 4096ULL
-#define OA_MASK 0x0000fffffffff000ULL	/* descriptor output address, 48-bit PA */
 #define TIMER_INTID 27			/* the EL1 virtual timer's PPI */
 #define VIRT_UART 0x09000000ULL		/* QEMU virt's PL011 (hw/arm/virt.c) */
 #define UARTFR 0x18			/* PL011 flag register: TXFE | RXFE, idle */
@@ -45,61 +47,44 @@ static int add_run(struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len, u
 	return 0;
 }
 
-static int walk(struct hs_booted *bt, struct bt_runs *rs, uint64_t table, int level, int last,
-		uint64_t va, unsigned entries, unsigned depth, uint64_t tattr)
+/* A leaf of the walk: guest RAM becomes a run; the console's page is
+ * noted (map_uart); every other device stays unmapped, so an access faults
+ * with its address. */
+struct leaf_ctx {
+	struct hs_booted *bt;
+	struct bt_runs *rs;
+	uint64_t page;		/* the granule's page size */
+};
+
+static int leaf(void *p, uint64_t va, uint64_t pa, uint64_t len, uint64_t desc, uint64_t tattr)
 {
-	int shift = 12 + 9 * (last - level);
+	struct leaf_ctx *c = p;
 	uint32_t prot;
 
-	if (table < bt->ram_base || table - bt->ram_base >= bt->ram_size || depth > 6)
-		return 0;	/* a table outside RAM: nothing we could map */
-	for (unsigned i = 0; i < entries; i++) {
-		uint64_t d, at = va + ((uint64_t)i << shift), oa;
-
-		memcpy(&d, bt->ram + (table - bt->ram_base) + 8ULL * i, 8);
-		if (!(d & 1))
-			continue;
-		oa = d & OA_MASK;
-		if (level < last && (d & 2)) {
-			if (walk(bt, rs, oa, level + 1, last, at, 512, depth + 1, tattr | (d & HS_PT_TABLE_ATTRS)))
-				return -1;
-			continue;
-		}
-		if (level == last && !(d & 2))
-			continue;	/* reserved encoding at the last level */
-		oa &= ~((1ULL << shift) - 1);
-		if (oa == VIRT_UART && shift == 12)
-			bt->uart_va = at;
-		if (oa < bt->ram_base || oa - bt->ram_base >= bt->ram_size)
-			continue;	/* a device: not mapped, an access faults with its address */
-		/* the user half as Unicorn may touch it: what the descriptor
-		 * allows without the MMU updating it first (booted_mmu.c) */
-		prot = hs_bt_hi(va) ? UC_PROT_ALL : hs_bt_user_prot(d, tattr);
-		if (prot && add_run(rs, at, oa, 1ULL << shift, prot))
-			return -1;
-	}
-	return 0;
+	if (pa == VIRT_UART && len == c->page)
+		c->bt->uart_va = va;
+	if (pa < c->bt->ram_base || pa - c->bt->ram_base >= c->bt->ram_size)
+		return 0;
+	/* the user half as Unicorn may touch it: what the descriptor allows
+	 * without the MMU updating it first (booted_mmu.c) */
+	prot = hs_bt_hi(va) ? UC_PROT_ALL : hs_bt_user_prot(desc, tattr);
+	return prot && add_run(c->rs, va, pa, len, prot) ? -1 : 0;
 }
 
 /* Every page a translation table maps: TTBR1 for the kernel half (hi),
- * TTBR0 for the user half. 4 KiB granule; the start level follows TxSZ. */
+ * TTBR0 for the user half, in the granule and geometry TCR_EL1 gives that
+ * half (ptwalk.c). */
 static int walk_table(struct hs_booted *bt, uint64_t ttbr, int hi, struct bt_runs *rs)
 {
-	uint64_t tcr = bt->tcr;
-	unsigned txsz = hi ? (tcr >> 16) & 63 : tcr & 63, bits = 64 - txsz;
-	unsigned tg = hi ? (tcr >> 30) & 3 : (tcr >> 14) & 3;
-	int levels, top_bits;
+	struct hs_pt_geom g;
+	struct hs_pt_ram ram = { bt->ram, bt->ram_base, bt->ram_size };
+	struct leaf_ctx c = { bt, rs, 0 };
 
-	if ((hi && tg != 2) || (!hi && tg != 0))
-		return hs_fail("%s: TCR_EL1 0x%llx selects a granule other than 4 KiB", bt->what,
-			       (unsigned long long)tcr);
-	if (bits < 25 || bits > 48)
-		return hs_fail("%s: %u-bit virtual addresses (TCR_EL1 0x%llx) are not supported",
-			       bt->what, bits, (unsigned long long)tcr);
-	levels = (int)(bits - 12 + 8) / 9;
-	top_bits = (int)bits - 12 - 9 * (levels - 1);
+	if (hs_pt_geometry(bt->tcr, hi, bt->what, &g))
+		return -1;
+	c.page = 1ULL << g.gshift;
 	rs->n = 0;
-	return walk(bt, rs, ttbr & OA_MASK, 4 - levels, 3, hi ? ~0ULL << bits : 0, 1u << top_bits, 0, 0);
+	return hs_pt_walk(&g, &ram, ttbr, hi, leaf, &c);
 }
 
 /*
@@ -200,9 +185,14 @@ static int remap(struct hs_runner *r, struct bt_runs *cur, struct bt_runs *next)
  * Unicorn may touch yet, but is the one to walk on a miss). */
 static int table_empty(const struct hs_booted *bt, uint64_t table)
 {
-	if (table < bt->ram_base || table - bt->ram_base + PAGE > bt->ram_size)
+	struct hs_pt_geom g;
+
+	/* the start level's entries only: a small table (16K, 48-bit: two
+	 * entries) may share its page with another process's */
+	if (hs_pt_geometry(bt->tcr, 0, bt->what, &g) || table < bt->ram_base ||
+	    table - bt->ram_base + 8ULL * g.top > bt->ram_size)
 		return 1;
-	for (uint64_t i = 0; i < PAGE / 8; i++) {
+	for (uint64_t i = 0; i < g.top; i++) {
 		uint64_t d;
 
 		memcpy(&d, bt->ram + (table - bt->ram_base) + 8 * i, 8);
@@ -218,7 +208,7 @@ int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force)
 {
 	struct hs_booted *bt = bt_of(r);
 	struct bt_runs next = { 0 };
-	uint64_t table = ttbr0 & OA_MASK;
+	uint64_t table = hs_pt_table(bt->tcr, 0, ttbr0);
 
 	if (table == bt->user_table && !force)
 		return 0;
@@ -231,6 +221,7 @@ int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force)
 		return 0;
 	}
 	bt->user_table = table;
+	bt->user_ttbr = ttbr0;
 	bt->remaps++;
 	return remap(r, &bt->user, &next);
 }
@@ -242,7 +233,7 @@ int hs_bt_rewalk_user(struct hs_runner *r)
 	struct hs_booted *bt = bt_of(r);
 	struct bt_runs next = { 0 };
 
-	if (walk_table(bt, bt->user_table, 0, &next)) {
+	if (walk_table(bt, bt->user_ttbr, 0, &next)) {
 		free(next.v);
 		return -1;
 	}
@@ -260,7 +251,7 @@ int hs_bt_set_kernel(struct hs_runner *r, uint64_t ttbr1)
 		free(next.v);
 		return -1;
 	}
-	bt->kernel_table = ttbr1 & OA_MASK;
+	bt->kernel_ttbr = ttbr1;
 	return remap(r, &bt->kernel, &next) || map_uart(r);
 }
 
@@ -548,7 +539,7 @@ struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_s
 	if (!bt->saved)
 		goto fail;
 	hs_snap_fill_ram(snap, 0, bt->ram);
-	bt->kernel_table = s0->ttbr1 & OA_MASK;
+	bt->kernel_ttbr = s0->ttbr1;
 	if (walk_table(bt, s0->ttbr1, 1, &bt->kernel) || map_runs(r, &bt->kernel) || map_uart(r) ||
 	    hs_bt_set_user(r, s0->ttbr0, 1))
 		goto fail;

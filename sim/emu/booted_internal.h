@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "emu/backend_booted.h"
+#include "emu/ptwalk.h"
 #include "emu/runner_internal.h"
 
 #define TIMER_INTID 27		/* the EL1 virtual timer's PPI */
@@ -30,7 +31,6 @@ struct bt_run {
 #define HS_PT_UXN	(1ULL << 54)	/* no execution at EL0 */
 #define HS_PT_UXNTABLE	(1ULL << 60)	/* table descriptors: UXN below */
 #define HS_PT_APTABLE_RO (1ULL << 62)	/* APTable[1]: read-only below */
-#define HS_PT_TABLE_ATTRS (HS_PT_UXNTABLE | HS_PT_APTABLE_RO)
 #define HS_TCR_HA	(1ULL << 39)	/* hardware sets the access flag */
 #define HS_TCR_HD	(1ULL << 40)	/* hardware records dirty state (DBM) */
 
@@ -58,7 +58,7 @@ struct hs_booted {
 	uint64_t uart_va;
 	uint32_t *uart;
 	uint64_t user_table;		/* the TTBR0 table user is from */
-	uint64_t kernel_table;		/* the TTBR1 table kernel is from */
+	uint64_t user_ttbr, kernel_ttbr;	/* the TTBR values user and kernel are from */
 	/* the MMU (booted_mmu.c): an abort to enter, halves a tlbi made
 	 * stale (1 user, 2 kernel), pages to re-protect after a hardware
 	 * dirty-state update */

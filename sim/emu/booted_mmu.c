@@ -28,7 +28,6 @@
 #include "emu/booted_internal.h"
 
 #define PAGE 4096ULL
-#define OA_MASK 0x0000fffffffff000ULL	/* descriptor output address, 48-bit PA */
 #define STALE_USER 1u
 #define STALE_KERNEL 2u
 
@@ -55,46 +54,29 @@ uint32_t hs_bt_user_prot(uint64_t d, uint64_t tattr)
 	return prot;
 }
 
-/* One address through the tables (4 KiB granule, the start level from
- * TxSZ, as backend_booted.c's walk). */
-struct xlat {
-	int valid, level;
-	uint64_t desc_off;	/* RAM offset of the last descriptor read */
-	uint64_t d, tattr, pa;
-};
-
-static void translate(const struct hs_booted *bt, uint64_t table, int hi, uint64_t va, struct xlat *x)
+/* One address through the tables of a half (ptwalk.c, in the granule and
+ * geometry TCR_EL1 gives it); the page Unicorn maps is RAM's 4 KiB unit
+ * inside the leaf, whatever the leaf's size. */
+static int translate(const struct hs_booted *bt, uint64_t ttbr, int hi, uint64_t va, struct hs_pt_xlat *x)
 {
-	unsigned txsz = hi ? (bt->tcr >> 16) & 63 : bt->tcr & 63, bits = 64 - txsz;
-	int levels = (int)(bits - 12 + 8) / 9, level = 4 - levels;
-	int top_bits = (int)bits - 12 - 9 * (levels - 1);
-	uint64_t top = hi ? ~va : va;
+	struct hs_pt_geom g;
+	struct hs_pt_ram ram = { bt->ram, bt->ram_base, bt->ram_size };
 
 	memset(x, 0, sizeof(*x));
-	x->level = level;
-	if (bits < 25 || bits > 48 || (top >> bits))
-		return;		/* outside the half's range: a level 0 fault */
-	for (; level <= 3; level++) {
-		int shift = 12 + 9 * (3 - level);
-		uint64_t idx = (va >> shift) & (level == 4 - levels ? (1ULL << top_bits) - 1 : 511), d;
-
-		x->level = level;
-		if (table < bt->ram_base || table - bt->ram_base >= bt->ram_size)
-			return;
-		x->desc_off = table - bt->ram_base + 8 * idx;
-		memcpy(&d, bt->ram + x->desc_off, 8);
-		x->d = d;
-		if (!(d & 1) || (level == 3 && !(d & 2)))
-			return;
-		if (level < 3 && (d & 2)) {
-			x->tattr |= d & HS_PT_TABLE_ATTRS;
-			table = d & OA_MASK;
-			continue;
-		}
-		x->pa = (d & OA_MASK & ~((1ULL << shift) - 1)) | (va & ((1ULL << shift) - 1) & ~(PAGE - 1));
+	if (hs_pt_geometry(bt->tcr, hi, bt->what, &g))
+		return -1;
+	if (hs_pt_translate(&g, &ram, ttbr, hi, va, x)) {
+		x->pa &= ~(PAGE - 1);
 		x->valid = x->pa >= bt->ram_base && x->pa - bt->ram_base < bt->ram_size;
-		return;
 	}
+	return 0;
+}
+
+/* The fault status code of a walk that ended at level (-1: FEAT_LPA2's
+ * level -1, which has its own code, 0x2b; only translation faults) */
+static unsigned fsc_at(unsigned kind, int level)
+{
+	return level < 0 ? 0x2b : kind + (unsigned)level;
 }
 
 /* The abort the guest takes for this access, entered when the run stops. */
@@ -114,14 +96,15 @@ static int abort_for(struct hs_runner *r, int write, int fetch, uint64_t va, uns
 
 /* A descriptor update the hardware makes (access flag, dirty state):
  * written into RAM and logged, as the kernel would see it. */
-static int update_desc(struct hs_runner *r, struct xlat *x, uint64_t set, uint64_t clear)
+static int update_desc(struct hs_runner *r, struct hs_pt_xlat *x, uint64_t set, uint64_t clear)
 {
 	struct hs_booted *bt = bt_of(r);
+	uint64_t off = x->desc_at - bt->ram_base;
 
-	if (hs_bt_save_page(bt, x->desc_off / PAGE))
+	if (hs_bt_save_page(bt, off / PAGE))
 		return -1;
-	x->d = (x->d | set) & ~clear;
-	memcpy(bt->ram + x->desc_off, &x->d, 8);
+	x->desc = (x->desc | set) & ~clear;
+	memcpy(bt->ram + off, &x->desc, 8);
 	return 0;
 }
 
@@ -133,26 +116,27 @@ static int user_miss(struct hs_runner *r, int type, uint64_t va)
 	int fetch = type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT;
 	int prot_miss = type == UC_MEM_WRITE_PROT || type == UC_MEM_FETCH_PROT || type == UC_MEM_READ_PROT;
 	uint64_t page = va & ~(PAGE - 1);
-	struct xlat x;
+	struct hs_pt_xlat x;
 	uint32_t prot;
 
-	translate(bt, bt->user_table, 0, va, &x);
+	if (translate(bt, bt->user_ttbr, 0, va, &x))
+		return HS_FAULT_NONE;
 	if (!x.valid)
-		return abort_for(r, write, fetch, va, FSC_TRANSLATION + (unsigned)x.level);
-	if (!(x.d & HS_PT_AF) && !(bt->tcr & HS_TCR_HA))
-		return abort_for(r, write, fetch, va, FSC_ACCESS + (unsigned)x.level);
-	prot = hs_bt_user_prot(x.d | HS_PT_AF, x.tattr);
+		return abort_for(r, write, fetch, va, fsc_at(FSC_TRANSLATION, x.level));
+	if (!(x.desc & HS_PT_AF) && !(bt->tcr & HS_TCR_HA))
+		return abort_for(r, write, fetch, va, fsc_at(FSC_ACCESS, x.level));
+	prot = hs_bt_user_prot(x.desc | HS_PT_AF, x.tattr);
 	if (write && !(prot & UC_PROT_WRITE) &&
-	    !((x.d & HS_PT_DBM) && (bt->tcr & HS_TCR_HD) && !(x.tattr & HS_PT_APTABLE_RO)))
-		return abort_for(r, write, fetch, va, FSC_PERMISSION + (unsigned)x.level);
+	    !((x.desc & HS_PT_DBM) && (bt->tcr & HS_TCR_HD) && !(x.tattr & HS_PT_APTABLE_RO)))
+		return abort_for(r, write, fetch, va, fsc_at(FSC_PERMISSION, x.level));
 	if (fetch && !(prot & UC_PROT_EXEC))
-		return abort_for(r, write, fetch, va, FSC_PERMISSION + (unsigned)x.level);
+		return abort_for(r, write, fetch, va, fsc_at(FSC_PERMISSION, x.level));
 	/* the hardware's own updates, then the page as it now is */
-	if (!(x.d & HS_PT_AF) && update_desc(r, &x, HS_PT_AF, 0))
+	if (!(x.desc & HS_PT_AF) && update_desc(r, &x, HS_PT_AF, 0))
 		return HS_FAULT_NONE;
-	if (write && (x.d & HS_PT_RDONLY) && update_desc(r, &x, 0, HS_PT_RDONLY))
+	if (write && (x.desc & HS_PT_RDONLY) && update_desc(r, &x, 0, HS_PT_RDONLY))
 		return HS_FAULT_NONE;
-	prot = hs_bt_user_prot(x.d, x.tattr);
+	prot = hs_bt_user_prot(x.desc, x.tattr);
 	if (!prot_miss)
 		return hs_bt_put_page(r, &bt->user, page, x.pa, prot) ? HS_FAULT_NONE : HS_FAULT_MAPPED;
 	/* mapped with less: this access goes on, and the page is re-protected
@@ -169,7 +153,7 @@ static int user_miss(struct hs_runner *r, int type, uint64_t va)
 int hs_bt_fault(struct hs_runner *r, int type, uint64_t addr, int size)
 {
 	struct hs_booted *bt = bt_of(r);
-	struct xlat x;
+	struct hs_pt_xlat x;
 
 	(void)size;
 	if (bt->abort.pending)
@@ -180,8 +164,7 @@ int hs_bt_fault(struct hs_runner *r, int type, uint64_t addr, int size)
 	 * stack); anything else is a fault hotsim reports */
 	if (type != UC_MEM_READ_UNMAPPED && type != UC_MEM_WRITE_UNMAPPED && type != UC_MEM_FETCH_UNMAPPED)
 		return HS_FAULT_NONE;
-	translate(bt, bt->kernel_table, 1, addr, &x);
-	if (!x.valid)
+	if (translate(bt, bt->kernel_ttbr, 1, addr, &x) || !x.valid)
 		return HS_FAULT_NONE;
 	return hs_bt_put_page(r, &bt->kernel, addr & ~(PAGE - 1), x.pa, UC_PROT_ALL) ? HS_FAULT_NONE
 										   : HS_FAULT_MAPPED;
@@ -226,6 +209,6 @@ void hs_bt_dsb(struct hs_runner *r)
 	r->tlb_stale = 0;
 	bt->stale = 0;
 	if (((stale & STALE_USER) && hs_bt_rewalk_user(r)) ||
-	    ((stale & STALE_KERNEL) && hs_bt_set_kernel(r, bt->kernel_table)))
+	    ((stale & STALE_KERNEL) && hs_bt_set_kernel(r, bt->kernel_ttbr)))
 		hs_rt_stop(r, "%s", hs_errmsg());
 }

@@ -61,6 +61,31 @@ struct hs_model *ms_model(const struct ms_options *o, const char *core)
 	return m;
 }
 
+/*
+ * The model for a core running img: its TLBs hold the image's pages (a 16K
+ * kernel's entry maps 16K), not the core file's 4K, unless --param set
+ * page_bytes. A 4K image keeps the model exactly as it was.
+ */
+static struct hs_model *model_for(const struct ms_options *o, const char *core, const struct hs_image *img)
+{
+	struct hs_model *m = ms_model(o, core);
+	const struct hs_param *p;
+
+	if (!m || !img->page_size)
+		return m;
+	for (int i = 0; i < o->nparams; i++)
+		if (!strcmp(o->params[i].name, "page_bytes") && (!o->params[i].core[0] ||
+								 !strcmp(o->params[i].core, core)))
+			return m;
+	for (size_t i = 0; (p = hs_model_param(m, i)); i++)
+		if (!strcmp(p->name, "page_bytes") && p->value != img->page_size &&
+		    hs_model_set_param(m, "page_bytes", img->page_size)) {
+			hs_model_free(m);
+			return NULL;
+		}
+	return m;
+}
+
 int ms_cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -364,7 +389,7 @@ int ms_measure(const char *path, const struct ms_options *o, struct ms_image *ou
 
 		if (!pt)
 			return -1;
-		m = ms_model(o, o->cores[c]->name);
+		m = model_for(o, o->cores[c]->name, out->img);
 		ses = m ? hs_session_new_for(pt, o->src, o->set) : NULL;
 		if (!m || !ses) {
 			hs_model_free(m);
@@ -460,7 +485,7 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 	first = out->run.warmup < out->run.nops ? out->run.warmup : 0;
 	if (state == MS_TYPICAL && !out->run.booted)
 		state = MS_WARM;	/* no history to sample: typical is the warm op */
-	if (!(m = ms_model(o, core->name)))
+	if (!(m = model_for(o, core->name, img)))
 		return -1;
 	out->per = hs_calloc(out->run.tr.n ? out->run.tr.n : 1, sizeof(*out->per));
 	if (!out->per) {
