@@ -106,6 +106,27 @@ Test(booted, image_debian_6_1, .timeout = 1500) { booted_image("debian-6.1", 0);
 Test(booted, image_debian_6_1_prev, .timeout = 1500) { booted_image("debian-6.1-prev", 0); }
 Test(booted, image_debian_6_12, .timeout = 1500) { booted_image("debian-6.12", 0); }
 
+/*
+ * A minimal board config (issue 19): no initramfs support, no console
+ * driver, a shadow call stack, clang. Booted: the workload planted in the
+ * kernel's own rootfs (sim/vm/plant.c), every booted path identical to
+ * QEMU. Synthesized (forced): the shadow call stacks of init_task, of the
+ * tasks hotsim makes and of IRQ entry are set up, so every path with a
+ * synthesized form runs (before, the first SCS prologue faulted at 0x0).
+ */
+Test(booted, image_6_12_clang_minimal, .timeout = 1500)
+{
+	char args[400], *out;
+
+	booted_image("6.12-clang-minimal", 1);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --state-source synthesized --json --path "
+		 "irq-el1,irq-el0,syscall.getpid,syscall.invalid,cswitch,percpu", hs_kernel("6.12-clang-minimal"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%s", out);
+	cr_assert_eq(count(out, "\"status\": \"cannot_run\""), 0, "%.4000s", out);
+	cr_assert_geq(count(out, "\"state_source\": \"synthesized\""), 6, "%.4000s", out);
+	free(out);
+}
+
 /* Instructions of operation k (its first sample: after the warm-up) of a
  * path: how many of its trace's lines say needle, and also and (if not
  * NULL). */

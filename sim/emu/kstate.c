@@ -26,6 +26,7 @@
 #define PF_FORKNOEXEC		0x00000040u
 #define PF_KTHREAD		0x00200000u
 #define PF_NO_SETAFFINITY	0x04000000u
+#define HS_SCS_SIZE		1024	/* SCS_SIZE (include/linux/scs.h) */
 
 static const struct hs_sym *need(const struct hs_image *img, const char *name)
 {
@@ -119,6 +120,10 @@ static int call_as_init(struct hs_runner *r, struct hs_kstate *ks, const char *f
 	snprintf(what, sizeof(what), "state setup: %s()", fn);
 	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, ks->init_task);
 	hs_rt_set_reg(r, UC_ARM64_REG_X29, 0);
+	/* a shadow call stack kernel: init_task's, as head.S loads it
+	 * (scs_load_current); each call leaves it as it found it */
+	if (ks->scs_init)
+		hs_rt_set_reg(r, UC_ARM64_REG_X18, ks->scs_init);
 	return hs_rt_call(r, what, f->addr, args, n, top->addr - ks->off.pt_regs_size, SETUP_BUDGET,
 			  ret);
 }
@@ -154,6 +159,60 @@ static int find_task_flags(struct hs_runner *r, struct hs_kstate *ks)
 	return 0;
 }
 
+/*
+ * The shadow call stack (CONFIG_SHADOW_CALL_STACK: x18, grown upwards by
+ * every non-leaf function's prologue). init_task's is the image's
+ * init_shadow_call_stack, which its thread_info's scs_base and scs_sp both
+ * hold as the image initialises them: two consecutive words with that
+ * value at the start of init_task (thread_info is its first member) are
+ * the two fields, so no layout is assumed.
+ */
+static int find_scs(struct hs_runner *r, struct hs_kstate *ks)
+{
+	const struct hs_sym *scs = hs_sym_exact(hs_rt_image(r), "init_shadow_call_stack");
+	const uint8_t *ti = hs_rt_host(r, ks->init_template, 128);
+
+	if (!scs)
+		return 0;	/* no shadow call stack */
+	for (unsigned off = 0; ti && off + 16 <= 128; off += 8) {
+		uint64_t a, b;
+
+		memcpy(&a, ti + off, 8);
+		memcpy(&b, ti + off + 8, 8);
+		if (a == scs->addr && b == scs->addr) {
+			ks->scs_init = scs->addr;
+			ks->scs_field = off;
+			return 0;
+		}
+	}
+	return hs_fail("%s: init_task's thread_info does not hold init_shadow_call_stack "
+		       "(scs_base, scs_sp)", hs_rt_image(r)->path);
+}
+
+/* A shadow call stack of its own for a task hotsim makes (scs_alloc()):
+ * SCS_SIZE, 1 KiB since Linux 5.8 (include/linux/scs.h). */
+static int task_scs(struct hs_runner *r, struct hs_kstate *ks, uint64_t task)
+{
+	uint64_t s = hs_rt_alloc(r, HS_SCS_SIZE, 8);
+
+	if (!s)
+		return -1;
+	return hs_rt_write64(r, task + ks->scs_field, s) || hs_rt_write64(r, task + ks->scs_field + 8, s);
+}
+
+/* init_irq_scs(): the per-CPU shadow stack IRQ entry switches to */
+static int irq_scs(struct hs_runner *r, struct hs_kstate *ks)
+{
+	const struct hs_image *img = hs_rt_image(r);
+	uint64_t p = hs_kstate_percpu(ks, img, "irq_shadow_call_stack_ptr"), s;
+
+	if (!p)
+		return hs_fail("%s: a shadow call stack kernel without a per-CPU irq_shadow_call_stack_ptr",
+			       img->path);
+	s = hs_rt_alloc(r, HS_SCS_SIZE, 8);
+	return s ? hs_rt_write64(r, p, s) : -1;
+}
+
 int hs_kstate_sched_init(struct hs_runner *r, struct hs_kstate *ks)
 {
 	const struct hs_image *img = hs_rt_image(r);
@@ -171,7 +230,9 @@ int hs_kstate_sched_init(struct hs_runner *r, struct hs_kstate *ks)
 	irqp = hs_kstate_percpu(ks, img, "irq_stack_ptr");
 	if (!ks->irq_stack || !irqp)
 		return ks->irq_stack ? hs_fail("%s: no per-CPU irq_stack_ptr", img->path) : -1;
-	return hs_rt_write64(r, irqp, ks->irq_stack);
+	if (hs_rt_write64(r, irqp, ks->irq_stack))
+		return -1;
+	return ks->scs_init ? irq_scs(r, ks) : 0;
 }
 
 /*
@@ -268,6 +329,7 @@ int hs_kstate_tasks(struct hs_runner *r, struct hs_kstate *ks)
 			return hs_fail("state setup: init_task outside the image");
 		memcpy(hs_rt_host(r, t, ks->off.task_size), tmpl, ks->off.task_size);
 		if (hs_rt_write64(r, t + ks->off.task_stack, st) ||
+		    (ks->scs_init && task_scs(r, ks, t)) ||
 		    call_as_init(r, ks, "set_task_stack_end_magic", &t, 1, NULL))
 			return -1;
 		{
@@ -333,6 +395,8 @@ int hs_kstate_boot(struct hs_runner *r, struct hs_kstate *ks)
 	memcpy(hs_rt_host(r, ks->init_template, ks->off.task_size),
 	       hs_rt_host(r, it->addr, ks->off.task_size), ks->off.task_size);
 	ks->init_task = it->addr;
+	if (find_scs(r, ks))
+		return -1;
 	/* start_kernel(): set_task_stack_end_magic(&init_task) comes first */
 	if (call_as_init(r, ks, "set_task_stack_end_magic", &ks->init_task, 1, NULL) ||
 	    hs_kstate_sched_init(r, ks) || hs_kstate_time_init(r, ks) || find_task_flags(r, ks) ||

@@ -41,6 +41,8 @@ struct hs_kstate {
 	uint64_t stack[2];		/* stack base (lowest address) of A, B */
 	uint64_t loop_call[2];		/* pc of the yield() call in A's / B's loop */
 	uint64_t irq_stack;
+	uint64_t scs_init;		/* init_shadow_call_stack; 0: no shadow call stack */
+	uint64_t scs_field;		/* offsetof(task_struct, thread_info.scs_base) */
 	unsigned setup_insns;		/* instructions run to build the state */
 };
 

@@ -217,8 +217,9 @@ static int vectors(struct hs_boot_state *b, const struct hs_patched *pt)
 
 /*
  * What booting under QEMU's virt machine needs of the image, checked from
- * its symbols before QEMU is started: a Linux kernel that can unpack an
- * initramfs (the workload) with the GICv3 and arch timer drivers. And what
+ * its symbols before QEMU is started: a Linux kernel with the GICv3 and
+ * arch timer drivers that can unpack an initramfs (the workload) or, if it
+ * cannot, has the functions hotsim plants it with (sim/vm/plant.c). And what
  * it needs of the boot CPU: the image's page size, and the same answer to
  * KPTI as the modelled core - a kernel that unmaps itself at EL0 builds
  * other page tables and entry trampolines, which no overlay of text can
@@ -233,14 +234,18 @@ static int bootable(const struct hs_image *img, const struct hs_core *core)
 
 	static const struct { const char *sym, *what; } need[] = {
 		{ "linux_banner", "not a Linux kernel (no linux_banner)" },
-		{ "initrd_start", "no initramfs support (CONFIG_BLK_DEV_INITRD is not set)" },
 		{ "gic_handle_irq@irq-gic-v3.c", "no GICv3 driver (CONFIG_ARM_GIC_V3)" },
 		{ "arch_timer_handler_virt", "no arch timer driver (CONFIG_ARM_ARCH_TIMER)" },
 	};
+	char pwhy[120];
 
 	for (size_t i = 0; i < HS_ARRAY_SIZE(need); i++)
 		if (!hs_sym_spec(img, need[i].sym, NULL))
 			return hs_fail("the image cannot boot under QEMU's virt machine: %s", need[i].what);
+	/* no initramfs support: the workload is planted in its rootfs */
+	if (!hs_sym_exact(img, "initrd_start") && hs_vm_plant_missing(img, pwhy, sizeof(pwhy)))
+		return hs_fail("the image cannot boot under QEMU's virt machine: no initramfs support "
+			       "(CONFIG_BLK_DEV_INITRD is not set) and %s", pwhy);
 	/* decided before QEMU starts: a boot the CPU cannot do would only hang */
 	if (qc->mmfr0 && !hs_mmfr0_has_granule(qc->mmfr0, img->page_size))
 		return hs_fail("the image uses %uK pages and QEMU's %s has no %uK granule "

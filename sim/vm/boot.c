@@ -367,7 +367,16 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	cfg.record = b->record && !b->keep_dir;
 	if (hs_qemu_start(&q, &cfg))
 		goto fail;
-	rc = walk_points(&q, b, s, sites);
+	rc = 0;
+	if (!hs_sym_exact(img, "initrd_start")) {	/* it ignores -initrd (plant.c) */
+		struct hs_vm_file files[2] = { { "/init", hs_workload_elf, hs_workload_elf_size } };
+
+		if (b->wl)
+			files[1] = (struct hs_vm_file){ "/user", b->wl->elf, b->wl->size };
+		rc = hs_vm_plant(&q, img, files, b->wl ? 2 : 1, b->timeout_s);
+	}
+	if (!rc)
+		rc = walk_points(&q, b, s, sites);
 	hs_qemu_stop(&q);
 	if (!rc)
 		return 0;

@@ -27,6 +27,23 @@ int hs_vm_write_flat_image(const struct hs_image *img, const char *path);
 int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const void *user,
 			  size_t user_size);
 
+/* A file of the workload's root filesystem. */
+struct hs_vm_file {
+	const char *path;		/* "/init" */
+	const void *data;
+	size_t size;
+};
+
+/* An image without initramfs support (plant.c): nonzero, with why, when
+ * it lacks a kernel function planting the files needs. */
+int hs_vm_plant_missing(const struct hs_image *img, char *why, size_t len);
+/* Stop the boot at init_eaccess() and make /dev/zero and the files in the
+ * kernel's own rootfs by its own functions; the guest is left stopped
+ * there, to go on. */
+struct hs_qemu;
+int hs_vm_plant(struct hs_qemu *q, const struct hs_image *img, const struct hs_vm_file *files,
+		unsigned nfiles, unsigned timeout_s);
+
 /* The workload (kernels/workload/init.c), built for aarch64 and embedded. */
 extern const unsigned char hs_workload_elf[];
 extern const size_t hs_workload_elf_size;
