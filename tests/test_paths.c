@@ -151,6 +151,39 @@ Test(paths, irq_direct_drops_the_load_6_1)
 	drops_the_handle_arch_irq_load("6.1-base", "6.1-irq-direct");
 }
 
+/*
+ * The same runtime constant under a name no boot rule knows
+ * (runtime_ptr_arm64_root_irq, issue 19): its value comes from the store
+ * set_handle_irq() makes, with the GICv3 driver's handler as its caller's
+ * argument (boot_stores.c). The two images differ only in that variable
+ * and its one store in init code, so each IRQ path runs the same
+ * instructions as on 6.1-irq-direct, through the GICv3 root handler.
+ */
+Test(paths, irq_runtime_const_of_any_name_6_1)
+{
+	struct hs_image *dir = open_kernel(hs_kernel("6.1-irq-direct"));
+	struct hs_image *ren = open_kernel(hs_kernel("6.1-irq-direct-renamed"));
+	static const char *const irq_paths[] = { "irq-el1", "irq-el0" };
+	struct hs_patched *pd = patch(dir, "a53"), *pr = patch(ren, "a53");
+
+	cr_assert_not_null(hs_sym_exact(ren, "arm64_root_irq"));
+	cr_assert_not_null(hs_section_find(ren, "runtime_ptr_arm64_root_irq"));
+	for (int k = 0; k < 2; k++) {
+		struct hs_path_run rd, rr;
+
+		run(irq_paths[k], pd, &rd);
+		run(irq_paths[k], pr, &rr);
+		cr_assert_eq(rr.tr.n, rd.tr.n, "%s: %zu vs %zu instructions", irq_paths[k], rr.tr.n, rd.tr.n);
+		cr_assert(visits(ren, &rr.tr, "gic_handle_irq@irq-gic-v3.c"), "%s", irq_paths[k]);
+		hs_path_run_free(&rd);
+		hs_path_run_free(&rr);
+	}
+	hs_patched_free(pd);
+	hs_patched_free(pr);
+	hs_image_close(dir);
+	hs_image_close(ren);
+}
+
 /* 6.1-base is PREEMPT; Debian's 6.1 is PREEMPT_VOLUNTARY without
  * PREEMPT_COUNT (no DEBUG_ATOMIC_SLEEP), where preempt_disable() is only a
  * compiler barrier: the census must find the same ops with no wrapper. */

@@ -149,6 +149,8 @@ A64_INSN_FUNCS(bl, 0xfc000000u, 0x94000000u)		/* bl imm26 */
 A64_INSN_FUNCS(sys_space, 0xffc00000u, 0xd5000000u)	/* mrs/msr/sys/sysl, hints, barriers */
 A64_INSN_FUNCS(dc_zva, 0xffffffe0u, 0xd50b7420u)	/* dc zva, Xt */
 A64_INSN_FUNCS(tlbi_el1, 0xfffff000u, 0xd5088000u)	/* tlbi <op>, {Xt}: sys #0, C8, Cm, #op2 */
+A64_INSN_FUNCS(add_x_imm, 0xff800000u, 0x91000000u)	/* add Xd, Xn, #imm12{, lsl #12} */
+A64_INSN_FUNCS(str_x_uimm, 0xffc00000u, 0xf9000000u)	/* str Xt, [Xn, #uimm12 * 8] */
 A64_INSN_FUNCS(dsb, 0xfffff0ffu, 0xd503309fu)		/* dsb <option> */
 A64_INSN_FUNCS(mrs_tpidr_el1, 0xffffffe0u, 0xd538d080u)	/* mrs Xt, tpidr_el1 */
 A64_INSN_FUNCS(mrs_sp_el0, 0xffffffe0u, 0xd5384100u)	/* mrs Xt, sp_el0 */
@@ -168,6 +170,8 @@ A64_INSN_FUNCS(stp_x_post, 0xffc00000u, 0xa8800000u)	/* stp Xt1, Xt2, [Xn], #imm
 A64_INSN_FUNCS(str_x30_uimm, 0xffc0001fu, 0xf900001eu)	/* str x30, [Xn, #uimm] */
 /* Rm (bits 20:16) */
 static inline unsigned a64_rm(uint32_t w) { return (w >> 16) & 31; }
+/* add Xd, Xn, #imm: the immediate, shifted */
+static inline uint64_t a64_add_imm(uint32_t w) { return (uint64_t)((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0); }
 /* the 12-bit unsigned immediate of a load/store (unsigned offset) */
 static inline unsigned a64_uimm12(uint32_t w) { return (w >> 10) & 0xfff; }
 

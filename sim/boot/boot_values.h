@@ -16,6 +16,12 @@ struct hs_boot_value {
 /* Boot-time value of var; -1 (hs_errmsg) if hotsim does not know it. */
 int hs_boot_value(const struct hs_image *img, const char *var, uint64_t *val, const char **why);
 
+/* Boot-time value of var from the stores the image's own code makes to it
+ * (boot_stores.c): the one function address stored, or the platform
+ * driver's among several; -1 (hs_errmsg) when that does not decide it. */
+int hs_boot_stored_value(const struct hs_image *img, uint8_t *mem, const char *var, uint64_t *val,
+			 const char **why);
+
 /* Write every known boot value whose variable the image has. */
 int hs_apply_boot_values(const struct hs_image *img, uint8_t *mem, unsigned *nset);
 

@@ -141,6 +141,8 @@ int hs_apply_runtime_consts(const struct hs_image *img, uint8_t *mem, struct hs_
 		} else if ((val = var_value(img, mem, var, rc->kind)) != 0) {
 			rc->source = HS_RTC_FROM_IMAGE;
 			rc->from = "the variable's initial value in the image";
+		} else if (rc->kind == HS_RTC_PTR && hs_boot_stored_value(img, mem, rc->var, &val, &rc->from) == 0) {
+			rc->source = HS_RTC_FROM_RULE;	/* whatever it is called */
 		} else {
 			rc->source = HS_RTC_PENDING;
 			rc->from = var ? "set by boot code hotsim does not run"

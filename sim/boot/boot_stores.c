@@ -1,0 +1,200 @@
+/*
+ * boot_stores.c - the value a variable gets at boot, read from the stores
+ * the image's own code makes to it: for a runtime constant whose variable
+ * no boot rule names (boot_values.c) and whose initial value is 0, so
+ * that a kernel's constant works whatever it is called.
+ *
+ * A linear scan of every function follows the addresses adrp/add (and
+ * mov) put in registers; a 64-bit str of a register holding a function's
+ * address to the variable is a candidate value, and a str of an argument
+ * register the function has not written yet (set_handle_irq(handler):
+ * the handler is its caller's) makes each bl to that function with an
+ * address in that register a candidate. Control flow is not followed
+ * (what a register holds survives a branch in the scan): the candidates
+ * are checked to be functions of the image, and when several remain (one
+ * per irqchip driver built in), the one in a driver of hotsim's platform,
+ * QEMU's virt machine (its GICv3, its arch timer), is the boot's.
+ */
+#include <string.h>
+
+#include "a64/encode.h"
+#include "boot/boot_values.h"
+#include "hotsim/a64.h"
+#include "hotsim/err.h"
+
+#define MAX_CANDIDATES 16
+#define STT_FUNC_ 2
+
+/* The platform's drivers: the candidate boot picks when it has several. */
+static const char *const platform_files[] = { "irq-gic-v3.c", "arm_arch_timer.c" };
+
+struct scan {
+	const struct hs_image *img;
+	uint8_t *mem;
+	uint64_t var;
+	uint64_t cand[MAX_CANDIDATES];
+	unsigned ncand;
+	uint64_t arg_fn[MAX_CANDIDATES];	/* functions storing an argument to var */
+	uint8_t arg_reg[MAX_CANDIDATES];
+	unsigned nargs;
+};
+
+struct regs {
+	uint64_t v[31];
+	uint32_t known;		/* bit n: x<n> holds v[n] */
+	uint32_t written;	/* bit n: x<n> written since the function's entry */
+	int8_t arg[31];		/* x<n> holds the function's argument x<arg[n]> (-1: not) */
+};
+
+static void add_cand(struct scan *s, uint64_t v)
+{
+	for (unsigned i = 0; i < s->ncand; i++)
+		if (s->cand[i] == v)
+			return;
+	if (s->ncand < MAX_CANDIDATES)
+		s->cand[s->ncand++] = v;
+}
+
+/* What one instruction does to the tracked registers (and to var). */
+static void step(struct scan *s, struct regs *r, uint64_t fn, uint64_t pc, uint32_t w, int pass)
+{
+	struct a64_insn in;
+	unsigned d = a64_rt(w), n = a64_rn(w);
+
+	a64_decode(w, pc, &in);
+	if (pass == 0 && a64_is_str_x_uimm(w) && n < 31 && (r->known >> n & 1) &&
+	    r->v[n] + a64_uimm12(w) * 8 == s->var && d < 31) {
+		if (r->known >> d & 1)
+			add_cand(s, r->v[d]);
+		else if (r->arg[d] >= 0 && s->nargs < MAX_CANDIDATES) {
+			s->arg_fn[s->nargs] = fn;
+			s->arg_reg[s->nargs++] = (uint8_t)r->arg[d];
+		}
+	}
+	if (pass == 1 && a64_is_bl(w))
+		for (unsigned i = 0; i < s->nargs; i++)
+			if (in.target == s->arg_fn[i] && (r->known >> s->arg_reg[i] & 1))
+				add_cand(s, r->v[s->arg_reg[i]]);
+	/* what the instruction leaves in Xd, from its sources before it
+	 * writes (add x0, x0, #lo12 reads what it overwrites) */
+	int known = 0;
+	uint64_t val = 0;
+	/* mov Xd, Xm of an argument: Xd holds it too (set_handle_irq keeps
+	 * its handler in a callee-saved register) */
+	int8_t moved = a64_is_mov_reg(w) && a64_rm(w) < 31 ? r->arg[a64_rm(w)] : -1;
+
+	if ((w & 0x9f000000u) == 0x90000000u && d < 31) {	/* adrp */
+		known = 1, val = in.target;
+	} else if (a64_is_add_x_imm(w) && d < 31 && n < 31 && (r->known >> n & 1)) {
+		known = 1, val = r->v[n] + a64_add_imm(w);
+	} else if (a64_is_mov_reg(w) && a64_rm(w) < 31 && (r->known >> a64_rm(w) & 1)) {
+		known = 1, val = r->v[a64_rm(w)];
+	}
+	for (unsigned k = 0; k < in.ndst; k++)
+		if (in.dst[k] < 31) {
+			r->known &= ~(1u << in.dst[k]);
+			r->written |= 1u << in.dst[k];
+			r->arg[in.dst[k]] = -1;
+		}
+	if (in.cls == A64_C_CALL || in.cls == A64_C_CALL_IND) {
+		r->known &= ~0x7ffffu;	/* x0..x18: the callee's */
+		for (unsigned k = 0; k < 19; k++)
+			r->arg[k] = -1;
+	}
+	if (moved >= 0 && d < 31)
+		r->arg[d] = moved;
+	if (known) {
+		r->v[d] = val;
+		r->known |= 1u << d;
+	}
+}
+
+/* Could f matter to this pass? Cheap word tests first (an image has
+ * millions of instructions, a few of which mention var): pass 0, an adrp
+ * of var's page; pass 1, a bl to a function that stores an argument. */
+static int relevant(const struct scan *s, const struct hs_sym *f, int pass)
+{
+	for (uint64_t pc = f->addr; pc + 4 <= f->addr + f->size; pc += 4) {
+		const uint8_t *p = hs_at(s->img, s->mem, pc, 4);
+		int64_t off;
+		uint32_t w;
+
+		if (!p)
+			return 0;
+		memcpy(&w, p, 4);
+		if (pass == 0 && a64_adrp_offset(w, &off) && (pc & ~0xfffULL) + (uint64_t)off == (s->var & ~0xfffULL))
+			return 1;
+		if (pass == 1 && a64_is_bl(w) && a64_branch_imm_offset(w, &off))
+			for (unsigned i = 0; i < s->nargs; i++)
+				if (pc + (uint64_t)off == s->arg_fn[i])
+					return 1;
+	}
+	return 0;
+}
+
+static void scan_all(struct scan *s, int pass)
+{
+	const struct hs_image *img = s->img;
+
+	for (size_t i = 0; i < img->nsyms; i++) {
+		const struct hs_sym *f = &img->syms[i];
+		struct regs r = { { 0 }, 0, 0, { 0 } };
+
+		for (int k = 0; k < 31; k++)
+			r.arg[k] = k < 8 ? (int8_t)k : -1;	/* x0..x7 on entry: the arguments */
+		if (f->type != STT_FUNC_ || !f->size || f->size > (1u << 20) || !relevant(s, f, pass))
+			continue;
+		for (uint64_t pc = f->addr; pc + 4 <= f->addr + f->size; pc += 4) {
+			const uint8_t *p = hs_at(img, s->mem, pc, 4);
+			uint32_t w;
+
+			if (!p)
+				break;
+			memcpy(&w, p, 4);
+			step(s, &r, f->addr, pc, w, pass);
+		}
+	}
+}
+
+static int in_platform(const struct hs_sym *f)
+{
+	for (size_t i = 0; f && f->file && i < HS_ARRAY_SIZE(platform_files); i++)
+		if (!strcmp(f->file, platform_files[i]))
+			return 1;
+	return 0;
+}
+
+int hs_boot_stored_value(const struct hs_image *img, uint8_t *mem, const char *var, uint64_t *val,
+			 const char **why)
+{
+	const struct hs_sym *v = hs_sym_exact(img, var), *pick = NULL;
+	struct scan s;
+	unsigned nfn = 0, nplat = 0;
+
+	if (!v)
+		return hs_fail("%s: no variable %s", img->path, var);
+	memset(&s, 0, sizeof(s));
+	s.img = img, s.mem = mem, s.var = v->addr;
+	scan_all(&s, 0);
+	if (s.nargs)
+		scan_all(&s, 1);
+	for (unsigned i = 0; i < s.ncand; i++) {
+		const struct hs_sym *f = hs_sym_at(img, s.cand[i]);
+
+		if (!f || f->addr != s.cand[i] || f->type != STT_FUNC_)
+			continue;	/* not a function's address: not a handler */
+		nfn++;
+		if (in_platform(f))
+			nplat++, pick = f;
+		else if (nfn == 1)
+			pick = f;
+	}
+	if (!nfn || (nfn > 1 && nplat != 1))
+		return hs_fail("%s: %s: %u functions stored to it, %u of them the platform's", img->path, var,
+			       nfn, nplat);
+	*val = pick->addr;
+	if (why)
+		*why = nfn == 1 ? "the one function the image's code stores to it"
+				: "the function of the platform's driver (QEMU virt) the image's code stores to it";
+	return 0;
+}
