@@ -275,8 +275,8 @@ Test(compare, text_table_names_both_images)
 	hs_kernel("7.2-irq-runtime-const");
 
 	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-irq-runtime-const") " --path irq-el1 --cpu a53", &out, NULL), 0);
-	cr_assert(strstr(out, "base     " HS_KPATH("7.2-base")), "%s", out);
-	cr_assert(strstr(out, "patched  " HS_KPATH("7.2-irq-runtime-const")), "%s", out);
+	cr_assert(strstr(out, "base     " HS_KPATH("7.2-base")), "%.4000s", out);
+	cr_assert(strstr(out, "patched  " HS_KPATH("7.2-irq-runtime-const")), "%.4000s", out);
 	cr_assert(strstr(out, "deterministic"));
 	cr_assert(strstr(out, "irq-el1"));
 	free(out);
@@ -289,7 +289,7 @@ Test(compare, run_prints_every_path)
 	hs_kernel("7.2-base");
 
 	cr_assert_eq(run("run " HS_KPATH("7.2-base") " --cpu a53 --state warm", &out, NULL), 0);
-	cr_assert(strstr(out, "image    " HS_KPATH("7.2-base")), "%s", out);
+	cr_assert(strstr(out, "image    " HS_KPATH("7.2-base")), "%.4000s", out);
 	for (const char *const *p = (const char *const[]){ "irq-el1 ", "irq-el0 ", "cswitch ",
 							   "percpu.add ", "percpu.census ", NULL };
 	     *p; p++)
@@ -308,13 +308,13 @@ Test(compare, config_difference_is_warned)
 	/* both embed their .config (CONFIG_IKCONFIG): the clang build adds
 	 * BTI_KERNEL and RELR, and its compiler lines differ */
 	cr_assert_eq(run("compare " PAIR("6.12-base", "6.12-clang") " --path irq-el1 --cpu a53", &out, NULL), 0);
-	cr_assert(strstr(out, "warning: embedded .config differs"), "%s", out);
-	cr_assert(strstr(out, "warning: compilers differ"), "%s", out);
+	cr_assert(strstr(out, "warning: embedded .config differs"), "%.4000s", out);
+	cr_assert(strstr(out, "warning: compilers differ"), "%.4000s", out);
 	free(out);
 	/* a source change under one config: neither warning */
 	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-unrelated") " --path irq-el1 --cpu a53", &out, NULL), 0);
-	cr_assert_null(strstr(out, "warning: embedded .config differs"), "%s", out);
-	cr_assert_null(strstr(out, "warning: compilers differ"), "%s", out);
+	cr_assert_null(strstr(out, "warning: embedded .config differs"), "%.4000s", out);
+	cr_assert_null(strstr(out, "warning: compilers differ"), "%.4000s", out);
 	free(out);
 }
 
@@ -328,15 +328,15 @@ Test(compare, path_missing_in_one_image)
 
 	cr_assert_eq(run("compare " HS_KPATH("7.2-base") " " HS_FIXTURE("minikernel.elf")
 			 " --path irq-el1,cswitch --cpu a53", &out, NULL), 0);
-	cr_assert(strstr(out, "warning: kernel versions differ: 7.2."), "%s", out);
+	cr_assert(strstr(out, "warning: kernel versions differ: 7.2."), "%.4000s", out);
 	/* the reason is wrapped onto the next line (72 columns) */
 	cr_assert(strstr(out, "irq-el1 on a53: cannot run on patched:\n    " HS_FIXTURE("minikernel.elf")),
-		  "%s", out);
-	cr_assert(strstr(out, "cswitch on a53: cannot run on patched"), "%s", out);
+		  "%.4000s", out);
+	cr_assert(strstr(out, "cswitch on a53: cannot run on patched"), "%.4000s", out);
 	free(out);
 	cr_assert_eq(run("compare " HS_KPATH("7.2-base") " " HS_FIXTURE("minikernel.elf")
 			 " --path cswitch --cpu a53 --json", &out, NULL), 0);
-	cr_assert(strstr(out, "\"status\": \"cannot_run\""), "%s", out);
+	cr_assert(strstr(out, "\"status\": \"cannot_run\""), "%.4000s", out);
 	free(out);
 }
 
@@ -491,7 +491,7 @@ Test(compare, percpu_nopreempt_every_percpu_row_cheaper)
 	/* fewer instructions, not a layout: beyond layout noise, each op */
 	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-percpu-nopreempt") " --path percpu --cpu a53 "
 			 "--state warm --noise 4 --json", &out, NULL), 0);
-	cr_assert_eq(hs_count(out, "\"beyond\": true"), HS_PCPU_PTR, "%s", out);
+	cr_assert_eq(hs_count(out, "\"beyond\": true"), HS_PCPU_PTR, "%.4000s", out);
 	free(out);
 }
 
@@ -559,9 +559,9 @@ Test(compare, irq_runtime_const_not_significant_on_sched_pipe, .timeout = 900)
 	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-irq-runtime-const") " --path sched-pipe --json "
 			 "--state-source booted", &out, NULL), 0);
 	/* the whole row and its six sub-rows, on every core */
-	cr_assert_eq(hs_count(out, "\"verdict\": "), 7 * (int)hs_ndefault_cores(), "%s", out);
-	cr_assert_eq(hs_count(out, "\"verdict\": \"improved\""), 0, "%s", out);
-	cr_assert_eq(hs_count(out, "\"verdict\": \"regressed\""), 0, "%s", out);
+	cr_assert_eq(hs_count(out, "\"verdict\": "), 7 * (int)hs_ndefault_cores(), "%.4000s", out);
+	cr_assert_eq(hs_count(out, "\"verdict\": \"improved\""), 0, "%.4000s", out);
+	cr_assert_eq(hs_count(out, "\"verdict\": \"regressed\""), 0, "%.4000s", out);
 	free(out);
 }
 

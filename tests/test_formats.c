@@ -81,19 +81,19 @@ Test(formats, fixture_pair_text_and_markdown)
 
 	cr_assert_eq(hotsim("compare " MINI " " MINI " --cpu a53", &out), 0);
 	email_shaped("compare (fixture)", out);
-	cr_assert(strstr(out, "cannot run on base:"), "%s", out);
+	cr_assert(strstr(out, "cannot run on base:"), "%.4000s", out);
 	free(out);
 	cr_assert_eq(hotsim("compare " MINI " " MINI " --cpu a53 --format markdown", &out), 0);
 	markdown_tables("compare --format markdown (fixture)", out, &t, &r);
-	cr_assert_eq(t, 1, "%s", out);
+	cr_assert_eq(t, 1, "%.4000s", out);
 	/* every path of the registry not run, a total per state shown (typical) */
-	cr_assert_eq(r, npaths() + 1, "%s", out);
-	cr_assert(strstr(out, "**hotsim compare**: "), "%s", out);
-	cr_assert(strstr(out, "Not run:"), "%s", out);
+	cr_assert_eq(r, npaths() + 1, "%.4000s", out);
+	cr_assert(strstr(out, "**hotsim compare**: "), "%.4000s", out);
+	cr_assert(strstr(out, "Not run:"), "%.4000s", out);
 	free(out);
 	cr_assert_eq(hotsim("run " MINI " --cpu a53 --format markdown", &out), 0);
 	markdown_tables("run --format markdown (fixture)", out, &t, &r);
-	cr_assert_eq(t, 1, "%s", out);
+	cr_assert_eq(t, 1, "%.4000s", out);
 	free(out);
 }
 
@@ -124,13 +124,13 @@ Test(formats, version_names_the_build)
 	sscanf(p + 19, "%40s", want);
 	free(mk);
 	cr_assert_eq(hotsim("--version", &out), 0);
-	cr_assert(!strncmp(out, "hotsim ", 7) && !strncmp(out + 7, want, strlen(want)), "%s", out);
+	cr_assert(!strncmp(out, "hotsim ", 7) && !strncmp(out + 7, want, strlen(want)), "%.4000s", out);
 	/* built in hotsim's own git checkout: git describe names the commit */
 	if (hs_sh("test \"$(git rev-parse --show-toplevel 2>/dev/null)\" = \"$(pwd)\"", NULL, 0) == 0)
-		cr_assert(strstr(out, " (git "), "%s", out);
-	cr_assert(strstr(out, "\n  compiler  gcc ") || strstr(out, "\n  compiler  clang "), "%s", out);
-	cr_assert(strstr(out, "\n  unicorn   2."), "%s", out);
-	cr_assert(strstr(out, "\n  capstone  "), "%s", out);
+		cr_assert(strstr(out, " (git "), "%.4000s", out);
+	cr_assert(strstr(out, "\n  compiler  gcc ") || strstr(out, "\n  compiler  clang "), "%.4000s", out);
+	cr_assert(strstr(out, "\n  unicorn   2."), "%.4000s", out);
+	cr_assert(strstr(out, "\n  capstone  "), "%.4000s", out);
 	free(out);
 }
 
@@ -145,8 +145,8 @@ Test(formats, real_pair_text_fits_72_columns)
 	hs_kernel("7.2-cswitch-inline");
 	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline"), &out), 0);
 	email_shaped("compare 7.2-base 7.2-cswitch-inline", out);
-	cr_assert(strstr(out, "\ncswitch           a"), "%s", out);
-	cr_assert(strstr(out, "\ntotal             all typical"), "%s", out);
+	cr_assert(strstr(out, "\ncswitch           a"), "%.4000s", out);
+	cr_assert(strstr(out, "\ntotal             all typical"), "%.4000s", out);
 	free(out);
 	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline") " --all", &out), 0);
 	email_shaped("compare --all", out);
@@ -167,9 +167,9 @@ Test(formats, real_pair_markdown)
 			    " --format markdown", &out), 0);
 	markdown_tables("compare --format markdown", out, &t, &r);
 	cr_assert_eq(t, 2, "the moved rows and the folded unchanged ones: %s", out);
-	cr_assert(strstr(out, "| **total** | all | typical |"), "%s", out);
+	cr_assert(strstr(out, "| **total** | all | typical |"), "%.4000s", out);
 	fold = strstr(out, "<details><summary>");
-	cr_assert(fold && strstr(fold, " unchanged results</summary>"), "%s", out);
+	cr_assert(fold && strstr(fold, " unchanged results</summary>"), "%.4000s", out);
 	/* the largest move of a whole path (not a sub-row, not the census,
 	 * which is a sum of sites), found here from the table itself */
 	{
@@ -200,8 +200,8 @@ Test(formats, real_pair_markdown)
 	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline")
 			    " --format markdown --cpu a53,a55 --path irq-el1 --explain irq-el1", &out), 0);
 	markdown_tables("compare --format markdown --explain", out, &t, &r);
-	cr_assert(strstr(out, "--explain irq-el1 (typical)"), "%s", out);
-	cr_assert(strstr(out, "explain irq-el1 on a53") && strstr(out, "explain irq-el1 on a55"), "%s", out);
+	cr_assert(strstr(out, "--explain irq-el1 (typical)"), "%.4000s", out);
+	cr_assert(strstr(out, "explain irq-el1 on a53") && strstr(out, "explain irq-el1 on a55"), "%.4000s", out);
 	free(out);
 }
 
@@ -223,8 +223,8 @@ Test(formats, readme_examples_are_the_output, .timeout = 1800)
 	hs_kernel("7.2-irq-runtime-const");
 	hs_kernel("7.2-percpu-nopreempt");
 	snprintf(cmd, sizeof(cmd), "HOTSIM_BIN=%s scripts/readme-examples --check 2>&1", hs_bin());
-	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0, "%s", out);
-	cr_assert(strstr(out, "every one what hotsim prints"), "%s", out);
+	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0, "%.4000s", out);
+	cr_assert(strstr(out, "every one what hotsim prints"), "%.4000s", out);
 	free(out);
 }
 

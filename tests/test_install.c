@@ -45,13 +45,13 @@ Test(install, binary_runs)
 
 	snprintf(cmd, sizeof(cmd), "%s/usr/bin/hotsim --version", dest);
 	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0);
-	cr_assert(!strncmp(out, "hotsim ", 7), "%s", out);
+	cr_assert(!strncmp(out, "hotsim ", 7), "%.4000s", out);
 	free(out);
 	/* hotsim pair finds the installed script and its recipe: a tree that
 	 * is not there stops it before any build */
 	snprintf(cmd, sizeof(cmd), "%s/usr/bin/hotsim pair /nonexistent/tree --patch /dev/null 2>&1", dest);
 	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 2);
-	cr_assert(strstr(out, "hotsim pair: /nonexistent/tree: no such directory"), "%s", out);
+	cr_assert(strstr(out, "hotsim pair: /nonexistent/tree: no such directory"), "%.4000s", out);
 	free(out);
 	snprintf(cmd, sizeof(cmd), "test -f %s/usr/share/hotsim/recipe.sh && test -f %s/usr/share/hotsim/base.config",
 		 dest, dest);
@@ -61,7 +61,7 @@ Test(install, binary_runs)
 	snprintf(cmd, sizeof(cmd), "test -f %s/usr/include/hotsim/workload.h && %s/usr/bin/hotsim run "
 		 "/nonexistent.vmlinux --workload tests/workloads/two_ops.c 2>&1", dest, dest);
 	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 2);
-	cr_assert(strstr(out, "/nonexistent.vmlinux") && !strstr(out, "workload.h"), "%s", out);
+	cr_assert(strstr(out, "/nonexistent.vmlinux") && !strstr(out, "workload.h"), "%.4000s", out);
 	free(out);
 }
 

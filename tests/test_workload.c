@@ -81,7 +81,7 @@ Test(workload, two_marked_operations_two_rows, .timeout = 900)
 
 	hs_kernel("7.2-base");
 	snprintf(args, sizeof(args), "run %s --cpu a53 --workload %s", hs_kernel("7.2-base"), WL("two_ops.c"));
-	cr_assert_eq(hotsim(args, &out), 0, "%s", out);
+	cr_assert_eq(hotsim(args, &out), 0, "%.4000s", out);
 	ppid = hs_row_value(out, "user.ppid", "a53", "typical");
 	both = hs_row_value(out, "user.both", "a53", "typical");
 	cr_assert(ppid > 0 && both > ppid, "two rows, the second dearer: %s", out);
@@ -118,12 +118,12 @@ Test(workload, validated_and_compared, .timeout = 900)
 	char args[512], *out;
 
 	snprintf(args, sizeof(args), "validate %s --workload %s", hs_kernel("7.2-base"), WL("two_ops.c"));
-	cr_assert_eq(hotsim(args, &out), 0, "%s", out);
-	cr_assert_eq(hs_count(out, " identical, "), 2 * hs_ndefault_cores(), "%s", out);
+	cr_assert_eq(hotsim(args, &out), 0, "%.4000s", out);
+	cr_assert_eq(hs_count(out, " identical, "), 2 * hs_ndefault_cores(), "%.4000s", out);
 	free(out);
 	snprintf(args, sizeof(args), "compare %s %s --cpu a53 --workload %s --json", hs_kernel("7.2-base"),
 		 hs_kernel("7.2-base"), WL("two_ops.c"));
-	cr_assert_eq(hotsim(args, &out), 0, "%s", out);
+	cr_assert_eq(hotsim(args, &out), 0, "%.4000s", out);
 	cr_assert(strstr(out, "\"path\": \"user.both\"") && strstr(out, "\"moved\": 0,"), "%.2000s", out);
 	free(out);
 }
