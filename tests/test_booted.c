@@ -106,6 +106,11 @@ Test(booted, image_debian_6_1, .timeout = 1500) { booted_image("debian-6.1", 0);
 Test(booted, image_debian_6_1_prev, .timeout = 1500) { booted_image("debian-6.1-prev", 0); }
 Test(booted, image_debian_6_12, .timeout = 1500) { booted_image("debian-6.12", 0); }
 
+/* 64K pages (issue 19): every modelled core has the granule, so every
+ * default core boots it and every booted path replays its 64K tables
+ * identically to QEMU. */
+Test(booted, image_7_2_64k, .timeout = 1500) { booted_image("7.2-64k", 1); }
+
 /*
  * A minimal board config (issue 19): no initramfs support, no console
  * driver, a shadow call stack, clang. Booted: the workload planted in the

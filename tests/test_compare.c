@@ -397,7 +397,23 @@ Test(compare, every_path_every_core_on_every_image, .timeout = 600)
 
 		snprintf(cmd, sizeof(cmd), "run %s --json", hs_kernel(names[i]));
 		cr_assert_eq(run(cmd, &out, NULL), 0, "%s", cmd);
-		cr_assert_null(strstr(out, "cannot_run"), "%s: a path cannot run:\n%.2000s", names[i], out);
+		if (strstr(out, "cannot_run")) {
+			/* only a core without the image's granule may refuse it
+			 * (16K: the A53 and A73), each of its rows saying so */
+			unsigned no = hs_count(out, "\"status\": \"cannot_run\""),
+				 granule = hs_count(out, "K pages and "), ok = hs_count(out, "\"status\": \"ok\"");
+
+			unsigned ncores = hs_ndefault_cores(), per_core = (unsigned)ALL_RESULTS / ncores, npaths = 0;
+
+			for (int p = 0; hs_paths[p]; p++)
+				npaths += hs_paths[p]->kind != HS_PATH_BOOTED;
+			/* a refused core has a row per path (percpu not split) */
+			cr_assert_eq(no, granule, "%s: a path cannot run:\n%.2000s", names[i], out);
+			cr_assert(no % npaths == 0 && no / npaths < ncores, "%s: %u refused rows", names[i], no);
+			cr_assert_eq(ok, (ncores - no / npaths) * per_core, "%s: %u ok, %u refused", names[i], ok, no);
+			free(out);
+			continue;
+		}
 		/* results() asserts every status is ok */
 		k = results(out, r, 256);
 		cr_assert_eq(k, ALL_RESULTS, "%s: %d results", names[i], k);
@@ -520,12 +536,24 @@ Test(compare, null_pair_is_exactly_zero_6_1)
  * the layout band is what keeps them out, and this is the check that it
  * does.
  */
+/*
+ * The paths whose stream a build's unrelated changes leave alone. Not the
+ * memory paths (fault.page, mmap, fork): their ops allocate - slab, the
+ * page allocator, the maple tree, RCU-freed stacks - and two builds' boots
+ * leave those in different states, so the streams themselves differ by a
+ * few tens of instructions per op (mmap on Debian's 6.12 pair: 16857 vs
+ * 16805) and their moves are state as well as layout, which the layout
+ * band does not bound (README, Known limits).
+ */
+#define STATELESS_PATHS "irq-el1,irq-el0,syscall.getpid,syscall.invalid,sched-pipe,cswitch,percpu," \
+	"syscall.getppid,syscall.read,syscall.write,signal.install,signal.catch,futex.wake,ctx.yield"
+
 static void no_verdict(const char *base, const char *patched)
 {
-	char cmd[512], *out;
+	char cmd[700], *out;
 
-	snprintf(cmd, sizeof(cmd), "compare %s %s --json --state-source auto", hs_kernel(base),
-		 hs_kernel(patched));
+	snprintf(cmd, sizeof(cmd), "compare %s %s --json --state-source auto --path " STATELESS_PATHS,
+		 hs_kernel(base), hs_kernel(patched));
 	cr_assert_eq(run(cmd, &out, NULL), 0, "%s", cmd);
 	cr_assert_null(strstr(out, "cannot_run"), "%s: %.2000s", cmd, out);
 	cr_assert_gt(hs_count(out, "\"base_state_source\": \"booted\""), 0, "%s", cmd);
@@ -595,12 +623,12 @@ Test(compare, unrelated_change_moves_only_within_layout_noise, .timeout = 600)
 	hs_kernel("7.2-unrelated");
 	for (int s = 0; s < 2; s++) {
 		snprintf(cmd, sizeof(cmd), "compare " PAIR("7.2-base", "7.2-unrelated") " --noise 8 --all "
-			 "--state-source %s", src[s]);
+			 "--state-source %s --path " STATELESS_PATHS, src[s]);
 		cr_assert_eq(run(cmd, &out, NULL), 0);
 		cr_assert(strstr(out, "0 moves beyond what layout alone causes"), "%s:\n%s", src[s], out);
 		free(out);
 		snprintf(cmd, sizeof(cmd), "compare " PAIR("7.2-base", "7.2-unrelated") " --json --noise 8 "
-			 "--state-source %s", src[s]);
+			 "--state-source %s --path " STATELESS_PATHS, src[s]);
 		cr_assert_eq(run(cmd, &out, NULL), 0);
 		/* JSON gives the text's verdicts: some moves, none beyond */
 		cr_assert(strstr(out, "\"verdict\": \"within_noise\""), "%s: %.3000s", src[s], out);
@@ -617,4 +645,11 @@ Test(compare, unrelated_change_moves_only_within_layout_noise, .timeout = 600)
 		}
 		free(out);
 	}
+	/* the memory paths too move, but none significantly (their intervals
+	 * hold their state's spread) */
+	cr_assert_eq(run("compare " PAIR("7.2-base", "7.2-unrelated") " --json --state-source booted "
+			 "--path fault.page,mmap,fork", &out, NULL), 0);
+	cr_assert(strstr(out, "\"improved\": 0,") && strstr(out, "\"regressed\": 0,"), "%.1500s",
+		  strstr(out, "\"summary\""));
+	free(out);
 }

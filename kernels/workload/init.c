@@ -324,7 +324,7 @@ static void on_usr1(int sig)
  * once; small pages only, so that each write is one fault. */
 static void memory_ops(void)
 {
-	size_t pages = WARMUP + OPS + 16;
+	size_t pages = WARMUP + OPS + 16, page = (size_t)sysconf(_SC_PAGESIZE);	/* 4K, 16K or 64K */
 	char *region;
 
 	for (int i = 0; i < WARMUP; i++)
@@ -335,18 +335,18 @@ static void memory_ops(void)
 		hs_mmap_warm_fn();
 	for (int i = 0; i < OPS; i++)
 		hs_mmap_fn();
-	region = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+	region = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		      -1, 0);
 	if (region == MAP_FAILED) {
 		say("HOTSIM workload: no anonymous memory\n");
 		return;
 	}
-	madvise(region, pages * 4096, MADV_NOHUGEPAGE);
+	madvise(region, pages * page, MADV_NOHUGEPAGE);
 	for (size_t i = 0; i < WARMUP; i++)
-		hs_touch_warm_fn(region + i * 4096);
+		hs_touch_warm_fn(region + i * page);
 	for (size_t i = WARMUP; i < WARMUP + OPS; i++)
-		hs_touch_fn(region + i * 4096);
-	munmap(region, pages * 4096);
+		hs_touch_fn(region + i * page);
+	munmap(region, pages * page);
 }
 
 /* The benchmarks' operations (file header), after the phases above. */

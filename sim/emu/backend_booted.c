@@ -322,48 +322,70 @@ int hs_bt_save_page(struct hs_booted *bt, uint64_t pfn)
 	return 0;
 }
 
+/* Take [va, va + len) out of the run at index i (it overlaps it): what
+ * stays of it, on either side, stays mapped. */
+static void cut_run(struct hs_runner *r, struct bt_runs *rs, size_t i, uint64_t va, uint64_t len)
+{
+	struct bt_run o = rs->v[i], parts[2];
+	uint64_t lo = va > o.va ? va : o.va, hi = va + len < o.va + o.len ? va + len : o.va + o.len;
+	size_t k = 0;
+
+	uc_mem_unmap(r->uc, lo, hi - lo);
+	if (lo > o.va)
+		parts[k++] = (struct bt_run){ o.va, o.pa, lo - o.va, o.prot };
+	if (hi < o.va + o.len)
+		parts[k++] = (struct bt_run){ hi, o.pa + (hi - o.va), o.va + o.len - hi, o.prot };
+	memmove(&rs->v[i + k], &rs->v[i + 1], (rs->n - i - 1) * sizeof(*rs->v));
+	memcpy(&rs->v[i], parts, k * sizeof(*parts));
+	rs->n = rs->n - 1 + k;
+}
+
 /*
- * Map one page of a half (rs: bt->user or bt->kernel) at va: what the
- * MMU found on a miss. A run that covered it is split around it.
+ * Map [va, va + len) of a half (rs: bt->user or bt->kernel) onto pa: what
+ * the MMU found on a miss (a whole leaf, so a 64K page is one region, not
+ * sixteen). Runs that covered any of it are cut around it.
  */
-int hs_bt_put_page(struct hs_runner *r, struct bt_runs *rs, uint64_t va, uint64_t pa, uint32_t prot)
+int hs_bt_put_page(struct hs_runner *r, struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len,
+		   uint32_t prot)
 {
 	struct hs_booted *bt = bt_of(r);
-	const struct bt_run *old = find_run(rs, va);
 	size_t at = 0;
 	uc_err e;
 
-	if (rs->n + 3 > rs->cap) {
-		size_t cap = rs->cap ? 2 * rs->cap + 3 : 256;
+	for (size_t i = 0; i < rs->n;) {
+		if (rs->v[i].va < va + len && va < rs->v[i].va + rs->v[i].len) {
+			if (rs->n + 2 > rs->cap)
+				goto grow;
+			cut_run(r, rs, i, va, len);
+			continue;	/* what stays of it is at i now, or past it */
+		}
+		i++;
+		continue;
+grow:		{
+			size_t cap = 2 * rs->cap + 4;
+			void *v = realloc(rs->v, cap * sizeof(*rs->v));
+
+			if (!v)
+				return hs_fail("out of memory for a mapping");
+			rs->v = v;
+			rs->cap = cap;
+		}
+	}
+	if (rs->n + 1 > rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 256;
 		void *v = realloc(rs->v, cap * sizeof(*rs->v));
 
 		if (!v)
 			return hs_fail("out of memory for a mapping");
 		rs->v = v;
 		rs->cap = cap;
-		old = find_run(rs, va);
-	}
-	if (old) {
-		struct bt_run o = *old;
-		size_t i = (size_t)(old - rs->v), k = 0;
-		struct bt_run parts[2];
-
-		uc_mem_unmap(r->uc, va, PAGE);
-		if (va > o.va)
-			parts[k++] = (struct bt_run){ o.va, o.pa, va - o.va, o.prot };
-		if (va + PAGE < o.va + o.len)
-			parts[k++] = (struct bt_run){ va + PAGE, o.pa + (va + PAGE - o.va),
-						      o.va + o.len - va - PAGE, o.prot };
-		memmove(&rs->v[i + k], &rs->v[i + 1], (rs->n - i - 1) * sizeof(*rs->v));
-		memcpy(&rs->v[i], parts, k * sizeof(*parts));
-		rs->n = rs->n - 1 + k;
 	}
 	while (at < rs->n && rs->v[at].va < va)
 		at++;
 	memmove(&rs->v[at + 1], &rs->v[at], (rs->n - at) * sizeof(*rs->v));
-	rs->v[at] = (struct bt_run){ va, pa, PAGE, prot };
+	rs->v[at] = (struct bt_run){ va, pa, len, prot };
 	rs->n++;
-	e = uc_mem_map_ptr(r->uc, va, PAGE, prot, bt->ram + (pa - bt->ram_base));
+	e = uc_mem_map_ptr(r->uc, va, len, prot, bt->ram + (pa - bt->ram_base));
 	return e == UC_ERR_OK ? 0 : hs_fail("%s: cannot map 0x%llx: %s", bt->what,
 					   (unsigned long long)va, uc_strerror(e));
 }

@@ -64,7 +64,7 @@ struct hs_booted {
 	 * dirty-state update */
 	struct bt_abort abort;
 	unsigned stale;
-	struct { uint64_t va, pa; uint32_t prot; } reprot[8];
+	struct { uint64_t va, pa, len; uint32_t prot; } reprot[8];
 	unsigned nreprot;
 	/* the undo log: each page's content before its first write */
 	uint8_t *saved;			/* bitmap by page */
@@ -109,7 +109,8 @@ int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force);
 int hs_bt_rewalk_user(struct hs_runner *r);
 int hs_bt_set_kernel(struct hs_runner *r, uint64_t ttbr1);
 int hs_bt_save_page(struct hs_booted *bt, uint64_t pfn);
-int hs_bt_put_page(struct hs_runner *r, struct bt_runs *rs, uint64_t va, uint64_t pa, uint32_t prot);
+int hs_bt_put_page(struct hs_runner *r, struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len,
+		   uint32_t prot);
 
 /* booted_mmu.c */
 static inline int hs_bt_hi(uint64_t va)

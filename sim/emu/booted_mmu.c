@@ -55,8 +55,11 @@ uint32_t hs_bt_user_prot(uint64_t d, uint64_t tattr)
 }
 
 /* One address through the tables of a half (ptwalk.c, in the granule and
- * geometry TCR_EL1 gives it); the page Unicorn maps is RAM's 4 KiB unit
- * inside the leaf, whatever the leaf's size. */
+ * geometry TCR_EL1 gives it). What Unicorn maps for it (x->map_va, pa,
+ * len): the leaf - a 4K, 16K or 64K page - or of a block, its 64K around
+ * the address (a 1G block of the linear map is mapped as the walk maps it,
+ * not on a miss). */
+#define MAP_MAX 0x10000ULL
 static int translate(const struct hs_booted *bt, uint64_t ttbr, int hi, uint64_t va, struct hs_pt_xlat *x)
 {
 	struct hs_pt_geom g;
@@ -66,8 +69,11 @@ static int translate(const struct hs_booted *bt, uint64_t ttbr, int hi, uint64_t
 	if (hs_pt_geometry(bt->tcr, hi, bt->what, &g))
 		return -1;
 	if (hs_pt_translate(&g, &ram, ttbr, hi, va, x)) {
-		x->pa &= ~(PAGE - 1);
-		x->valid = x->pa >= bt->ram_base && x->pa - bt->ram_base < bt->ram_size;
+		uint64_t len = x->len < MAP_MAX ? x->len : MAP_MAX;
+
+		x->pa = x->pa & ~(len - 1);
+		x->len = len;
+		x->valid = x->pa >= bt->ram_base && x->pa + len - bt->ram_base <= bt->ram_size;
 	}
 	return 0;
 }
@@ -115,7 +121,6 @@ static int user_miss(struct hs_runner *r, int type, uint64_t va)
 	int write = type == UC_MEM_WRITE_UNMAPPED || type == UC_MEM_WRITE_PROT;
 	int fetch = type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT;
 	int prot_miss = type == UC_MEM_WRITE_PROT || type == UC_MEM_FETCH_PROT || type == UC_MEM_READ_PROT;
-	uint64_t page = va & ~(PAGE - 1);
 	struct hs_pt_xlat x;
 	uint32_t prot;
 
@@ -138,12 +143,14 @@ static int user_miss(struct hs_runner *r, int type, uint64_t va)
 		return HS_FAULT_NONE;
 	prot = hs_bt_user_prot(x.desc, x.tattr);
 	if (!prot_miss)
-		return hs_bt_put_page(r, &bt->user, page, x.pa, prot) ? HS_FAULT_NONE : HS_FAULT_MAPPED;
+		return hs_bt_put_page(r, &bt->user, va & ~(x.len - 1), x.pa, x.len, prot) ? HS_FAULT_NONE
+											 : HS_FAULT_MAPPED;
 	/* mapped with less: this access goes on, and the page is re-protected
 	 * before the next instruction (not from inside Unicorn's store) */
 	if (bt->nreprot < sizeof(bt->reprot) / sizeof(bt->reprot[0])) {
-		bt->reprot[bt->nreprot].va = page;
+		bt->reprot[bt->nreprot].va = va & ~(x.len - 1);
 		bt->reprot[bt->nreprot].pa = x.pa;
+		bt->reprot[bt->nreprot].len = x.len;
 		bt->reprot[bt->nreprot++].prot = prot;
 		r->next_event = r->icount;
 	}
@@ -166,8 +173,8 @@ int hs_bt_fault(struct hs_runner *r, int type, uint64_t addr, int size)
 		return HS_FAULT_NONE;
 	if (translate(bt, bt->kernel_ttbr, 1, addr, &x) || !x.valid)
 		return HS_FAULT_NONE;
-	return hs_bt_put_page(r, &bt->kernel, addr & ~(PAGE - 1), x.pa, UC_PROT_ALL) ? HS_FAULT_NONE
-										   : HS_FAULT_MAPPED;
+	return hs_bt_put_page(r, &bt->kernel, addr & ~(x.len - 1), x.pa, x.len, UC_PROT_ALL)
+		       ? HS_FAULT_NONE : HS_FAULT_MAPPED;
 }
 
 void hs_bt_reprotect(struct hs_runner *r)
@@ -175,7 +182,8 @@ void hs_bt_reprotect(struct hs_runner *r)
 	struct hs_booted *bt = bt_of(r);
 
 	for (unsigned i = 0; i < bt->nreprot; i++)
-		if (hs_bt_put_page(r, &bt->user, bt->reprot[i].va, bt->reprot[i].pa, bt->reprot[i].prot))
+		if (hs_bt_put_page(r, &bt->user, bt->reprot[i].va, bt->reprot[i].pa, bt->reprot[i].len,
+				   bt->reprot[i].prot))
 			hs_rt_stop(r, "%s", hs_errmsg());
 	bt->nreprot = 0;
 }
