@@ -150,6 +150,7 @@ A64_INSN_FUNCS(sys_space, 0xffc00000u, 0xd5000000u)	/* mrs/msr/sys/sysl, hints, 
 A64_INSN_FUNCS(dc_zva, 0xffffffe0u, 0xd50b7420u)	/* dc zva, Xt */
 A64_INSN_FUNCS(tlbi_el1, 0xfffff000u, 0xd5088000u)	/* tlbi <op>, {Xt}: sys #0, C8, Cm, #op2 */
 A64_INSN_FUNCS(add_x_imm, 0xff800000u, 0x91000000u)	/* add Xd, Xn, #imm12{, lsl #12} */
+A64_INSN_FUNCS(adrp, 0x9f000000u, 0x90000000u)		/* adrp Xd, label */
 A64_INSN_FUNCS(str_x_uimm, 0xffc00000u, 0xf9000000u)	/* str Xt, [Xn, #uimm12 * 8] */
 A64_INSN_FUNCS(dsb, 0xfffff0ffu, 0xd503309fu)		/* dsb <option> */
 A64_INSN_FUNCS(mrs_tpidr_el1, 0xffffffe0u, 0xd538d080u)	/* mrs Xt, tpidr_el1 */
@@ -170,6 +171,9 @@ A64_INSN_FUNCS(stp_x_post, 0xffc00000u, 0xa8800000u)	/* stp Xt1, Xt2, [Xn], #imm
 A64_INSN_FUNCS(str_x30_uimm, 0xffc0001fu, 0xf900001eu)	/* str x30, [Xn, #uimm] */
 /* Rm (bits 20:16) */
 static inline unsigned a64_rm(uint32_t w) { return (w >> 16) & 31; }
+/* sys/sysl (tlbi, dc, ic, at): the CRm and op2 fields that name the operation */
+static inline unsigned a64_sys_crm(uint32_t w) { return (w >> 8) & 15; }
+static inline unsigned a64_sys_op2(uint32_t w) { return (w >> 5) & 7; }
 /* add Xd, Xn, #imm: the immediate, shifted */
 static inline uint64_t a64_add_imm(uint32_t w) { return (uint64_t)((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0); }
 /* the 12-bit unsigned immediate of a load/store (unsigned offset) */

@@ -83,7 +83,7 @@ static void step(struct scan *s, struct regs *r, uint64_t fn, uint64_t pc, uint3
 	 * its handler in a callee-saved register) */
 	int8_t moved = a64_is_mov_reg(w) && a64_rm(w) < 31 ? r->arg[a64_rm(w)] : -1;
 
-	if ((w & 0x9f000000u) == 0x90000000u && d < 31) {	/* adrp */
+	if (a64_is_adrp(w) && d < 31) {
 		known = 1, val = in.target;
 	} else if (a64_is_add_x_imm(w) && d < 31 && n < 31 && (r->known >> n & 1)) {
 		known = 1, val = r->v[n] + a64_add_imm(w);

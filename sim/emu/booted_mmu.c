@@ -197,7 +197,7 @@ void hs_bt_reprotect(struct hs_runner *r)
 void hs_bt_tlbi(struct hs_runner *r, uint32_t word, uint64_t xt)
 {
 	struct hs_booted *bt = bt_of(r);
-	unsigned crm = (word >> 8) & 15, op2 = (word >> 5) & 7;
+	unsigned crm = a64_sys_crm(word), op2 = a64_sys_op2(word);
 	int by_va = (crm == 1 || crm == 3 || crm == 7) && (op2 & 1);
 
 	if (by_va)
