@@ -12,10 +12,29 @@
 
 #include "report.h"
 
+/* Whole rows only: the name column is as wide as their longest name (at
+ * least the main table's 17), not the sub-rows' (signal.catch.sigreturn):
+ * the ranges of a six-digit row (fork) need the room. */
+static int whole_row(const struct ms_compare *c, const struct ms_pair *p)
+{
+	return ms_pair_ok(c, p) && p->base->noise_n && (!c->patched || p->patched->noise_n) &&
+	       !strcmp(p->name, p->base->path);
+}
+
+static int name_width(const struct ms_compare *c)
+{
+	int w = 17;
+
+	for (int i = 0; i < c->npairs; i++)
+		if (whole_row(c, &c->pairs[i]) && (int)strlen(c->pairs[i].name) > w)
+			w = (int)strlen(c->pairs[i].name);
+	return w;
+}
+
 static void head(FILE *f, const struct ms_compare *c, int layouts)
 {
 	char text[400];
-	int w = rp_name_width();
+	int w = name_width(c);
 
 	snprintf(text, sizeof(text), "%d layouts: as recorded, and %d with part of the path's code and data "
 		 "moved against the rest by up to 512 bytes.%s", layouts + 1, layouts,
@@ -38,14 +57,13 @@ static const char *range(char *buf, size_t len, const struct ms_result *r)
 void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 {
 	unsigned beyond = 0, within = 0, marked = 0;
-	int w = rp_name_width();
+	int w = name_width(c);
 
 	head(f, c, layouts);
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[c->order[i]];
 
-		if (!ms_pair_ok(c, p) || !p->base->noise_n || (c->patched && !p->patched->noise_n) ||
-		    strcmp(p->name, p->base->path))
+		if (!whole_row(c, p))
 			continue;
 		for (int st = 0; st < MS_NSTATES; st++) {
 			const struct ms_result *b = ms_pair_result(p, 0, (enum ms_state)st);

@@ -163,8 +163,9 @@ Test(formats, real_pair_text_fits_72_columns)
 	hs_kernel("7.2-cswitch-inline");
 	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline"), &out), 0);
 	email_shaped("compare 7.2-base 7.2-cswitch-inline", out);
-	cr_assert(strstr(out, "\ncswitch           a"), "%.4000s", out);
-	cr_assert(strstr(out, "\ntotal             all typical"), "%.4000s", out);
+	/* the name column is as wide as the longest name (above) */
+	cr_assert_geq(hs_row_value(out, "cswitch", "a53", "typical"), 0, "%.4000s", out);
+	cr_assert_geq(hs_row_value(out, "total", "all", "typical"), 0, "%.4000s", out);
 	free(out);
 	cr_assert_eq(hotsim("compare " HS_KPATH("7.2-base") " " HS_KPATH("7.2-cswitch-inline") " --all", &out), 0);
 	email_shaped("compare --all", out);
