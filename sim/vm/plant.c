@@ -78,7 +78,7 @@ struct planter {
 
 static int save_regs(struct planter *p)
 {
-	char name[8];
+	char name[16];
 
 	for (int i = 0; i < 31; i++) {
 		snprintf(name, sizeof(name), "x%d", i);
@@ -91,7 +91,7 @@ static int save_regs(struct planter *p)
 
 static int restore_regs(struct planter *p)
 {
-	char name[8];
+	char name[16];
 
 	for (int i = 0; i < 31; i++) {
 		snprintf(name, sizeof(name), "x%d", i);
@@ -106,7 +106,7 @@ static int restore_regs(struct planter *p)
  * stop (init_eaccess's entry): its x0. */
 static int call(struct planter *p, int f, const uint64_t *args, int nargs, uint64_t *ret)
 {
-	char name[8];
+	char name[16];
 	uint64_t pc, sp;
 	int rc;
 
