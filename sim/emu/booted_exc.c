@@ -92,12 +92,38 @@ void hs_bt_ops_reset(struct hs_booted *bt)
 	bt->in_op = 0;
 }
 
+/*
+ * The hardware's part of taking an exception to EL1h, whatever raised it:
+ * ELR, SPSR (EL0t for hotsim's EL1t user mode), D, A, I and F masked, the
+ * stack of EL1 when it comes from user code, and the vector of kind for
+ * the level it was taken from; the next record is an exception entry.
+ */
+static void enter_el1(struct hs_runner *r, uint64_t ps, uint64_t elr, unsigned kind)
+{
+	struct hs_booted *bt = bt_of(r);
+	int user = (ps & 0xf) == MODE_EL1T;
+
+	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, elr);
+	if (user) {
+		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, hs_rt_reg(r, UC_ARM64_REG_SP));
+		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps & ~0xfULL);			/* SPSR: EL0t */
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
+		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
+	} else {
+		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps);					/* SPSR: EL1h */
+		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
+	}
+	hs_rt_set_reg(r, UC_ARM64_REG_PC,
+		      hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1) + a64_vector_offset(user ? 0 : 1, kind));
+	r->next_flags |= HS_T_EXC_ENTRY;
+}
+
 /* svc from "user" code (EL1t): the entry the hardware would make from EL0. */
 int hs_bt_svc_entry(struct hs_runner *r)
 {
 	struct hs_booted *bt = bt_of(r);
 	uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC), ps = hs_rt_reg(r, UC_ARM64_REG_PSTATE);
-	uint64_t vbar = hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1);
 	uint32_t word = 0;
 	const void *p = hs_rt_host(r, pc - 4, 4);
 
@@ -112,15 +138,8 @@ int hs_bt_svc_entry(struct hs_runner *r)
 	/* the svc is the op's first record (traced before it raised) */
 	if (!bt->spec.irq && pc - 4 == bt->spec.site && !bt->in_op)
 		op_begin(bt, trace_len(r) ? trace_len(r) - 1 : 0, 0);
-	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, hs_rt_reg(r, UC_ARM64_REG_SP));
-	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, pc);
-	hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps & ~0xfULL);
 	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x56000000ULL | ((word >> 5) & 0xffff));
-	hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
-	hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
-	hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
-	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + a64_vector_offset(0, A64_VEC_SYNC));
-	r->next_flags |= HS_T_EXC_ENTRY;
+	enter_el1(r, ps, pc, A64_VEC_SYNC);
 	bt->svcs++;
 	return 0;
 }
@@ -130,24 +149,11 @@ int hs_bt_svc_entry(struct hs_runner *r)
 static void irq_entry(struct hs_runner *r, uint64_t pc, uint64_t ps)
 {
 	struct hs_booted *bt = bt_of(r);
-	uint64_t vbar = hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1);
 	int user = (ps & 0xf) == MODE_EL1T;
 
 	if (bt->spec.irq && bt->spec.from_el == (user ? 0 : 1) && !bt->in_op)
 		op_begin(bt, trace_len(r), pc);
-	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, pc);
-	if (user) {
-		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, hs_rt_reg(r, UC_ARM64_REG_SP));
-		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps & ~0xfULL);			/* SPSR: EL0t */
-		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
-		hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
-		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
-	} else {
-		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps);					/* SPSR: EL1h */
-		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
-	}
-	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + a64_vector_offset(user ? 0 : 1, A64_VEC_IRQ));
-	r->next_flags |= HS_T_EXC_ENTRY;
+	enter_el1(r, ps, pc, A64_VEC_IRQ);
 	bt->irqs++;
 }
 
@@ -163,7 +169,6 @@ int hs_bt_take_abort(struct hs_runner *r)
 {
 	struct hs_booted *bt = bt_of(r);
 	struct bt_abort a = bt->abort;
-	uint64_t ps = hs_rt_reg(r, UC_ARM64_REG_PSTATE), vbar = hs_rt_reg(r, UC_ARM64_REG_VBAR_EL1);
 
 	if (!a.pending)
 		return 0;
@@ -172,21 +177,9 @@ int hs_bt_take_abort(struct hs_runner *r)
 		r->icount--;
 	if (bt->spec.abort && !bt->in_op && a.elr == bt->spec.site)
 		op_begin(bt, trace_len(r) ? trace_len(r) - 1 : 0, 0);
-	hs_rt_set_reg(r, UC_ARM64_REG_ELR_EL1, a.elr);
 	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, a.esr);
 	hs_rt_set_reg(r, UC_ARM64_REG_FAR_EL1, a.far);
-	if (a.from_el0) {
-		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL0, hs_rt_reg(r, UC_ARM64_REG_SP));
-		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps & ~0xfULL);			/* SPSR: EL0t */
-		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
-		hs_rt_set_reg(r, UC_ARM64_REG_SP, bt->sp_el1);
-		hs_rt_set_reg(r, UC_ARM64_REG_SP_EL1, bt->sp_el1);
-	} else {
-		hs_bt_set_cp(r, 3, 0, 4, 0, 0, ps);					/* SPSR: EL1h */
-		hs_rt_set_reg(r, UC_ARM64_REG_PSTATE, (ps & 0xf0000000ULL) | DAIF_ALL | MODE_EL1H);
-	}
-	hs_rt_set_reg(r, UC_ARM64_REG_PC, vbar + a64_vector_offset(a.from_el0 ? 0 : 1, A64_VEC_SYNC));
-	r->next_flags |= HS_T_EXC_ENTRY;
+	enter_el1(r, hs_rt_reg(r, UC_ARM64_REG_PSTATE), a.elr, A64_VEC_SYNC);
 	bt->aborts++;
 	hs_bt_next_event(r);
 	return 1;

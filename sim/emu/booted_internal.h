@@ -1,7 +1,8 @@
 /*
- * booted_internal.h - the booted backend's state, shared by its three
- * files: backend_booted.c (memory: the walked tables, the undo log, the
- * overlay, entering a point), booted_exc.c (exception entry and return:
+ * booted_internal.h - the booted backend's state, shared by its files:
+ * backend_booted.c (memory: RAM, the undo log, the overlay, entering a
+ * point), booted_maps.c (the walked tables as mappings), booted_mmu.c
+ * (misses, page faults, tlbi), booted_exc.c (exception entry and return:
  * svc, IRQ, eret, and the operations a run counts) and booted_timer.c (the
  * virtual timer, its warps and the GIC CPU interface's pending state).
  * Nothing outside the backend includes it.
@@ -37,7 +38,7 @@ struct bt_run {
 /* The abort a miss ended in, entered after the run stops (booted_mmu.c). */
 struct bt_abort {
 	int pending;
-	int from_el0, fetch;
+	int fetch;			/* an instruction abort (its pc never ran) */
 	uint64_t elr, far;
 	uint32_t esr;
 };
@@ -105,12 +106,17 @@ static inline struct hs_booted *bt_of(const struct hs_runner *r)
 /* backend_booted.c */
 void hs_bt_set_cp(struct hs_runner *r, int op0, int op1, int crn, int crm, int op2, uint64_t v);
 uint64_t hs_bt_get_spsr(struct hs_runner *r);
+int hs_bt_save_page(struct hs_booted *bt, uint64_t pfn);
+
+/* booted_maps.c */
+int hs_bt_map_first(struct hs_runner *r, uint64_t ttbr1);	/* the kernel half, the console */
 int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force);
 int hs_bt_rewalk_user(struct hs_runner *r);
 int hs_bt_set_kernel(struct hs_runner *r, uint64_t ttbr1);
-int hs_bt_save_page(struct hs_booted *bt, uint64_t pfn);
+const struct bt_run *hs_bt_find_run(const struct bt_runs *rs, uint64_t va);
 int hs_bt_put_page(struct hs_runner *r, struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len,
 		   uint32_t prot);
+void hs_bt_uart_idle(struct hs_booted *bt);
 
 /* booted_mmu.c */
 static inline int hs_bt_hi(uint64_t va)

@@ -93,7 +93,7 @@ static int abort_for(struct hs_runner *r, int write, int fetch, uint64_t va, uns
 	uint32_t ec = (fetch ? EC_IABT_LOW : EC_DABT_LOW) + (el0 ? 0 : 1);
 
 	bt->abort = (struct bt_abort){
-		.pending = 1, .from_el0 = el0, .fetch = fetch,
+		.pending = 1, .fetch = fetch,
 		.elr = fetch ? va : hs_rt_reg(r, UC_ARM64_REG_PC), .far = va,
 		.esr = (ec << 26) | ESR_IL | (write && !fetch ? ESR_WNR : 0) | fsc,
 	};
