@@ -19,6 +19,23 @@
 #define UARTFR 0x18			/* PL011 flag register: TXFE | RXFE, idle */
 #define UARTFR_IDLE 0x90
 
+/* Room for more runs after the n there are. */
+static int reserve(struct bt_runs *rs, size_t more)
+{
+	size_t cap = rs->cap ? rs->cap : 256;
+	void *v;
+
+	if (rs->n + more <= rs->cap)
+		return 0;
+	while (cap < rs->n + more)
+		cap *= 2;
+	if (!(v = realloc(rs->v, cap * sizeof(*rs->v))))
+		return hs_fail("out of memory for the mappings");
+	rs->v = v;
+	rs->cap = cap;
+	return 0;
+}
+
 static int add_run(struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len, uint32_t prot)
 {
 	struct bt_run *last = rs->n ? &rs->v[rs->n - 1] : NULL;
@@ -27,15 +44,8 @@ static int add_run(struct bt_runs *rs, uint64_t va, uint64_t pa, uint64_t len, u
 		last->len += len;
 		return 0;
 	}
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? 2 * rs->cap : 256;
-		void *v = realloc(rs->v, cap * sizeof(*rs->v));
-
-		if (!v)
-			return hs_fail("out of memory for the page-table walk");
-		rs->v = v;
-		rs->cap = cap;
-	}
+	if (reserve(rs, 1))
+		return -1;
 	rs->v[rs->n++] = (struct bt_run){ va, pa, len, prot };
 	return 0;
 }
@@ -304,32 +314,15 @@ int hs_bt_put_page(struct hs_runner *r, struct bt_runs *rs, uint64_t va, uint64_
 
 	for (size_t i = 0; i < rs->n;) {
 		if (rs->v[i].va < va + len && va < rs->v[i].va + rs->v[i].len) {
-			if (rs->n + 2 > rs->cap)
-				goto grow;
+			if (reserve(rs, 2))
+				return -1;
 			cut_run(r, rs, i, va, len);
 			continue;	/* what stays of it is at i now, or past it */
 		}
 		i++;
-		continue;
-grow:		{
-			size_t cap = 2 * rs->cap + 4;
-			void *v = realloc(rs->v, cap * sizeof(*rs->v));
-
-			if (!v)
-				return hs_fail("out of memory for a mapping");
-			rs->v = v;
-			rs->cap = cap;
-		}
 	}
-	if (rs->n + 1 > rs->cap) {
-		size_t cap = rs->cap ? 2 * rs->cap : 256;
-		void *v = realloc(rs->v, cap * sizeof(*rs->v));
-
-		if (!v)
-			return hs_fail("out of memory for a mapping");
-		rs->v = v;
-		rs->cap = cap;
-	}
+	if (reserve(rs, 1))
+		return -1;
 	while (at < rs->n && rs->v[at].va < va)
 		at++;
 	memmove(&rs->v[at + 1], &rs->v[at], (rs->n - at) * sizeof(*rs->v));
