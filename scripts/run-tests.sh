@@ -1,7 +1,15 @@
-#!/bin/sh
-# Run every Criterion test binary; print each suite's summary line and fail
-# if any fails. Usage: scripts/run-tests.sh BUILD_DIR test-binary...
+#!/bin/bash
+# Run every Criterion test binary; print each suite's summary line (with its
+# seconds) as it ends, and fail if any fails.
+# Usage: scripts/run-tests.sh BUILD_DIR test-binary...
 # Tests find the CLI through HOTSIM_BIN (the build flavour's own binary).
+#
+# Two suites run at once (HOTSIM_TEST_LANES), each with two test workers:
+# one suite's tests alone left a core idle a fifth of the time (a suite's
+# last long test, the snapshot files' I/O), and CI's budget is 60 minutes
+# (README). The suites whose tests take minutes start first, so the lanes
+# end together. Every test keeps its own scratch files and the caches take
+# locks, so a suite beside another sees what it would alone, only later.
 set -u
 build=$1; shift
 export HOTSIM_BIN="$build/hotsim"
@@ -10,19 +18,59 @@ case "$build" in
 *san*) export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 HOTSIM_SAN=1 \
 		LSAN_OPTIONS=suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp ;;
 esac
-fail=0
-for t in "$@"; do
-	out=$("$t" -j2 --verbose 2>&1)
-	rc=$?
-	summary=$(printf '%s\n' "$out" | grep 'Synthesis:' | tail -1 | sed 's/ *$//')
-	skipped=$(printf '%s\n' "$out" | grep -c '^\[SKIP\]')
+lanes=${HOTSIM_TEST_LANES:-2}
+# the long ones first (measured: README, "A fresh machine, proved")
+long="test_booted test_pair test_ci test_compare test_cli test_formats test_kcache"
+order=()
+for l in $long; do for t in "$@"; do [ "$(basename "$t")" = "$l" ] && order+=("$t"); done; done
+for t in "$@"; do case " $long " in *" $(basename "$t") "*) ;; *) order+=("$t") ;; esac; done
+
+tmp=$(mktemp -d /tmp/hotsim-tests.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# one suite into $tmp/NAME.{out,rc,secs}
+suite() {
+	local t=$1 n t0
+	n=$(basename "$t"); t0=$(date +%s)
+	"$t" -j2 --verbose > "$tmp/$n.out" 2>&1
+	echo $? > "$tmp/$n.rc.tmp"
+	echo $(( $(date +%s) - t0 )) > "$tmp/$n.secs"
+	mv "$tmp/$n.rc.tmp" "$tmp/$n.rc"
+}
+
+# its summary line, and (failed) its failing assertions, at most 60 lines
+report() {
+	local n=$1 out rc summary skipped
+	out="$tmp/$n.out"; rc=$(cat "$tmp/$n.rc")
+	summary=$(grep 'Synthesis:' "$out" | tail -1 | sed 's/ *$//')
+	skipped=$(grep -c '^\[SKIP\]' "$out")
 	[ "$skipped" -gt 0 ] && summary="$summary | Skipped: $skipped (need real kernels)"
-	printf '%-28s %s\n' "$(basename "$t")" "${summary:-no summary (crashed?)}"
-	if [ $rc -ne 0 ]; then
-		# bounded: failing assertions only, at most 60 lines
-		printf '%s\n' "$out" | grep -v '^\[====\]\|^\[RUN \]\|^\[PASS\]\|^\[SKIP\]' | head -60
-		fail=1
+	printf '%-28s %s (%ss)\n' "$n" "${summary:-no summary (crashed?)}" "$(cat "$tmp/$n.secs")"
+	if [ "$rc" -ne 0 ]; then
+		grep -v '^\[====\]\|^\[RUN \]\|^\[PASS\]\|^\[SKIP\]' "$out" | head -60
+		return 1
 	fi
+}
+
+fail=0
+start_all=$(date +%s)
+reported=" "
+# print what has ended, in the order it ended
+drain() {
+	local f n
+	for f in "$tmp"/*.rc; do
+		[ -e "$f" ] || continue
+		n=$(basename "$f" .rc)
+		case "$reported" in *" $n "*) continue ;; esac
+		reported="$reported$n "
+		report "$n" || fail=1
+	done
+}
+for t in "${order[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$lanes" ]; do sleep 1; drain; done
+	suite "$t" &
 done
-[ $fail -eq 0 ] && echo "all test suites passed ($build)"
+wait
+drain
+[ $fail -eq 0 ] && echo "all test suites passed ($build, $(( $(date +%s) - start_all ))s)"
 exit $fail

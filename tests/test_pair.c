@@ -234,9 +234,13 @@ Test(pair_kernel, the_projects_own_pair_from_the_debian_tree, .timeout = 7200)
 	snprintf(cmd, sizeof(cmd), "cmp %s/out/base.vmlinux %s && cmp %s/out/patched.vmlinux %s", dir,
 		 hs_kernel("7.2-base"), dir, hs_kernel("7.2-cswitch-inline"));
 	cr_assert_eq(hs_sh(cmd, NULL, 0), 0, "the images differ from the project's own");
-	snprintf(cmd, sizeof(cmd), "%s compare %s/out/base.vmlinux %s/out/patched.vmlinux", hs_bin(), dir, dir);
+	/* the paths the patch moves (the bytes are equal already: this is the
+	 * end-to-end check, not a second census of every path) */
+	snprintf(cmd, sizeof(cmd), "%s compare %s/out/base.vmlinux %s/out/patched.vmlinux --path cswitch,sched-pipe", hs_bin(),
+		 dir, dir);
 	cr_assert_eq(hs_sh(cmd, &mine, MAX_OUT), 0);
-	snprintf(cmd, sizeof(cmd), "%s compare %s %s", hs_bin(), hs_kernel("7.2-base"), hs_kernel("7.2-cswitch-inline"));
+	snprintf(cmd, sizeof(cmd), "%s compare %s %s --path cswitch,sched-pipe", hs_bin(), hs_kernel("7.2-base"),
+		 hs_kernel("7.2-cswitch-inline"));
 	cr_assert_eq(hs_sh(cmd, &theirs, MAX_OUT), 0);
 	cr_assert_str_eq(without_file_lines(mine), without_file_lines(theirs),
 			 "the pair compares unlike the project's own");
