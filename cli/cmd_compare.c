@@ -6,6 +6,7 @@
  *
  * Exit status: 0, 1 when --fail-above trips, 2 on errors.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ struct cmp_opts {
 	struct opt_state state;
 	enum hs_state_source src;
 	const struct hs_path_def *explain, *timeline;
-	const char *svg, *workload;
+	const char *svg, *md, *txt, *workload;
 	struct opt_window window;
 	enum opt_format format;
 	struct opt_pct fail_above;
@@ -185,6 +186,60 @@ static int workload_failed(const struct ms_image *b, const struct ms_image *p)
 	return 0;
 }
 
+/* The report in one format (what --format FMT prints). */
+static void report(FILE *f, enum opt_format fmt, const struct cmp_opts *o, const struct ms_compare *c,
+		   const struct rp_details *d)
+{
+	if (fmt == FORMAT_JSON) {
+		rp_json(f, c, d);
+	} else if (fmt == FORMAT_MARKDOWN) {
+		rp_markdown(f, c, d, o->all);
+	} else {
+		rp_table(f, c, o->all);
+		rp_diverge_text(f, c);
+		if (o->noise)
+			rp_noise_text(f, c, (int)o->noise);
+		rp_projection_text(f, c, d);
+		rp_details_text(f, c, d);
+	}
+}
+
+/* --txt, --md: the report in another format into a file, from the same
+ * measurement (a CI job's formats from one run, not one run each) */
+static int report_to(const char *file, enum opt_format fmt, const struct cmp_opts *o, const struct ms_compare *c,
+		     const struct rp_details *d)
+{
+	FILE *f = fopen(file, "w");
+	int bad;
+
+	if (!f)
+		return hs_fail("%s: cannot write: %s", file, strerror(errno));
+	report(f, fmt, o, c, d);
+	bad = ferror(f);
+	bad |= fclose(f);
+	return bad ? hs_fail("%s: cannot write", file) : 0;
+}
+
+/* The markdown file is what --format markdown prints: without --explain it
+ * explains the largest move, which the other formats do not carry, so its
+ * details are its own (stdout's JSON or text keeps only what was asked). */
+static int markdown_to(const struct cmp_opts *o, const struct ms_options *m, const struct ms_compare *c,
+		       const struct rp_details *d)
+{
+	static struct rp_details dm;	/* large: off the stack */
+	int rc;
+
+	if (o->format == FORMAT_MARKDOWN || o->explain || !c->patched)
+		return report_to(o->md, FORMAT_MARKDOWN, o, c, d);
+	/* d's timeline (d has no explain runs here) is lent, not owned: freed
+	 * with d, not with dm */
+	memcpy(&dm, d, sizeof(dm));
+	rc = largest_explained(m, c, &dm) || report_to(o->md, FORMAT_MARKDOWN, o, c, &dm);
+	memset(dm.tl, 0, sizeof(dm.tl));
+	details_free(&dm);
+	return rc ? -1 : 0;
+}
+
 static int compare_or_run(struct cmp_opts *o, const char *base_file, const char *patched_file)
 {
 	/* large: kept off the stack */
@@ -216,20 +271,10 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 		rc = cli_error();
 		goto out;
 	}
-	if (o->format == FORMAT_JSON) {
-		rp_json(stdout, &c, &d);
-	} else if (o->format == FORMAT_MARKDOWN) {
-		rp_markdown(stdout, &c, &d, o->all);
-	} else {
-		rp_table(stdout, &c, o->all);
-		rp_diverge_text(stdout, &c);
-		if (o->noise)
-			rp_noise_text(stdout, &c, (int)o->noise);
-		rp_projection_text(stdout, &c, &d);
-		rp_details_text(stdout, &c, &d);
-	}
+	report(stdout, o->format, o, &c, &d);
 	fflush(stdout);
-	if (o->svg && svgs(o, &c, &d))
+	if ((o->svg && svgs(o, &c, &d)) || (o->txt && report_to(o->txt, FORMAT_TEXT, o, &c, &d)) ||
+	    (o->md && markdown_to(o, &m, &c, &d)))
 		rc = cli_error();
 	if (rc == HS_EXIT_OK && o->fail_above.set && ms_compare_regressed(&c, o->fail_above.v)) {
 		fprintf(stderr, "hotsim: a path regressed by more than %.2f%%\n", o->fail_above.v);
@@ -277,6 +322,8 @@ static int run_run(void *p, char **args)
 
 static const struct cli_opt compare_opts[] = {
 	COMMON(struct cmp_opts),
+	OPT("txt", "FILE", OPT_STRING, struct cmp_opts, txt, "the text report to FILE too, from the same run"),
+	OPT("md", "FILE", OPT_STRING, struct cmp_opts, md, "the markdown report to FILE too, from the same run"),
 	OPT("fail-above", "PCT", OPT_PERCENT, struct cmp_opts, fail_above,
 	    "exit 1 when a result regresses significantly, (R), by more than PCT%"),
 	OPT("all", NULL, OPT_FLAG, struct cmp_opts, all, "list unchanged results too"),

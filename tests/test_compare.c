@@ -267,6 +267,64 @@ Test(compare, byte_identical_text_json_svg)
 	unlink("/tmp/hotsim-test.svg");
 }
 
+/* The bytes of one format (args --format FMT), 0-terminated */
+static char *printed(const char *args, const char *fmt)
+{
+	char cmd[1024], *out;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "%s --format %s", args, fmt);
+	cr_assert_eq(run(cmd, &out, &n), 0, "%s", cmd);
+	return out;
+}
+
+/* --txt and --md: one run writes every format, each exactly what that
+ * format alone prints - markdown's own explain of the largest move
+ * included, which the JSON on stdout must not get - on booted state,
+ * with and without --explain; an unwritable file is an error naming it. */
+static void every_format_once(const char *args)
+{
+	char cmd[1024], *json, *txt, *md, *one;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "%s --format json --txt /tmp/hotsim-test.txt --md /tmp/hotsim-test.md", args);
+	cr_assert_eq(run(cmd, &one, &n), 0, "%s", cmd);
+	json = printed(args, "json");
+	txt = printed(args, "text");
+	md = printed(args, "markdown");
+	cr_assert_str_eq(one, json, "%s: stdout is not --format json's", args);
+	free(one);
+	one = (char *)hs_test_slurp("/tmp/hotsim-test.txt", &n);
+	cr_assert(one && !strcmp(one, txt), "%s: --txt is not the text report", args);
+	free(one);
+	one = (char *)hs_test_slurp("/tmp/hotsim-test.md", &n);
+	cr_assert(one && !strcmp(one, md), "%s: --md is not --format markdown's", args);
+	cr_assert(strstr(md, "<details><summary>where the cycles go: "), "the markdown explains a move");
+	free(one);
+	free(json);
+	free(txt);
+	free(md);
+	unlink("/tmp/hotsim-test.txt");
+	unlink("/tmp/hotsim-test.md");
+}
+
+Test(compare, one_run_every_format, .timeout = 600)
+{
+	char cmd[1024], *out;
+	const char *args = "compare " PAIR("7.2-base", "7.2-cswitch-inline") " --path cswitch,irq-el1 --cpu a53 "
+			   "--state-source booted";
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	every_format_once(args);
+	snprintf(cmd, sizeof(cmd), "%s --explain cswitch --timeline cswitch", args);
+	every_format_once(cmd);
+	snprintf(cmd, sizeof(cmd), "%s %s --md /nonexistent/x.md 2>&1 >/dev/null", bin(), args);
+	cr_assert_eq(hs_sh(cmd, &out, 4096), 2);
+	cr_assert(strstr(out, "/nonexistent/x.md: cannot write"), "%s", out);
+	free(out);
+}
+
 Test(compare, text_table_names_both_images)
 {
 	char *out;
