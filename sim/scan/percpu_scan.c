@@ -9,6 +9,7 @@
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "hotsim/percpu.h"
+#include "scan/scan.h"
 
 const char *const hs_pcpu_kind_names[HS_PCPU_NKINDS] = {
 	"read", "write", "add", "add_return", "xchg", "cmpxchg", "ptr"
@@ -19,214 +20,11 @@ const char *const hs_pcpu_kind_names[HS_PCPU_NKINDS] = {
 #define FWD_LIMIT 28
 #define BACK_LIMIT 10
 
-/* Which of x0-x7 a function reads before writing them, by entry address
- * (open addressing; computed once per census). */
-#define ARGMEMO_SIZE 65536u
-struct argmemo {
-	uint64_t addr;
-	uint8_t state;		/* 0 empty, 2 done */
-	uint8_t reads;
-};
-
-struct scan {
-	const struct hs_image *img;
-	const uint8_t *mem;
-	uint64_t lo, hi;	/* the containing function */
-	struct argmemo *memo;
-};
-
-static int word(const struct scan *s, uint64_t pc, uint32_t *w)
-{
-	return hs_read32(s->img, s->mem, pc, w);
-}
-
-static int reads(const struct a64_insn *in, unsigned reg)
-{
-	for (unsigned i = 0; i < in->nsrc; i++)
-		if (in->src[i] == reg)
-			return 1;
-	return 0;
-}
-
-static int writes(const struct a64_insn *in, unsigned reg)
-{
-	for (unsigned i = 0; i < in->ndst; i++)
-		if (in->dst[i] == reg)
-			return 1;
-	return 0;
-}
-
-static int reads_any(const struct a64_insn *in, uint32_t mask)
-{
-	for (unsigned i = 0; i < in->nsrc; i++)
-		if (in->src[i] < 32 && (mask & (1u << in->src[i])))
-			return 1;
-	return 0;
-}
-
 #define rn a64_rn
 #define rt a64_rt
 
-
-/*
- * Liveness, for "is the op's result used": the subset of mask (registers
- * x0-x30) read on some path from pc before being written. The walk covers the
- * function (both ways of every conditional branch, each pc once per mask).
- * At a call the caller-saved registers die, and x0-x7 are read as far as the
- * callee's own body reads them before writing (its summary: the same walk
- * from its entry, with calls and indirect jumps inside it reading nothing),
- * so the preempt_schedule() call in an op's preempt_enable() tail does not
- * make a stale x5 look like an argument. ret reads x0. In the op's own
- * function, what the walk cannot see through (indirect branches and calls,
- * the step bound) counts as read: the census calls an op result-less only
- * when it is.
- */
-#define LIVE_STEPS 4096
-#define ARG_REGS 0xffu
-#define CALLER_SAVED 0x7ffffu	/* x0-x18 */
-
-static uint32_t live_subset(const struct scan *s, uint64_t pc, uint32_t mask, int depth);
-
-static struct argmemo *memo_slot(const struct scan *s, uint64_t addr)
-{
-	uint32_t h = (uint32_t)((addr >> 2) * 2654435761u) % ARGMEMO_SIZE;
-
-	for (uint32_t i = 0; i < ARGMEMO_SIZE; i++) {
-		struct argmemo *m = &s->memo[(h + i) % ARGMEMO_SIZE];
-
-		if (!m->state || m->addr == addr)
-			return m;
-	}
-	return NULL;
-}
-
-/* x0-x7 of mask that a call of target reads (depth 0: from the op's function) */
-static uint32_t callee_reads(const struct scan *s, uint64_t target, uint32_t mask, int depth)
-{
-	const struct hs_sym *f = hs_sym_at(s->img, target);
-	struct argmemo *m;
-	struct scan cs;
-
-	mask &= ARG_REGS;
-	if (!mask || depth > 0)
-		return 0;
-	if (!s->memo || !f || f->addr != target || !f->size || f->size > (1u << 16) ||
-	    !(m = memo_slot(s, target)))
-		return mask;
-	if (!m->state) {
-		cs = *s;
-		cs.lo = f->addr;
-		cs.hi = f->addr + f->size;
-		m->addr = target;
-		m->reads = (uint8_t)live_subset(&cs, target, ARG_REGS, 1);
-		m->state = 2;
-	}
-	return mask & m->reads;
-}
-
-/*
- * What a control transfer (a call, a return, an indirect branch, an
- * exception, a tail call) does to the walk: the registers of *m it reads go
- * to *found, those it clobbers leave *m. 1 when the path ends there.
- */
-static int live_at_transfer(const struct scan *s, const struct a64_insn *in, uint32_t w,
-			    uint32_t *m, uint32_t *found, int depth)
-{
-	if (in->cls == A64_C_CALL) {
-		*found |= callee_reads(s, in->target, *m, depth);
-		*m &= ~CALLER_SAVED;
-	} else if (in->cls == A64_C_RET) {
-		*found |= *m & 1u;
-		return 1;
-	} else if (in->cls == A64_C_CALL_IND) {
-		*found |= depth ? 0 : *m & ARG_REGS;
-		*m &= ~CALLER_SAVED;
-	} else if (in->cls == A64_C_EXC && a64_is_brk(w)) {
-		/* brk: BUG()/WARN() trap; a WARN returns to the next pc */
-	} else if (in->cls == A64_C_EXC && a64_is_exc_gen(w)) {
-		/* svc/hvc/smc: SMCCC takes arguments in x0-x7 */
-		*found |= *m & ARG_REGS;
-		*m &= ~CALLER_SAVED;
-	} else if (in->cls == A64_C_BR_IND || in->cls == A64_C_ERET || in->cls == A64_C_EXC) {
-		*found |= depth ? 0 : *m;
-		return 1;
-	} else if (in->cls == A64_C_BRANCH &&
-		   (in->target < s->lo || in->target >= s->hi)) {
-		/* tail call: the callee's reads, then its return */
-		*found |= callee_reads(s, in->target, *m, depth) | (*m & 1u);
-		return 1;
-	}
-	return 0;
-}
-
-static uint32_t live_subset(const struct scan *s, uint64_t start, uint32_t mask, int depth)
-{
-	size_t nslots = (size_t)((s->hi - s->lo) / 4);
-	uint32_t *seen, found = 0;
-	struct { uint64_t pc; uint32_t mask; } *stack;
-	size_t sp = 0, steps = 0;
-
-	if (start < s->lo || start >= s->hi)
-		return mask;
-	seen = calloc(nslots, sizeof(*seen));
-	stack = malloc(256 * sizeof(*stack));
-	if (!seen || !stack) {
-		free(seen);
-		free(stack);
-		return mask;
-	}
-	stack[sp].pc = start;
-	stack[sp++].mask = mask;
-	while (sp && found != mask) {
-		uint64_t pc = stack[--sp].pc;
-		uint32_t m = stack[sp].mask & ~found;
-
-		while (m) {
-			struct a64_insn in;
-			size_t slot;
-			uint32_t w;
-
-			if (++steps > LIVE_STEPS || pc < s->lo || pc >= s->hi || word(s, pc, &w)) {
-				found |= depth ? 0 : m;
-				break;
-			}
-			slot = (size_t)((pc - s->lo) / 4);
-			if ((seen[slot] & m) == m)
-				break;
-			seen[slot] |= m;
-			a64_decode(w, pc, &in);
-			for (unsigned i = 0; i < in.nsrc; i++)
-				if (in.src[i] < 31 && (m & (1u << in.src[i])))
-					found |= 1u << in.src[i];
-			m &= ~found;
-			if (live_at_transfer(s, &in, w, &m, &found, depth))
-				break;
-			for (unsigned d = 0; d < in.ndst; d++)
-				if (in.dst[d] < 31)
-					m &= ~(1u << in.dst[d]);
-			if (in.cls == A64_C_BCOND && m) {
-				if (sp == 256) {
-					found |= depth ? 0 : m;
-					break;
-				}
-				stack[sp].pc = in.target;
-				stack[sp++].mask = m;
-			}
-			pc = in.cls == A64_C_BRANCH ? in.target : pc + 4;
-		}
-	}
-	free(seen);
-	free(stack);
-	return found & mask;
-}
-
-static int reg_used(const struct scan *s, uint64_t pc, uint32_t mask)
-{
-	return live_subset(s, pc, mask, 0) != 0;
-}
-
 /* LSE: cas*, swp*, ld<op>* / st<op>*; pc is the instruction's address */
-static int lse_kind(const struct scan *s, uint64_t pc, uint32_t w)
+static int lse_kind(const struct hs_scan *s, uint64_t pc, uint32_t w)
 {
 	uint32_t nw;
 
@@ -242,16 +40,16 @@ static int lse_kind(const struct scan *s, uint64_t pc, uint32_t w)
 	 * "add Rt, Rt, Rs" right after: that belongs to the op, not a use. */
 	if (rt(w) == 31)
 		return HS_PCPU_ADD;
-	if (!word(s, pc + 4, &nw) && a64_is_add_reg(nw) &&
+	if (!hs_scan_word(s, pc + 4, &nw) && a64_is_add_reg(nw) &&
 	    rt(nw) == rt(w) && rn(nw) == rt(w) && a64_rm(nw) == a64_rm(w))
 		pc += 4;
-	return reg_used(s, pc + 4, 1u << rt(w)) ? HS_PCPU_ADD_RETURN : HS_PCPU_ADD;
+	return hs_scan_reg_used(s, pc + 4, 1u << rt(w)) ? HS_PCPU_ADD_RETURN : HS_PCPU_ADD;
 }
 
 /* Next pc in execution order from pc: follows "b", stops (0) at anything
  * that leaves the function or the fall-through path (calls, returns,
  * indirect branches, branches out of the function). */
-static uint64_t next_pc(const struct scan *s, uint64_t pc, const struct a64_insn *in)
+static uint64_t next_pc(const struct hs_scan *s, uint64_t pc, const struct a64_insn *in)
 {
 	if (in->cls == A64_C_BRANCH)
 		return (in->target >= s->lo && in->target < s->hi) ? in->target : 0;
@@ -273,7 +71,7 @@ static int push(struct hs_pcpu_site *site, uint64_t pc)
  * LL/SC loop from the exclusive load at pc: classify and extend the window
  * through the store-exclusive and its retry branch.
  */
-static int llsc(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, unsigned addr_reg)
+static int llsc(const struct hs_scan *s, struct hs_pcpu_site *site, uint64_t pc, unsigned addr_reg)
 {
 	int compare = 0, arith = 0;
 	unsigned loaded = 31;
@@ -281,7 +79,7 @@ static int llsc(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, un
 	uint32_t w;
 
 	for (int i = 0; i < 8 && pc; i++) {
-		if (word(s, pc, &w) || push(site, pc))
+		if (hs_scan_word(s, pc, &w) || push(site, pc))
 			return -1;
 		a64_decode(w, pc, &in);
 		if (in.cls == A64_C_LOAD_EX && rn(w) == addr_reg) {
@@ -291,13 +89,13 @@ static int llsc(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, un
 
 			/* the retry branch follows */
 			pc += 4;
-			if (word(s, pc, &w) || push(site, pc))
+			if (hs_scan_word(s, pc, &w) || push(site, pc))
 				return -1;
 			site->kind = compare ? HS_PCPU_CMPXCHG : arith ? HS_PCPU_ADD : HS_PCPU_XCHG;
 			/* an add whose old or new value is read after the loop:
 			 * add_return */
 			if (site->kind == HS_PCPU_ADD && stored < 31 &&
-			    reg_used(s, pc + 4, (loaded < 31 ? 1u << loaded : 0) | 1u << stored))
+			    hs_scan_reg_used(s, pc + 4, (loaded < 31 ? 1u << loaded : 0) | 1u << stored))
 				site->kind = HS_PCPU_ADD_RETURN;
 			return 0;
 		} else if (in.cls == A64_C_BCOND || (in.flags & A64_F_SETFLAGS) ||
@@ -314,23 +112,23 @@ static int llsc(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, un
 
 /* preempt_count_add(1) before the mrs: mrs xT, sp_el0; ldr wK, [xT, #off];
  * add wK, wK, #1; str wK, [xT, #off]. Returns the start pc or 0. */
-static uint64_t wrapper_before(const struct scan *s, uint64_t mrs, uint32_t *off)
+static uint64_t wrapper_before(const struct hs_scan *s, uint64_t mrs, uint32_t *off)
 {
 	for (uint64_t pc = mrs - 4; pc >= s->lo && pc + 4 * BACK_LIMIT >= mrs; pc -= 4) {
 		uint32_t w, w1, w2, w3;
 
-		if (word(s, pc, &w) || !MRS_SP_EL0(w))
+		if (hs_scan_word(s, pc, &w) || !MRS_SP_EL0(w))
 			continue;
 		/* the three instructions may be interleaved with others */
 		for (uint64_t a = pc + 4; a < mrs; a += 4) {
-			if (word(s, a, &w1) || !a64_is_ldr_w_uimm(w1) || rn(w1) != rt(w))
+			if (hs_scan_word(s, a, &w1) || !a64_is_ldr_w_uimm(w1) || rn(w1) != rt(w))
 				continue;
 			for (uint64_t b = a + 4; b < mrs; b += 4) {
-				if (word(s, b, &w2) || !a64_is_add_w_1(w2) ||
+				if (hs_scan_word(s, b, &w2) || !a64_is_add_w_1(w2) ||
 				    rn(w2) != rt(w1))
 					continue;
 				for (uint64_t c = b + 4; c < mrs; c += 4)
-					if (!word(s, c, &w3) && a64_is_str_w_uimm(w3) &&
+					if (!hs_scan_word(s, c, &w3) && a64_is_str_w_uimm(w3) &&
 					    rn(w3) == rt(w) && a64_uimm12(w3) == a64_uimm12(w1)) {
 						*off = a64_uimm12(w1) * 4;
 						return pc;
@@ -347,14 +145,14 @@ static uint64_t wrapper_before(const struct scan *s, uint64_t mrs, uint32_t *off
  * before the decrement means the pair is some other preempt_disable()
  * section (local_lock() around a this_cpu_ptr() loop...), not an op's
  * wrapper. */
-static int wrapper_after(const struct scan *s, struct hs_pcpu_site *site, uint64_t pc, uint32_t off)
+static int wrapper_after(const struct hs_scan *s, struct hs_pcpu_site *site, uint64_t pc, uint32_t off)
 {
 	uint64_t start_n = site->n;
 	struct a64_insn in;
 	uint32_t w;
 
 	for (int i = 0; i < 14 && pc; i++) {
-		if (word(s, pc, &w) || push(site, pc))
+		if (hs_scan_word(s, pc, &w) || push(site, pc))
 			break;
 		a64_decode(w, pc, &in);
 		if (in.cls == A64_C_BCOND)
@@ -365,7 +163,7 @@ static int wrapper_after(const struct scan *s, struct hs_pcpu_site *site, uint64
 			for (int k = 0; k < 3; k++) {
 				uint64_t npc = pc + 4 * (k + 1);
 
-				if (word(s, npc, &w))
+				if (hs_scan_word(s, npc, &w))
 					break;
 				a64_decode(w, npc, &in);
 				if (in.cls != A64_C_BCOND && in.cls != A64_C_LOAD)
@@ -398,7 +196,7 @@ struct fwd {
 enum fwd_step { FWD_ON, FWD_END, FWD_FAIL };
 
 /* The op is the instruction at f->pc; the walk ends after it. */
-static enum fwd_step op_found(const struct scan *s, struct hs_pcpu_site *site, struct fwd *f,
+static enum fwd_step op_found(const struct hs_scan *s, struct hs_pcpu_site *site, struct fwd *f,
 			      const struct a64_insn *in, int kind)
 {
 	site->op = f->pc;
@@ -410,7 +208,7 @@ static enum fwd_step op_found(const struct scan *s, struct hs_pcpu_site *site, s
 /* The first reader of the per-CPU offset: a register-offset load or store
  * is the op itself, an add forms the address; anything else makes the
  * offset a per-CPU pointer. */
-static enum fwd_step offset_read(const struct scan *s, struct hs_pcpu_site *site, struct fwd *f,
+static enum fwd_step offset_read(const struct hs_scan *s, struct hs_pcpu_site *site, struct fwd *f,
 				 const struct a64_insn *in, uint32_t w)
 {
 	if ((in->cls == A64_C_LOAD || in->cls == A64_C_STORE) && (in->flags & A64_F_REGOFF)) {
@@ -427,7 +225,7 @@ static enum fwd_step offset_read(const struct scan *s, struct hs_pcpu_site *site
 
 /* A reader of the address: a copy of it, a prefetch, or the op (a load or
  * store through it, an LSE atomic); anything else ends the walk. */
-static enum fwd_step address_read(const struct scan *s, struct hs_pcpu_site *site, struct fwd *f,
+static enum fwd_step address_read(const struct hs_scan *s, struct hs_pcpu_site *site, struct fwd *f,
 				  const struct a64_insn *in, uint32_t w)
 {
 	int k = in->cls == A64_C_ATOMIC ? lse_kind(s, f->pc, w) : -1;
@@ -449,13 +247,13 @@ static enum fwd_step address_read(const struct scan *s, struct hs_pcpu_site *sit
 
 /* The instruction at f->pc: the LL/SC loop, a reader of the offset or of
  * the address, or one that overwrites them. */
-static enum fwd_step fwd_step(const struct scan *s, struct hs_pcpu_site *site, struct fwd *f)
+static enum fwd_step fwd_step(const struct hs_scan *s, struct hs_pcpu_site *site, struct fwd *f)
 {
 	enum fwd_step st = FWD_ON;
 	struct a64_insn in;
 	uint32_t w;
 
-	if (word(s, f->pc, &w))
+	if (hs_scan_word(s, f->pc, &w))
 		return FWD_FAIL;
 	a64_decode(w, f->pc, &in);
 	if (in.cls == A64_C_LOAD_EX && (f->addr & (1u << rn(w)))) {
@@ -468,9 +266,9 @@ static enum fwd_step fwd_step(const struct scan *s, struct hs_pcpu_site *site, s
 	}
 	if (push(site, f->pc))
 		return FWD_FAIL;
-	if (!f->addr && reads(&in, f->pcpu_reg) && f->pc != f->mrs) {
+	if (!f->addr && hs_insn_reads(&in, f->pcpu_reg) && f->pc != f->mrs) {
 		st = offset_read(s, site, f, &in, w);
-	} else if (f->addr && reads_any(&in, f->addr)) {
+	} else if (f->addr && hs_insn_reads_any(&in, f->addr)) {
 		st = address_read(s, site, f, &in, w);
 	} else if (f->addr) {
 		/* an unrelated instruction overwriting an address copy */
@@ -482,7 +280,7 @@ static enum fwd_step fwd_step(const struct scan *s, struct hs_pcpu_site *site, s
 	}
 	if (st != FWD_ON)
 		return st;
-	if (!f->addr && writes(&in, f->pcpu_reg) && f->pc != f->mrs)
+	if (!f->addr && hs_insn_writes(&in, f->pcpu_reg) && f->pc != f->mrs)
 		return FWD_END;
 	f->pc = next_pc(s, f->pc, &in);
 	return FWD_ON;
@@ -490,7 +288,7 @@ static enum fwd_step fwd_step(const struct scan *s, struct hs_pcpu_site *site, s
 
 /* The window after the walk: a ptr site keeps only its mrs; an op keeps the
  * preempt_count_add() before it only when the matching decrement follows. */
-static void close_window(const struct scan *s, struct hs_pcpu_site *site, uint64_t start,
+static void close_window(const struct hs_scan *s, struct hs_pcpu_site *site, uint64_t start,
 			 uint64_t pc, uint32_t off)
 {
 	if (site->kind == HS_PCPU_PTR) {
@@ -512,7 +310,7 @@ static void close_window(const struct scan *s, struct hs_pcpu_site *site, uint64
 
 /* The site of the mrs tpidr_el1 at mrs: its op, kind and window; -1 when
  * the window cannot be read or outgrows HS_PCPU_MAX_WINDOW. */
-static int classify(const struct scan *s, uint64_t mrs, struct hs_pcpu_site *site)
+static int classify(const struct hs_scan *s, uint64_t mrs, struct hs_pcpu_site *site)
 {
 	struct fwd f = { .mrs = mrs, .pc = mrs };
 	uint32_t w, off = 0;
@@ -521,7 +319,7 @@ static int classify(const struct scan *s, uint64_t mrs, struct hs_pcpu_site *sit
 	memset(site, 0, sizeof(*site));
 	site->mrs = mrs;
 	site->kind = HS_PCPU_PTR;
-	word(s, mrs, &w);
+	hs_scan_word(s, mrs, &w);
 	f.pcpu_reg = rt(w);
 	start = wrapper_before(s, mrs, &off);
 	for (uint64_t pc = start ? start : mrs; pc < mrs; pc += 4)
@@ -540,10 +338,10 @@ static int classify(const struct scan *s, uint64_t mrs, struct hs_pcpu_site *sit
 
 int hs_pcpu_scan(const struct hs_image *img, const uint8_t *mem, struct hs_pcpu_census *c)
 {
-	struct scan s = { .img = img, .mem = mem };
+	struct hs_scan s;
 
 	memset(c, 0, sizeof(*c));
-	s.memo = calloc(ARGMEMO_SIZE, sizeof(*s.memo));	/* without it: conservative */
+	hs_scan_init(&s, img, mem);
 	for (size_t i = 0; i < img->nsyms; i++) {
 		const struct hs_sym *f = &img->syms[i];
 
@@ -556,7 +354,7 @@ int hs_pcpu_scan(const struct hs_image *img, const uint8_t *mem, struct hs_pcpu_
 			struct hs_pcpu_site site;
 			uint32_t w;
 
-			if (word(&s, pc, &w) || !MRS_TPIDR_EL1(w))
+			if (hs_scan_word(&s, pc, &w) || !MRS_TPIDR_EL1(w))
 				continue;
 			if (classify(&s, pc, &site)) {
 				c->unclassified++;
@@ -567,7 +365,7 @@ int hs_pcpu_scan(const struct hs_image *img, const uint8_t *mem, struct hs_pcpu_
 				struct hs_pcpu_site *nv = hs_realloc(c->v, nc * sizeof(*nv));
 
 				if (!nv) {
-					free(s.memo);
+					hs_scan_free(&s);
 					return -1;
 				}
 				c->v = nv;
@@ -577,7 +375,7 @@ int hs_pcpu_scan(const struct hs_image *img, const uint8_t *mem, struct hs_pcpu_
 			c->count[site.kind][site.wrapped]++;
 		}
 	}
-	free(s.memo);
+	hs_scan_free(&s);
 	return 0;
 }
 
