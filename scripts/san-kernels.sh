@@ -41,7 +41,7 @@ san() {
 	fi
 	n=$((n + 1))
 }
-for k in 7.2-base 7.2-cswitch-inline 7.2-64k debian-7.2-16k 6.12-clang-minimal 6.1-base debian-6.12; do
+for k in 7.2-base 7.2-cswitch-inline 7.2-64k debian-7.2-16k 6.12-clang-minimal 6.1-base debian-7.2 debian-6.12; do
 	[ -r "$K/$k.vmlinux" ] || { echo "san-kernels: $K/$k.vmlinux missing (make kernels)" >&2; exit 2; }
 done
 san 0 validate $K/7.2-base.vmlinux --cpu a55
@@ -53,7 +53,7 @@ san 0 validate $K/debian-7.2-16k.vmlinux --cpu a55 --path fault.page,mmap,syscal
 san 0 validate $K/7.2-64k.vmlinux --cpu a55 --path fault.page,mmap,cswitch,irq-el1
 san 0 validate $K/6.12-clang-minimal.vmlinux --cpu a53 --path sched-pipe,irq-el0,cswitch
 san 0 run $K/6.1-base.vmlinux --cpu a73 --state-source synthesized --explain irq-el1
-san 0 run $K/debian-6.12.vmlinux --cpu all --path syscall.getpid,percpu --format markdown
+san 0 run $K/debian-7.2.vmlinux --cpu all --path syscall.getpid,percpu --format markdown
 san 0 image $K/debian-6.12.vmlinux --list --limit 50
 san 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
 	--explain cswitch
