@@ -253,8 +253,11 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 	mp = m;
 	mp.pin_from = &base;	/* the patched image at the baseline's sites */
 	memset(&d, 0, sizeof(d));
-	if (cli_check_params(&o->params, &o->cpus) || ms_measure(base_file, &m, &base) ||
-	    (patched_file && ms_measure(patched_file, &mp, &patched))) {
+	/* both images opened before either is measured: a bad patched file
+	 * is an error at once, not after the baseline's minutes */
+	if (cli_check_params(&o->params, &o->cpus) || ms_open(base_file, &base) ||
+	    (patched_file && ms_open(patched_file, &patched)) || ms_measure_open(&m, &base) ||
+	    (patched_file && ms_measure_open(&mp, &patched))) {
 		rc = cli_error();
 		goto out;
 	}

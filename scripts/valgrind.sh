@@ -1,7 +1,10 @@
 #!/bin/sh
 # valgrind memcheck on the CLI over the real images: no leaks, no invalid
 # accesses (part of make check). Bounded: a few representative commands,
-# including error exits.
+# including error exits; the booted rows with 8 samples and one noise
+# layout (every code path a default run takes - sampling, the band, the
+# explain - at an eighth of the volume: memcheck runs ~30x slower, and the
+# default volume took 9 of CI's minutes).
 set -eu
 K=build/kernels
 vg() {
@@ -23,12 +26,12 @@ vg() {
 vg 0 image $K/7.2-base.vmlinux --list --limit 50
 vg 0 paths $K/debian-6.1.vmlinux --cpu a73
 vg 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a55 --path cswitch,percpu \
-	--explain cswitch --timeline cswitch --svg /tmp/hotsim-valgrind.svg
+	--explain cswitch --timeline cswitch --svg /tmp/hotsim-valgrind.svg --samples 8 --noise 1
 vg 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a53 --path cswitch,irq-el1 \
-	--format markdown
-vg 0 run $K/7.2-base.vmlinux --cpu a53 --path syscall.getpid,cswitch --explain cswitch --format json
+	--format markdown --samples 8 --noise 1
+vg 0 run $K/7.2-base.vmlinux --cpu a53 --path syscall.getpid,cswitch --explain cswitch --format json --samples 8
 vg 0 snippet kernels/fixtures/build/user_sum.elf --entry sum --cpu a55 --iterations 4
-vg 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
+vg 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch --samples 8 \
 	--explain cswitch
 vg 2 image kernels/fixtures/build/stripped.elf
 vg 2 compare $K/7.2-base.vmlinux /nonexistent

@@ -410,6 +410,24 @@ Test(compare, errors_exit_2)
 	cr_assert_eq(run("run " HS_FIXTURE("stripped.elf"), NULL, NULL), 2);
 }
 
+/* A bad patched image is refused before the baseline is measured: its one
+ * line is all stderr says, and the empty cache the run was given gets no
+ * snapshot (measuring the baseline booted would have made one). */
+Test(compare, bad_patched_refused_before_the_baseline_runs)
+{
+	char d[] = "/tmp/hotsim-badpatched-XXXXXX", cmd[1024], *err;
+
+	hs_kernel("7.2-base");
+	cr_assert(mkdtemp(d));
+	snprintf(cmd, sizeof(cmd), "HOTSIM_CACHE=%s %s compare %s %s --state-source booted 2>&1 >/dev/null", d,
+		 bin(), HS_KPATH("7.2-base"), HS_FIXTURE("stripped.elf"));
+	cr_assert_eq(hs_sh(cmd, &err, 4096), 2);
+	cr_assert(strstr(err, "stripped.elf: no .symtab") && hs_count(err, "\n") == 1, "%s", err);
+	free(err);
+	snprintf(cmd, sizeof(cmd), "test ! -e %s/snapshots && rm -rf %s", d, d);
+	cr_assert_eq(hs_sh(cmd, NULL, 0), 0, "the baseline was booted before the patched image was read");
+}
+
 /*
  * Every kernel the project builds for `make check` (kernels/linux/variants,
  * set "check") and every Debian image (kernels/debian/images), read from

@@ -120,6 +120,11 @@ struct ms_image {
 /* Open and measure; -1 with hs_errmsg() for errors that stop everything
  * (bad image, unknown parameter). A path that cannot run is a row with !ok. */
 int ms_measure(const char *path, const struct ms_options *o, struct ms_image *out);
+/* The same in two steps: open (a file that is not an arm64 kernel image
+ * fails here, before anything is measured - compare opens both first),
+ * then measure the opened image. */
+int ms_open(const char *path, struct ms_image *out);
+int ms_measure_open(const struct ms_options *o, struct ms_image *out);
 
 void ms_free(struct ms_image *m);
 

@@ -373,14 +373,22 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 	return rc;
 }
 
+int ms_open(const char *path, struct ms_image *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->img = hs_image_open(path);
+	return out->img ? 0 : -1;
+}
+
 int ms_measure(const char *path, const struct ms_options *o, struct ms_image *out)
+{
+	return ms_open(path, out) || ms_measure_open(o, out) ? -1 : 0;
+}
+
+int ms_measure_open(const struct ms_options *o, struct ms_image *out)
 {
 	const struct ms_image *pin_from = o->pin_from;
 
-	memset(out, 0, sizeof(*out));
-	out->img = hs_image_open(path);
-	if (!out->img)
-		return -1;
 	for (int c = 0; c < o->ncores; c++) {
 		struct hs_patched *pt = hs_patch(out->img, o->cores[c]);
 		struct hs_session *ses;
