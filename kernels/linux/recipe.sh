@@ -34,12 +34,12 @@ make_args() {
 
 # Print a progress line every 30 s while make runs (counts Kbuild steps).
 progress() {
-	local name=$1 log=$2 pid=$3 start=$SECONDS expect=${4:-0} n
+	local name=$1 log=$2 pid=$3 start=$SECONDS expect=${4:-0} n i
 	while kill -0 "$pid" 2>/dev/null; do
 		# a second at a time: killing this loop leaves its sleep running,
 		# holding what it inherited - the image's build lock among them;
 		# a 30 s sleep made the next build of a derived image wait for it
-		for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+		for ((i = 0; i < 30; i++)); do
 			sleep 1
 			kill -0 "$pid" 2>/dev/null || return 0
 		done

@@ -17,11 +17,6 @@ struct hs_argmemo {
 	uint8_t reads;
 };
 
-
-#define rn a64_rn
-#define rt a64_rt
-
-
 /*
  * Liveness, for "is the op's result used": the subset of mask (registers
  * x0-x30) read on some path from pc before being written. The walk covers the
@@ -179,13 +174,12 @@ int hs_scan_reg_used(const struct hs_scan *s, uint64_t pc, uint32_t mask)
 	return live_subset(s, pc, mask, 0) != 0;
 }
 
-int hs_scan_init(struct hs_scan *s, const struct hs_image *img, const uint8_t *mem)
+void hs_scan_init(struct hs_scan *s, const struct hs_image *img, const uint8_t *mem)
 {
 	memset(s, 0, sizeof(*s));
 	s->img = img;
 	s->mem = mem;
 	s->memo = calloc(ARGMEMO_SIZE, sizeof(*s->memo));	/* without it: conservative */
-	return 0;
 }
 
 void hs_scan_free(struct hs_scan *s)

@@ -22,7 +22,7 @@ struct hs_scan {
 
 /* the memo allocated (without it the answers are conservative); freed by
  * hs_scan_free */
-int hs_scan_init(struct hs_scan *s, const struct hs_image *img, const uint8_t *mem);
+void hs_scan_init(struct hs_scan *s, const struct hs_image *img, const uint8_t *mem);
 void hs_scan_free(struct hs_scan *s);
 
 static inline int hs_scan_word(const struct hs_scan *s, uint64_t pc, uint32_t *w)
