@@ -190,6 +190,42 @@ static int remap(struct hs_runner *r, struct bt_runs *cur, struct bt_runs *next)
 	return rc;
 }
 
+/* Does next map all of run x the same way (a run of next holds it, at the
+ * same offset into RAM, with the same permissions)? */
+static int covered(const struct bt_runs *next, const struct bt_run *x)
+{
+	const struct bt_run *n = hs_bt_find_run(next, x->va);
+
+	return n && x->va + x->len <= n->va + n->len && n->pa + (x->va - n->va) == x->pa &&
+	       n->prot == x->prot;
+}
+
+/*
+ * The user half for the table that maps next (walked, then freed): what
+ * Unicorn has mapped that next maps the same way stays; the rest is
+ * unmapped, and nothing is mapped here - each page of the new process is
+ * mapped when it is first touched (user_miss, booted_mmu.c: the walk, the
+ * access flag, the permissions, as the eager walk would have mapped it).
+ * A switch then costs the pages the next process touches before the one
+ * after (a few: its stack, its buffer), not its whole address space:
+ * sched-pipe's 147 switches remapped ~40 runs each, and each map or unmap
+ * rebuilds Unicorn's whole memory map.
+ */
+static void switch_user(struct hs_runner *r, struct bt_runs *next)
+{
+	struct bt_runs *cur = &bt_of(r)->user;
+	size_t k = 0;
+
+	for (size_t i = 0; i < cur->n; i++) {
+		if (covered(next, &cur->v[i]))
+			cur->v[k++] = cur->v[i];
+		else
+			uc_mem_unmap(r->uc, cur->v[i].va, cur->v[i].len);
+	}
+	cur->n = k;
+	free(next->v);
+}
+
 /* No valid entry at the top level: software PAN's reserved table (a
  * table whose pages are all old - a child's after fork - maps nothing
  * Unicorn may touch yet, but is the one to walk on a miss). */
@@ -233,7 +269,8 @@ int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force)
 	bt->user_table = table;
 	bt->user_ttbr = ttbr0;
 	bt->remaps++;
-	return remap(r, &bt->user, &next);
+	switch_user(r, &next);
+	return 0;
 }
 
 /* The user half again from the current table, after a tlbi: whatever it
@@ -247,7 +284,8 @@ int hs_bt_rewalk_user(struct hs_runner *r)
 		free(next.v);
 		return -1;
 	}
-	return remap(r, &bt->user, &next);
+	switch_user(r, &next);
+	return 0;
 }
 
 /* The kernel half again (a point may map more: vmalloc, the page cache;

@@ -118,8 +118,11 @@ static void answer_call(struct hs_runner *r, uc_engine *uc, const struct hs_hook
 static const struct a64_insn *decoded(struct hs_runner *r, uint64_t pc, long *idx)
 {
 	uint32_t word;
+	long next = r->dc_last + 1;
 
-	*idx = hs_dcache_find(&r->dc, pc);
+	/* straight-line code was decoded in order: the one after the last
+	 * instruction's is most often this one, without a hash probe */
+	*idx = next > 0 && (size_t)next < r->dc.n && r->dc.v[next].pc == pc ? next : hs_dcache_find(&r->dc, pc);
 	if (*idx < 0) {
 		const void *p = hs_rt_host(r, pc, 4);
 
@@ -132,6 +135,7 @@ static const struct a64_insn *decoded(struct hs_runner *r, uint64_t pc, long *id
 		hs_rt_stop(r, "%s", hs_errmsg());
 		return NULL;
 	}
+	r->dc_last = *idx;
 	return &r->dc.v[*idx].in;
 }
 

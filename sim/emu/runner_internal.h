@@ -85,6 +85,7 @@ struct hs_runner {
 	uint64_t fn_lo, fn_hi;
 
 	struct hs_dcache dc;
+	long dc_last;			/* the last instruction's index in dc (decoded()) */
 	uc_hook h_code, h_mem;
 	int hooks_off;		/* bare mode (benchmarks) */
 
