@@ -48,25 +48,34 @@ static unsigned ops_of(const struct hs_path_run *pr, const struct hs_op_range **
 	return 1;
 }
 
-/* Add records [b, e) (those of part p, or all when p < 0) to out. */
-static void add_range(const struct hs_insn_cost *per, const uint8_t *part_of, int p, size_t b, size_t e,
-		      struct hs_model_result *out)
+/* Add one record's cost to out. */
+static inline void add_one(const struct hs_insn_cost *c, struct hs_model_result *out)
 {
-	for (size_t i = b; i < e; i++) {
-		if (p >= 0 && part_of[i] != p)
-			continue;
-		out->cycles += per[i].cycles;
-		out->insns++;
-		for (int st = 0; st < HS_NSTALLS; st++)
-			out->stall[st] += per[i].stall[st];
-		if (per[i].events & HS_EV_UNCALIBRATED)
-			out->uncalibrated_cycles += per[i].cycles;
-		out->mispredicts += !!(per[i].events & HS_EV_MISPREDICT);
-		out->icache_misses += !!(per[i].events & HS_EV_ICACHE_MISS);
-		out->dcache_misses += !!(per[i].events & HS_EV_DCACHE_MISS);
-		out->l2_misses += !!(per[i].events & HS_EV_L2_MISS);
-		out->tlb_misses += !!(per[i].events & HS_EV_TLB_MISS);
-	}
+	out->cycles += c->cycles;
+	out->insns++;
+	for (int st = 0; st < HS_NSTALLS; st++)
+		out->stall[st] += c->stall[st];
+	if (c->events & HS_EV_UNCALIBRATED)
+		out->uncalibrated_cycles += c->cycles;
+	out->mispredicts += !!(c->events & HS_EV_MISPREDICT);
+	out->icache_misses += !!(c->events & HS_EV_ICACHE_MISS);
+	out->dcache_misses += !!(c->events & HS_EV_DCACHE_MISS);
+	out->l2_misses += !!(c->events & HS_EV_L2_MISS);
+	out->tlb_misses += !!(c->events & HS_EV_TLB_MISS);
+}
+
+static void add_sums(const struct hs_model_result *one, struct hs_model_result *sum)
+{
+	sum->cycles += one->cycles;
+	sum->insns += one->insns;
+	sum->uncalibrated_cycles += one->uncalibrated_cycles;
+	for (int st = 0; st < HS_NSTALLS; st++)
+		sum->stall[st] += one->stall[st];
+	sum->mispredicts += one->mispredicts;
+	sum->icache_misses += one->icache_misses;
+	sum->dcache_misses += one->dcache_misses;
+	sum->l2_misses += one->l2_misses;
+	sum->tlb_misses += one->tlb_misses;
 }
 
 /* A result of one draw: warm, cold, and typical where nothing was sampled. */
@@ -84,57 +93,81 @@ int ms_result_one(struct ms_result *s, const struct hs_model_result *r)
 	return 0;
 }
 
-/* Typical from per-record costs: each sampled op's (part's) cycles, the
- * distribution, and the per-op means of the rest. */
-static int typical_of(const struct hs_insn_cost *per, const struct hs_path_run *pr, int p,
-		      const struct hs_model_result *all, struct ms_result *s)
+/* A typical result from its samples' cycles (v, k of them, taken over)
+ * and their sums: the distribution, and the per-op means of the rest. */
+static void typical_from(double *v, unsigned k, const struct hs_model_result *sum, struct ms_result *s)
 {
-	const struct hs_op_range *ops;
-	struct hs_op_range whole;
-	unsigned first, n = ops_of(pr, &ops, &first, &whole), k = n - first;
-	struct hs_model_result sum = *all, one;
-	double *v = malloc((k ? k : 1) * sizeof(*v));
-
-	if (!v)
-		return hs_fail("out of memory");
-	memset(&sum.stall, 0, sizeof(sum.stall));
-	sum.cycles = sum.insns = sum.uncalibrated_cycles = 0;
-	sum.mispredicts = sum.icache_misses = sum.dcache_misses = sum.l2_misses = sum.tlb_misses = 0;
-	for (unsigned i = first; i < n; i++) {
-		memset(&one, 0, sizeof(one));
-		add_range(per, pr->part_of, p, ops[i].begin, ops[i].end, &one);
-		v[i - first] = (double)one.cycles;
-		sum.cycles += one.cycles;
-		sum.insns += one.insns;
-		sum.uncalibrated_cycles += one.uncalibrated_cycles;
-		for (int st = 0; st < HS_NSTALLS; st++)
-			sum.stall[st] += one.stall[st];
-		sum.mispredicts += one.mispredicts;
-		sum.icache_misses += one.icache_misses;
-		sum.dcache_misses += one.dcache_misses;
-		sum.l2_misses += one.l2_misses;
-		sum.tlb_misses += one.tlb_misses;
-	}
 	free(s->v);
 	memset(s, 0, sizeof(*s));
 	s->v = v;
 	ms_dist_of(v, k, &s->d);
-	s->insns = k ? (double)sum.insns / k : 0;
+	s->insns = k ? (double)sum->insns / k : 0;
 	/* the means, rounded: what a table shows in the model's own units */
-	s->r = sum;
+	s->r = *sum;
 	if (k) {
 		s->r.cycles = (uint64_t)llround(s->d.mean);
 		s->r.insns = (uint64_t)llround(s->insns);
-		s->r.uncalibrated_cycles = (uint64_t)llround((double)sum.uncalibrated_cycles / k);
+		s->r.uncalibrated_cycles = (uint64_t)llround((double)sum->uncalibrated_cycles / k);
 		for (int st = 0; st < HS_NSTALLS; st++)
-			s->r.stall[st] = (uint64_t)llround((double)sum.stall[st] / k);
-		s->r.mispredicts = (unsigned)lround((double)sum.mispredicts / k);
-		s->r.icache_misses = (unsigned)lround((double)sum.icache_misses / k);
-		s->r.dcache_misses = (unsigned)lround((double)sum.dcache_misses / k);
-		s->r.l2_misses = (unsigned)lround((double)sum.l2_misses / k);
-		s->r.tlb_misses = (unsigned)lround((double)sum.tlb_misses / k);
+			s->r.stall[st] = (uint64_t)llround((double)sum->stall[st] / k);
+		s->r.mispredicts = (unsigned)lround((double)sum->mispredicts / k);
+		s->r.icache_misses = (unsigned)lround((double)sum->icache_misses / k);
+		s->r.dcache_misses = (unsigned)lround((double)sum->dcache_misses / k);
+		s->r.l2_misses = (unsigned)lround((double)sum->l2_misses / k);
+		s->r.tlb_misses = (unsigned)lround((double)sum->tlb_misses / k);
 	}
 	s->noise_lo = s->noise_hi = s->d.mean;
+}
+
+/* Typical from per-record costs, for the whole row (out[0]) and each of
+ * its nparts parts (out[1 + p]) in one pass over the sampled records:
+ * each sampled op's cycles, the distribution, the per-op means. */
+static int typical_all(const struct hs_insn_cost *per, const struct hs_path_run *pr, unsigned nparts,
+		       const struct hs_model_result *all, struct ms_result *out)
+{
+	const struct hs_op_range *ops;
+	struct hs_op_range whole;
+	unsigned first, n = ops_of(pr, &ops, &first, &whole), k = n - first, np = nparts + 1;
+	struct hs_model_result *sum = calloc(np, sizeof(*sum)), *one = calloc(np, sizeof(*one));
+	double **v = calloc(np, sizeof(*v));
+	int rc = 0;
+
+	for (unsigned q = 0; v && q < np; q++)
+		if (!(v[q] = malloc((k ? k : 1) * sizeof(**v))))
+			rc = -1;
+	if (!sum || !one || !v || rc) {
+		for (unsigned q = 0; v && q < np; q++)
+			free(v[q]);
+		free(v);
+		free(sum);
+		free(one);
+		return hs_fail("out of memory");
+	}
+	for (unsigned q = 0; q < np; q++) {
+		/* the model's totals but for what the samples sum */
+		sum[q] = *all;
+		memset(&sum[q].stall, 0, sizeof(sum[q].stall));
+		sum[q].cycles = sum[q].insns = sum[q].uncalibrated_cycles = 0;
+		sum[q].mispredicts = sum[q].icache_misses = sum[q].dcache_misses = 0;
+		sum[q].l2_misses = sum[q].tlb_misses = 0;
+	}
+	for (unsigned i = first; i < n; i++) {
+		memset(one, 0, np * sizeof(*one));
+		for (size_t j = ops[i].begin; j < ops[i].end; j++) {
+			add_one(&per[j], &one[0]);
+			if (nparts && pr->part_of[j] < nparts)
+				add_one(&per[j], &one[1 + pr->part_of[j]]);
+		}
+		for (unsigned q = 0; q < np; q++) {
+			v[q][i - first] = (double)one[q].cycles;
+			add_sums(&one[q], &sum[q]);
+		}
+	}
+	for (unsigned q = 0; q < np; q++)
+		typical_from(v[q], k, &sum[q], &out[q]);
+	free(v);
+	free(sum);
+	free(one);
 	return 0;
 }
 
@@ -196,8 +229,6 @@ static int result_of(const struct costing *c, const struct hs_path_run *pr, int 
 	unsigned first;
 	struct hs_model_result r;
 
-	if (st == MS_TYPICAL && pr->booted)
-		return typical_of(c->per[MS_TYPICAL], pr, p, &c->res[MS_TYPICAL], out);
 	if (st == MS_TYPICAL)
 		st = MS_WARM;
 	if (p < 0)
@@ -214,7 +245,7 @@ static int result_of(const struct costing *c, const struct hs_path_run *pr, int 
 		memset(&one, 0, sizeof(one));
 		for (size_t i = ops[first].begin; i < ops[first].end; i++)
 			if (pr->part_of[i] == p)
-				add_range(c->per[st], NULL, -1, i - ops[first].begin, i - ops[first].begin + 1, &one);
+				add_one(&c->per[st][i - ops[first].begin], &one);
 		r.cycles = one.cycles;
 		r.insns = one.insns;
 		r.uncalibrated_cycles = one.uncalibrated_cycles;
@@ -245,29 +276,52 @@ static void free_costing(struct costing *c)
 		free(c->per[st]);
 }
 
-/* Rows [from, to) of out: the whole row and its parts (part k is row from + 1 + k). */
+/* Merge a layout's result into the recorded one's band. */
+static void band(struct ms_result *dst, struct ms_result *tmp)
+{
+	dst->noise_lo = fmin(dst->noise_lo, tmp->d.mean);
+	dst->noise_hi = fmax(dst->noise_hi, tmp->d.mean);
+	free(tmp->v);
+	tmp->v = NULL;
+}
+
+/* The whole row and its parts (part k is rows[1 + k]) from one costing:
+ * layout 0 is the recorded one, any other widens its band. */
 static int fill_rows(const struct ms_options *o, const struct costing *c, const struct hs_path_run *pr,
 		     struct ms_row *rows, unsigned nparts, int layout)
 {
-	for (unsigned k = 0; k <= nparts; k++)
-		for (int st = 0; st < MS_NSTATES; st++) {
-			struct ms_result tmp = { 0 };
-			struct ms_result *dst = &rows[k].s[st];
+	struct ms_result *tmp = calloc(nparts + 1, sizeof(*tmp));
 
-			if (!o->want[st])
-				continue;
-			if (!layout) {
-				if (result_of(c, pr, (int)k - 1, (enum ms_state)st, dst))
-					return -1;
+	if (!tmp)
+		return hs_fail("out of memory");
+	for (int st = 0; st < MS_NSTATES; st++) {
+		if (!o->want[st])
+			continue;
+		if (st == MS_TYPICAL && pr->booted) {
+			if (typical_all(c->per[MS_TYPICAL], pr, nparts, &c->res[MS_TYPICAL], tmp))
+				goto fail;
+		} else {
+			for (unsigned k = 0; k <= nparts; k++)
+				if (result_of(c, pr, (int)k - 1, (enum ms_state)st, &tmp[k]))
+					goto fail;
+		}
+		for (unsigned k = 0; k <= nparts; k++) {
+			if (layout) {
+				band(&rows[k].s[st], &tmp[k]);
 				continue;
 			}
-			if (result_of(c, pr, (int)k - 1, (enum ms_state)st, &tmp))
-				return -1;
-			dst->noise_lo = fmin(dst->noise_lo, tmp.d.mean);
-			dst->noise_hi = fmax(dst->noise_hi, tmp.d.mean);
-			free(tmp.v);
+			free(rows[k].s[st].v);
+			rows[k].s[st] = tmp[k];
+			memset(&tmp[k], 0, sizeof(tmp[k]));
 		}
+	}
+	free(tmp);
 	return 0;
+fail:
+	for (unsigned k = 0; k <= nparts; k++)
+		free(tmp[k].v);
+	free(tmp);
+	return -1;
 }
 
 /*
