@@ -256,8 +256,9 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 	/* both images opened before either is measured: a bad patched file
 	 * is an error at once, not after the baseline's minutes */
 	if (cli_check_params(&o->params, &o->cpus) || ms_open(base_file, &base) ||
-	    (patched_file && ms_open(patched_file, &patched)) || ms_measure_open(&m, &base) ||
-	    (patched_file && ms_measure_open(&mp, &patched))) {
+	    (patched_file && ms_open(patched_file, &patched)) ||
+	    ms_measure_images((struct ms_image *[]){ &base, &patched },
+			      (const struct ms_options *[]){ &m, &mp }, patched_file ? 2 : 1)) {
 		rc = cli_error();
 		goto out;
 	}

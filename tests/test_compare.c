@@ -325,6 +325,28 @@ Test(compare, one_run_every_format, .timeout = 600)
 	free(out);
 }
 
+/* Measuring each (image, core) in a process of its own (parallel.c) gives
+ * the rows of measuring them one after the other in this process: the
+ * same bytes, booted and pinned (percpu's segments) rows included, with
+ * more lanes than there are tasks to run. */
+Test(compare, parallel_measuring_is_serial_measuring, .timeout = 600)
+{
+	char cmd[1024], *one, *many;
+	const char *args = "compare " PAIR("7.2-base", "7.2-percpu-nopreempt") " --path irq-el1,syscall.getpid,percpu "
+			   "--noise 1 --samples 8 --json";
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-percpu-nopreempt");
+	snprintf(cmd, sizeof(cmd), "HOTSIM_JOBS=1 %s %s 2>/dev/null", bin(), args);
+	cr_assert_eq(hs_sh(cmd, &one, MAX_OUT), 0, "%s", cmd);
+	snprintf(cmd, sizeof(cmd), "HOTSIM_JOBS=8 %s %s 2>/dev/null", bin(), args);
+	cr_assert_eq(hs_sh(cmd, &many, MAX_OUT), 0, "%s", cmd);
+	cr_assert(strstr(one, "\"percpu.census\"") && strstr(one, "\"syscall.getpid\""), "%.400s", one);
+	cr_assert_str_eq(one, many, "HOTSIM_JOBS=8 measured other rows than HOTSIM_JOBS=1");
+	free(one);
+	free(many);
+}
+
 Test(compare, text_table_names_both_images)
 {
 	char *out;

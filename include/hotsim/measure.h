@@ -125,6 +125,14 @@ int ms_measure(const char *path, const struct ms_options *o, struct ms_image *ou
  * then measure the opened image. */
 int ms_open(const char *path, struct ms_image *out);
 int ms_measure_open(const struct ms_options *o, struct ms_image *out);
+/* Measure several opened images (each with its options) at once: every
+ * (image, core) in a process of its own, ms_jobs() at a time; an image
+ * pinned to another (pin_from) waits for its rows core by core. The rows
+ * are those, and in the order, of measuring one image after the other. */
+int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *const *opts, int n);
+/* How many at once: HOTSIM_JOBS, else the CPUs online, at most one per
+ * GiB of available memory (parallel.c). */
+unsigned ms_jobs(void);
 
 void ms_free(struct ms_image *m);
 

@@ -385,34 +385,33 @@ int ms_measure(const char *path, const struct ms_options *o, struct ms_image *ou
 	return ms_open(path, out) || ms_measure_open(o, out) ? -1 : 0;
 }
 
-int ms_measure_open(const struct ms_options *o, struct ms_image *out)
+int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out)
 {
-	const struct ms_image *pin_from = o->pin_from;
+	struct hs_patched *pt = hs_patch(out->img, o->cores[c]);
+	struct hs_session *ses;
+	struct hs_model *m;
+	int rc = 0;
 
-	for (int c = 0; c < o->ncores; c++) {
-		struct hs_patched *pt = hs_patch(out->img, o->cores[c]);
-		struct hs_session *ses;
-		struct hs_model *m;
-		int rc = 0;
-
-		if (!pt)
-			return -1;
-		m = model_for(o, o->cores[c]->name, out->img);
-		ses = m ? hs_session_new_for(pt, o->src, o->set) : NULL;
-		if (!m || !ses) {
-			hs_model_free(m);
-			hs_patched_free(pt);
-			return -1;
-		}
-		for (int k = 0; k < o->npaths && !rc; k++)
-			rc = measure_path(m, o, pt, ses, o->paths[k], pin_from, out);
-		hs_session_free(ses);
+	if (!pt)
+		return -1;
+	m = model_for(o, o->cores[c]->name, out->img);
+	ses = m ? hs_session_new_for(pt, o->src, o->set) : NULL;
+	if (!m || !ses) {
 		hs_model_free(m);
 		hs_patched_free(pt);
-		if (rc)
-			return -1;
+		return -1;
 	}
-	return 0;
+	for (int k = 0; k < o->npaths && !rc; k++)
+		rc = measure_path(m, o, pt, ses, o->paths[k], o->pin_from, out);
+	hs_session_free(ses);
+	hs_model_free(m);
+	hs_patched_free(pt);
+	return rc ? -1 : 0;
+}
+
+int ms_measure_open(const struct ms_options *o, struct ms_image *out)
+{
+	return ms_measure_images(&out, &o, 1);
 }
 
 void ms_free(struct ms_image *m)

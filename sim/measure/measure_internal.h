@@ -15,4 +15,8 @@ int ms_result_one(struct ms_result *s, const struct hs_model_result *r);
 
 int ms_cmp_u64(const void *a, const void *b);
 
+/* Measure the selected paths of an opened image on its o->cores[c],
+ * appending the rows (measure.c); ms_measure_images runs these. */
+int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out);
+
 #endif

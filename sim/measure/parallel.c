@@ -1,0 +1,354 @@
+/*
+ * parallel.c - measuring several (image, core) pairs at once, each in a
+ * process of its own.
+ *
+ * A pair is independent of every other: its own patched image, session,
+ * boot (a QEMU process and the snapshot it leaves in the cache), replay
+ * and model. So each runs in a forked child, at most `jobs` at a time,
+ * and sends its rows back through a temporary file; the parent puts them
+ * in the order a serial run makes (image by image, core by core, path by
+ * path), so the output does not depend on how many ran at once or which
+ * finished first. The one dependency: an image measured at another's sites
+ * (ms_options.pin_from: compare's patched image) needs that image's rows
+ * of the same core, so its pair starts only when they are in.
+ *
+ * Why processes, not threads: Unicorn and the boot's QEMU children are
+ * per process anyway, and a child cannot corrupt the parent's rows; a
+ * child that dies is one error naming the image and core.
+ *
+ * jobs: HOTSIM_JOBS if set (1: everything in this process, no fork), else
+ * the CPUs online, at most one per GiB of available memory (a lane is
+ * this process's share, up to ~600 MB on a distro image, plus a booting
+ * guest's 256 MB).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hotsim/err.h"
+#include "measure_internal.h"
+
+struct task {
+	struct ms_image *img;
+	const struct ms_options *o;
+	int core;		/* index in o->cores */
+	int after;		/* the task whose rows this one pins to, -1 none */
+	int state;		/* 0 waiting, 1 running, 2 done */
+	pid_t pid;
+	FILE *f;		/* the child's rows */
+	/* rows in the parent, once done: a block of img->rows */
+	int first, n;
+};
+
+unsigned ms_jobs(void)
+{
+	const char *e = getenv("HOTSIM_JOBS");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long long avail_kb = 0;
+	char line[128];
+	FILE *f;
+	unsigned j;
+
+	if (e && *e) {
+		long v = strtol(e, NULL, 10);
+
+		return v < 1 ? 1 : v > 64 ? 64 : (unsigned)v;
+	}
+	j = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
+	if ((f = fopen("/proc/meminfo", "r"))) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "MemAvailable: %llu kB", &avail_kb) == 1)
+				break;
+		fclose(f);
+	}
+	if (avail_kb && avail_kb / (1024 * 1024) < j)
+		j = avail_kb < 1024 * 1024 ? 1 : (unsigned)(avail_kb / (1024 * 1024));
+	return j;
+}
+
+/* --- rows through a file: the struct, then what its pointers own ------- */
+
+static int put(FILE *f, const void *p, size_t n)
+{
+	return n == 0 || fwrite(p, n, 1, f) == 1 ? 0 : -1;
+}
+
+static int get(FILE *f, void *p, size_t n)
+{
+	return n == 0 || fread(p, n, 1, f) == 1 ? 0 : -1;
+}
+
+/* A row's pointers are the parent's too (path, def and cpu point at data
+ * the parent had before the fork); what the child allocated - each
+ * state's samples, the function profile - is written after it. */
+static int put_rows(FILE *f, const struct ms_row *v, int n)
+{
+	if (put(f, &n, sizeof(n)))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (put(f, &v[i], sizeof(v[i])))
+			return -1;
+		for (int st = 0; st < MS_NSTATES; st++)
+			if (v[i].s[st].v && put(f, v[i].s[st].v, v[i].s[st].d.n * sizeof(double)))
+				return -1;
+		if (v[i].fns && put(f, v[i].fns, (size_t)v[i].nfns * sizeof(*v[i].fns)))
+			return -1;
+	}
+	return 0;
+}
+
+static int get_rows(FILE *f, struct ms_image *img)
+{
+	int n;
+
+	if (get(f, &n, sizeof(n)) || n < 0 || n > MS_MAX_ROWS - img->nrows)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		struct ms_row r;
+		int bad = 0;
+
+		if (get(f, &r, sizeof(r)))
+			return -1;
+		/* the child's pointers say only whether an array follows */
+		for (int st = 0; st < MS_NSTATES; st++) {
+			size_t len = r.s[st].d.n * sizeof(double);
+
+			if (!r.s[st].v)
+				continue;
+			r.s[st].v = bad ? NULL : malloc(len ? len : 1);
+			bad = bad || !r.s[st].v || get(f, r.s[st].v, len);
+		}
+		if (r.fns) {
+			size_t len = (size_t)(r.nfns > 0 ? r.nfns : 0) * sizeof(*r.fns);
+
+			r.fns = bad ? NULL : malloc(len ? len : 1);
+			bad = bad || !r.fns || get(f, r.fns, len);
+		}
+		/* in the image either way: ms_free frees what was allocated */
+		img->rows[img->nrows++] = r;
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+static void free_rows(struct ms_image *img, int from)
+{
+	for (int i = from; i < img->nrows; i++) {
+		free(img->rows[i].fns);
+		for (int st = 0; st < MS_NSTATES; st++)
+			free(img->rows[i].s[st].v);
+	}
+	img->nrows = from;
+}
+
+/* --- the child ---------------------------------------------------------- */
+
+static void child(struct task *t, pid_t parent)
+{
+	int from = t->img->nrows, rc;
+
+	/* a killed hotsim leaves no measuring process behind - nor, through
+	 * the same signal in qemu.c, a QEMU of one */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(4);
+
+	rc = ms_measure_core(t->o, t->core, t->img);
+	if (!rc) {
+		int ok = 0;
+
+		rc = put(t->f, &ok, sizeof(ok)) || put_rows(t->f, t->img->rows + from, t->img->nrows - from);
+	} else {
+		int bad = 1;
+		const char *msg = hs_errmsg();
+
+		put(t->f, &bad, sizeof(bad));
+		put(t->f, msg, strlen(msg) + 1);
+		rc = 0;
+	}
+	if (fflush(t->f))
+		rc = -1;
+	free_rows(t->img, from);
+	fclose(t->f);
+	fflush(NULL);
+	_exit(rc ? 3 : 0);
+}
+
+/* --- the parent --------------------------------------------------------- */
+
+static const char *task_name(const struct task *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s on %s", t->img->img ? t->img->img->path : "the image",
+		 t->o->cores[t->core]->name);
+	return buf;
+}
+
+/* The child of t has ended with status ws: read its rows. */
+static int collect(struct task *t, int ws)
+{
+	char who[600], msg[2048];
+	int status = -1;
+
+	t->state = 2;
+	if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
+		fclose(t->f);
+		t->f = NULL;
+		if (WIFSIGNALED(ws))
+			return hs_fail("measuring %s: the measuring process died of signal %d",
+				       task_name(t, who, sizeof(who)), WTERMSIG(ws));
+		return hs_fail("measuring %s: the measuring process exited with status %d",
+			       task_name(t, who, sizeof(who)), WEXITSTATUS(ws));
+	}
+	rewind(t->f);
+	t->first = t->img->nrows;
+	if (get(t->f, &status, sizeof(status)))
+		status = -1;
+	if (status == 1) {
+		size_t n = fread(msg, 1, sizeof(msg) - 1, t->f);
+
+		msg[n] = 0;
+		fclose(t->f);
+		t->f = NULL;
+		return hs_fail("%s", msg);
+	}
+	if (status != 0 || get_rows(t->f, t->img)) {
+		fclose(t->f);
+		t->f = NULL;
+		return hs_fail("measuring %s: the measuring process's rows are unreadable",
+			       task_name(t, who, sizeof(who)));
+	}
+	t->n = t->img->nrows - t->first;
+	fclose(t->f);
+	t->f = NULL;
+	return 0;
+}
+
+static int ready(const struct task *v, const struct task *t)
+{
+	return t->state == 0 && (t->after < 0 || v[t->after].state == 2);
+}
+
+static int start(struct task *t)
+{
+	if (!(t->f = tmpfile()))
+		return hs_fail("cannot create a temporary file for the measuring process: %s", strerror(errno));
+	pid_t parent = getpid();
+
+	fflush(NULL);
+	t->pid = fork();
+	if (t->pid < 0) {
+		fclose(t->f);
+		t->f = NULL;
+		return hs_fail("cannot fork a measuring process: %s", strerror(errno));
+	}
+	if (t->pid == 0)
+		child(t, parent);
+	t->state = 1;
+	return 0;
+}
+
+/* Put each image's rows back in the serial order: its tasks' blocks by
+ * core. The blocks are contiguous per image only if its tasks finished in
+ * order, so the rows are rebuilt from a copy. */
+static int reorder(struct task *v, int n, struct ms_image *img)
+{
+	struct ms_row *copy = malloc(sizeof(img->rows));
+	int k = 0;
+
+	if (!copy)
+		return hs_fail("out of memory");
+	memcpy(copy, img->rows, sizeof(img->rows));
+	for (int i = 0; i < n; i++)
+		if (v[i].img == img) {
+			memcpy(&img->rows[k], &copy[v[i].first], (size_t)v[i].n * sizeof(*copy));
+			k += v[i].n;
+		}
+	free(copy);
+	return 0;
+}
+
+static void stop_all(struct task *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].state == 1) {
+			int ws;
+
+			kill(v[i].pid, SIGTERM);
+			waitpid(v[i].pid, &ws, 0);
+			fclose(v[i].f);
+			v[i].state = 2;
+		}
+}
+
+int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *const *opts, int nimg)
+{
+	struct task v[2 * 8 * 4];
+	unsigned jobs = ms_jobs();
+	int n = 0, running = 0, left, rc = 0;
+
+	for (int i = 0; i < nimg; i++)
+		if (imgs[i]->nrows)
+			return hs_fail("internal: an image measured twice");
+	if (jobs <= 1) {
+		for (int i = 0; i < nimg; i++)
+			for (int c = 0; c < opts[i]->ncores; c++)
+				if (ms_measure_core(opts[i], c, imgs[i]))
+					return -1;
+		return 0;
+	}
+	for (int i = 0; i < nimg; i++)
+		for (int c = 0; c < opts[i]->ncores; c++) {
+			struct task *t = &v[n];
+
+			if (n == (int)HS_ARRAY_SIZE(v))
+				return hs_fail("internal: too many images x cores to measure");
+			memset(t, 0, sizeof(*t));
+			t->img = imgs[i];
+			t->o = opts[i];
+			t->core = c;
+			t->after = -1;
+			for (int j = 0; j < n; j++)
+				if (opts[i]->pin_from == v[j].img && v[j].o->cores[v[j].core] == opts[i]->cores[c])
+					t->after = j;
+			n++;
+		}
+	for (left = n; left > 0 && !rc;) {
+		int ws;
+		pid_t pid;
+
+		for (int i = 0; i < n && running < (int)jobs && !rc; i++)
+			if (ready(v, &v[i])) {
+				rc = start(&v[i]);
+				running += !rc;
+			}
+		if (rc || !running)
+			break;
+		while ((pid = waitpid(-1, &ws, 0)) < 0 && errno == EINTR)
+			;
+		if (pid < 0) {
+			rc = hs_fail("waiting for the measuring processes: %s", strerror(errno));
+			break;
+		}
+		for (int i = 0; i < n; i++)
+			if (v[i].state == 1 && v[i].pid == pid) {
+				running--;
+				left--;
+				rc = collect(&v[i], ws);
+			}
+	}
+	if (rc) {
+		stop_all(v, n);
+		return -1;
+	}
+	if (left)
+		return hs_fail("internal: a measuring task never became ready");
+	for (int i = 0; i < nimg; i++)
+		if (reorder(v, n, imgs[i]))
+			return -1;
+	return 0;
+}
