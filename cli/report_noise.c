@@ -37,7 +37,7 @@ static void head(FILE *f, const struct ms_compare *c, int layouts)
 	int w = name_width(c);
 
 	snprintf(text, sizeof(text), "%d layouts: as recorded, and %d with part of the path's code and data "
-		 "moved against the rest by up to 512 bytes.%s", layouts + 1, layouts,
+		 "moved against the rest by up to %d KB (a cache way).%s", layouts + 1, layouts, MS_LAYOUT_SPAN / 1024,
 		 c->patched ? " beyond: the two ranges do not overlap and the move is 0.5% or more." : "");
 	fprintf(f, "\n");
 	rp_wrap(f, "layout noise: ", "  ", text, RP_TEXT_WIDTH);

@@ -101,7 +101,7 @@ struct ms_options {
 	enum hs_state_source src;	/* booted, synthesized, or booted where possible */
 	int noise;			/* layouts beyond the recorded one: in layout k
 					 * the code (data) above the path's k-th quantile
-					 * moves by 4 x ((37k mod 128) + 1) bytes */
+					 * moves by ms_layout_shift(k) bytes */
 	struct ms_param params[MS_MAX_PARAMS];
 	int nparams;
 	/* compare: measure every segment row in the function this image's
@@ -295,6 +295,26 @@ int ms_pair_diverged(const struct ms_compare *c, const struct ms_pair *p, struct
 		     double *insns);
 /* Fill a whole row's per-function counts from its run's sampled ops. */
 int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct ms_row *row);
+
+/*
+ * Layout k's shift (k >= 1): 4 x ((2477k mod 4096) + 1) bytes, a multiple
+ * of 4 up to MS_LAYOUT_SPAN, each k another (2477 is prime to 4096; k = 1..4:
+ * 9912, 3436, 13344, 6868). The span is a whole L1 way of the modelled
+ * cores (32 KB 2-way on the A53, 48 KB 3-way on the A72, 64 KB 4-way on the
+ * A73, A76 and N1: 16 KB; the A55's 8 KB ways wrap inside it): a relinked
+ * kernel puts a path at any offset modulo a way, and shifts below 512 bytes
+ * (this band until stop 27) moved it by at most 8 of a way's 256 lines -
+ * too few to cover a stable update's relink (Debian 6.12's pair: mmap 2.8%
+ * cheaper on the A73 with the same instructions in 200 functions). The
+ * same idea as STABILIZER's re-randomized placement (Curtsinger & Berger,
+ * ASPLOS 2013) against the layout bias Mytkowicz et al. measured (ASPLOS
+ * 2009), done deterministically.
+ */
+#define MS_LAYOUT_SPAN 16384
+static inline unsigned long long ms_layout_shift(int k)
+{
+	return 4ULL * (unsigned long long)((k * 2477) % 4096 + 1);
+}
 
 /* Layout noise of a move: 1 beyond the band (the two images' ranges do
  * not overlap and the move is at least 0.5%, not a cycle or two of flat

@@ -328,9 +328,9 @@ fail:
  * Cost the run into rows[0] (the whole) and rows[1..nparts] (its parts),
  * in every state asked for, and the layout band: in layout k (1..noise)
  * the code (data) above the k-th split of the first sampled op's own code
- * (data) lies 4 x ((37k mod 128) + 1) bytes further on - the cache sets and
- * predictor entries the two parts use shift against each other, the
- * instructions do not change.
+ * (data) lies ms_layout_shift(k) bytes further on (up to a cache way:
+ * measure.h says why) - the cache sets and predictor entries the two parts
+ * use shift against each other, the instructions do not change.
  */
 int ms_cost_rows(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
 		 struct ms_row *rows, unsigned nparts)
@@ -350,7 +350,7 @@ int ms_cost_rows(struct hs_model *m, const struct ms_options *o, const struct hs
 	s = slice(&pr->tr, ops[first]);
 	rc = cost_states(m, o, pr, &c) || fill_rows(o, &c, pr, rows, nparts, 0);
 	for (int k = 1; k <= o->noise && !rc; k++) {
-		uint64_t delta = 4ULL * (uint64_t)((k * 37) % 128 + 1);
+		uint64_t delta = ms_layout_shift(k);
 
 		hs_model_set_layout_shift(m, quantile(&s, 0, k, o->noise + 1), delta,
 					  quantile(&s, 1, k, o->noise + 1), delta);

@@ -112,6 +112,27 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 	return remove(path);
 }
 
+/* Is process pid running? A zombie is not: a killed run's measuring
+ * process, orphaned, waits for an init that may never reap it. */
+static int running(int pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+
+	if (kill(pid, 0) != 0 && errno == ESRCH)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return 1;	/* no /proc: kill's answer */
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* "pid (comm) S ...": the state follows the last ')' */
+	p = strrchr(buf, ')');
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+}
+
 /*
  * What killed runs leave in the cache directory: scratch directories
  * (boot-PID-*, validate-PID-*) and half-written entries (*.tmp.PID).
@@ -131,7 +152,7 @@ static void sweep(const char *dir)
 			pid = atoi(dash + 1);
 		else if (tmp)
 			pid = atoi(tmp + 5);
-		if (pid <= 0 || pid == (int)getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+		if (pid <= 0 || pid == (int)getpid() || running(pid))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
@@ -270,6 +291,10 @@ int hs_vm_snapshot(const struct hs_image *img, const char *cpu, const struct hs_
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s-%s-%016llx.snap", dir, id, cpu, (unsigned long long)key);
 	snprintf(lock, sizeof(lock), "%s.lock", path);
+	/* on every use, not only before a boot: a run killed after its
+	 * snapshot was stored (its scratch not yet removed) leaves an entry
+	 * that no later boot would otherwise come to clean */
+	sweep(dir);
 	if (access(path, F_OK) == 0) {
 		if (hs_snap_load(path, s) == 0)
 			return 0;
@@ -283,7 +308,6 @@ int hs_vm_snapshot(const struct hs_image *img, const char *cpu, const struct hs_
 		return 0;
 	}
 	unlink(path);
-	sweep(dir);
 	/* minutes for a distro kernel: say what is happening */
 	fprintf(stderr, "hotsim: booting %s under QEMU (%s) for its snapshot; cached afterwards\n",
 		img->path, cpu);
