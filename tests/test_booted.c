@@ -69,7 +69,8 @@ static int run(const char *env, const char *args, char **out)
  */
 static void booted_cores(const char *name, int own, const char *cpus, const char *vcpus)
 {
-	int planted = !strcmp(name, "6.12-clang-minimal");	/* no initramfs support: sim/vm/plant.c */
+	/* no initramfs support: the workload is planted (sim/vm/plant.c) */
+	int planted = strstr(name, "-minimal") != NULL;
 	char args[640], cpu[64] = "", vcpu[64] = "", *out;
 	unsigned ncores = cpus ? hs_nnames(cpus) : hs_ndefault_cores();
 	unsigned runs = hs_nnames(BOOTED_PATHS) * ncores;
@@ -139,24 +140,28 @@ Test(booted, image_7_2_64k, .timeout = 1500) { booted_image("7.2-64k", 1); }
 
 /*
  * A minimal board config (issue 19): no initramfs support, no console
- * driver, a shadow call stack, clang. Booted: the workload planted in the
- * kernel's own rootfs (sim/vm/plant.c), every booted path identical to
+ * driver, a shadow call stack - built with clang (6.12) and with gcc (7.2:
+ * gcc 12's -fsanitize=shadow-call-stack). Booted: the workload planted in
+ * the kernel's own rootfs (sim/vm/plant.c), every booted path identical to
  * QEMU. Synthesized (forced): the shadow call stacks of init_task, of the
  * tasks hotsim makes and of IRQ entry are set up, so every path with a
  * synthesized form runs (before, the first SCS prologue faulted at 0x0).
  */
-Test(booted, image_6_12_clang_minimal, .timeout = 1500)
+static void minimal_image(const char *name)
 {
 	char args[400], *out;
 
-	booted_image("6.12-clang-minimal", 1);
+	booted_image(name, 1);
 	snprintf(args, sizeof(args), "run %s --cpu a53 --state-source synthesized --json --path "
-		 "irq-el1,irq-el0,syscall.getpid,syscall.invalid,cswitch,percpu", hs_kernel("6.12-clang-minimal"));
+		 "irq-el1,irq-el0,syscall.getpid,syscall.invalid,cswitch,percpu", hs_kernel(name));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(count(out, "\"status\": \"cannot_run\""), 0, "%.4000s", out);
 	cr_assert_geq(count(out, "\"state_source\": \"synthesized\""), 6, "%.4000s", out);
 	free(out);
 }
+
+Test(booted, image_6_12_clang_minimal, .timeout = 1500) { minimal_image("6.12-clang-minimal"); }
+Test(booted, image_7_2_gcc_minimal, .timeout = 1500) { minimal_image("7.2-minimal"); }
 
 /* Instructions of operation k (its first sample: after the warm-up) of a
  * path: how many of its trace's lines say needle, and also and (if not
