@@ -56,7 +56,7 @@ static void compare_defaults(void *p)
 	struct cmp_opts *o = p;
 
 	defaults(p);
-	o->noise = 4;
+	o->noise = 8;
 }
 
 static void ms_opts(struct cmp_opts *o, struct ms_options *m)
@@ -319,7 +319,7 @@ static int run_run(void *p, char **args)
 	OPT("freq", "[CORE=]F", OPT_CLOCK, t, freq, "clock for the sched-pipe projection (a55=1.8GHz; repeatable)"), \
 	OPT("hz", "LIST", OPT_HZ, t, hz, "tick rates the projection adds the tick at (default 100,250)"), \
 	OPT_N("noise", "N", t, noise, 0, 16, \
-	      "layout noise band: cost again in N layouts with part of each path moved (compare: 4)"), \
+	      "layout noise band: cost again in N layouts with part of each path moved (compare: 8)"), \
 	OPT_N("limit", "N", t, limit, 0, 100000, "lines of --explain (default 200)"), \
 	OPT_CHOICE("format", "FMT", OPT_FORMAT, t, format, "text markdown json", \
 		   "text, markdown (pull requests) or json (--json, with --explain/--timeline)")

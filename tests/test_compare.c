@@ -162,15 +162,15 @@ Test(compare, swapping_flips_every_sign)
 	free(ob);
 }
 
-/* max warm delta% of a compare, from its JSON */
-static double worst_warm(const char *args, double *best)
+/* max (min: *best) delta% of a compare in one state, from its JSON */
+static double worst_in(const char *args, const char *state, double *best)
 {
 	static struct result r[64];
 	char cmd[512], *out;
 	double worst = -1e9;
 	int n;
 
-	snprintf(cmd, sizeof(cmd), "%s --state warm --json", args);
+	snprintf(cmd, sizeof(cmd), "%s --state %s --json", args, state);
 	cr_assert_eq(run(cmd, &out, NULL), 0);
 	n = results(out, r, 64);
 	cr_assert_gt(n, 0);
@@ -183,26 +183,37 @@ static double worst_warm(const char *args, double *best)
 	return worst;
 }
 
-Test(compare, fail_above_gates_regressions)
+/*
+ * --fail-above gates on significant moves beyond the layout band only.
+ * Inlining finish_task_switch removes a call: cheaper in warm state on
+ * every core, but by less than layout alone moves one warm op (the band
+ * spans a cache way), so no gate trips there. With an L1I that cannot
+ * conflict (a fully associative one), the swapped pair's sampled switch
+ * is dearer beyond its band on the A53 (as tests/test_ci.c): the gate at
+ * 0 trips, one just above the worst move does not.
+ */
+Test(compare, fail_above_gates_regressions, .timeout = 600)
 {
 	const char *fwd = "compare " PAIR("7.2-base", "7.2-cswitch-inline") " --path cswitch";
 	const char *rev = "compare " PAIR("7.2-cswitch-inline", "7.2-base") " --path cswitch";
+	const char *rev_sampled = "compare " PAIR("7.2-cswitch-inline", "7.2-base") " --path cswitch "
+				  "--param l1i_assoc=512 --state-source booted";
 	char cmd[512];
 	double best_fwd, best_rev, worst_fwd, worst_rev;
 
 	hs_kernel("7.2-base");
 	hs_kernel("7.2-cswitch-inline");
 	hs_kernel("7.2-null");
-	worst_fwd = worst_warm(fwd, &best_fwd);
-	worst_rev = worst_warm(rev, &best_rev);
-	/* inlining finish_task_switch removes a call: an improvement on at
-	 * least one core, so the swapped pair regresses there */
+	worst_fwd = worst_in(fwd, "warm", &best_fwd);
+	worst_rev = worst_in(rev, "warm", &best_rev);
 	cr_assert_lt(best_fwd, 0.0, "cswitch-inline improves cswitch somewhere (warm)");
 	cr_assert_gt(worst_rev, 0.0);
-	/* exit 1 exactly when some result regresses by more than the gate */
 	snprintf(cmd, sizeof(cmd), "%s --state warm --fail-above 0", rev);
-	cr_assert_eq(run(cmd, NULL, NULL), 1);
-	snprintf(cmd, sizeof(cmd), "%s --state warm --fail-above %.2f", rev, worst_rev + 0.01);
+	cr_assert_eq(run(cmd, NULL, NULL), 0, "a move within the layout band does not trip the gate");
+	worst_rev = worst_in(rev_sampled, "typical", &best_rev);
+	snprintf(cmd, sizeof(cmd), "%s --fail-above 0", rev_sampled);
+	cr_assert_eq(run(cmd, NULL, NULL), 1, "a regression beyond the band trips it");
+	snprintf(cmd, sizeof(cmd), "%s --fail-above %.2f", rev_sampled, worst_rev + 0.01);
 	cr_assert_eq(run(cmd, NULL, NULL), 0, "gate above the worst regression passes");
 	snprintf(cmd, sizeof(cmd), "%s --state warm --fail-above 0", fwd);
 	cr_assert_eq(run(cmd, NULL, NULL), worst_fwd > 0.0 ? 1 : 0);

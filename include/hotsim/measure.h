@@ -298,14 +298,17 @@ int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct 
 
 /*
  * Layout k's shift (k >= 1): 4 x ((2477k mod 4096) + 1) bytes, a multiple
- * of 4 up to MS_LAYOUT_SPAN, each k another (2477 is prime to 4096; k = 1..4:
- * 9912, 3436, 13344, 6868). The span is a whole L1 way of the modelled
- * cores (32 KB 2-way on the A53, 48 KB 3-way on the A72, 64 KB 4-way on the
- * A73, A76 and N1: 16 KB; the A55's 8 KB ways wrap inside it): a relinked
+ * of 4 up to MS_LAYOUT_SPAN, each k another (2477 is prime to 4096; k = 1..8,
+ * compare's default: 9912, 3436, 13344, 6868, 392, 10300, 3824, 13732).
+ * The span is a whole L1 way of the modelled cores (32 KB 2-way on the
+ * A53, 48 KB 3-way on the A72, 64 KB 4-way on the A73, A76 and N1: 16 KB;
+ * the A55's 8 KB ways wrap inside it): a relinked
  * kernel puts a path at any offset modulo a way, and shifts below 512 bytes
  * (this band until stop 27) moved it by at most 8 of a way's 256 lines -
  * too few to cover a stable update's relink (Debian 6.12's pair: mmap 2.8%
- * cheaper on the A73 with the same instructions in 200 functions). The
+ * cheaper on the A73 with the same instructions in 200 functions); with
+ * shifts this wide, 4 layouts sampled the band too thinly (a false (R) on
+ * 7.2-percpu-nopreempt's sched-pipe, A73), hence 8 by default. The
  * same idea as STABILIZER's re-randomized placement (Curtsinger & Berger,
  * ASPLOS 2013) against the layout bias Mytkowicz et al. measured (ASPLOS
  * 2009), done deterministically.
