@@ -127,7 +127,10 @@ void cli_man(FILE *f)
 	line(f, "", "where hotsim pair keeps its builds (pair/) and takes the kernel build lock; default "
 		    "~/.cache/hotsim");
 	line(f, ".TP\n.B ", "HOTSIM_JOBS");
-	line(f, "", "parallel jobs of a hotsim pair build; default the number of CPUs");
+	line(f, "", "how much runs at once: the make jobs of a hotsim pair build (default the number of "
+		    "CPUs), and the (image, core) measurements of compare and run, each a process of its own "
+		    "(default the CPUs online, at most one per GiB of available memory; 1: none, all in one "
+		    "process). The output is the same for any value.");
 	fputs(".SH EXAMPLES\n.nf\n", f);
 	line(f, "", "hotsim compare vmlinux.base vmlinux.patched --state warm --fail-above 1");
 	line(f, "", "hotsim compare vmlinux.base vmlinux.patched --format markdown > comment.md");
