@@ -17,9 +17,9 @@
  * child that dies is one error naming the image and core.
  *
  * jobs: HOTSIM_JOBS if set (1: everything in this process, no fork), else
- * the CPUs online, at most one per GiB of available memory (a lane is
- * this process's share, up to ~600 MB on a distro image, plus a booting
- * guest's 256 MB).
+ * the CPUs online, at most one per GiB of available memory (a lane is one
+ * core's measuring process - up to ~1 GB on a distro image, most of it
+ * fork's trace - or a booting guest's 256 MB and its QEMU).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,12 +33,14 @@
 #include "hotsim/err.h"
 #include "measure_internal.h"
 
+enum task_state { WAITING, RUNNING, DONE };
+
 struct task {
 	struct ms_image *img;
 	const struct ms_options *o;
 	int core;		/* index in o->cores */
 	int after;		/* the task whose rows this one pins to, -1 none */
-	int state;		/* 0 waiting, 1 running, 2 done */
+	enum task_state state;
 	pid_t pid;
 	FILE *f;		/* the child's rows */
 	/* rows in the parent, once done: a block of img->rows */
@@ -194,7 +196,7 @@ static int collect(struct task *t, int ws)
 	char who[600], msg[2048];
 	int status = -1;
 
-	t->state = 2;
+	t->state = DONE;
 	if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
 		fclose(t->f);
 		t->f = NULL;
@@ -230,7 +232,7 @@ static int collect(struct task *t, int ws)
 
 static int ready(const struct task *v, const struct task *t)
 {
-	return t->state == 0 && (t->after < 0 || v[t->after].state == 2);
+	return t->state == WAITING && (t->after < 0 || v[t->after].state == DONE);
 }
 
 static int start(struct task *t)
@@ -248,7 +250,7 @@ static int start(struct task *t)
 	}
 	if (t->pid == 0)
 		child(t, parent);
-	t->state = 1;
+	t->state = RUNNING;
 	return 0;
 }
 
@@ -275,13 +277,13 @@ static int reorder(struct task *v, int n, struct ms_image *img)
 static void stop_all(struct task *v, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (v[i].state == 1) {
+		if (v[i].state == RUNNING) {
 			int ws;
 
 			kill(v[i].pid, SIGTERM);
 			waitpid(v[i].pid, &ws, 0);
 			fclose(v[i].f);
-			v[i].state = 2;
+			v[i].state = DONE;
 		}
 }
 
@@ -335,7 +337,7 @@ int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *con
 			break;
 		}
 		for (int i = 0; i < n; i++)
-			if (v[i].state == 1 && v[i].pid == pid) {
+			if (v[i].state == RUNNING && v[i].pid == pid) {
 				running--;
 				left--;
 				rc = collect(&v[i], ws);
