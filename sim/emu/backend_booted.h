@@ -7,7 +7,8 @@
  * svc and the eret to user space itself: Unicorn 2.0.1 does not rebuild its
  * translation flags when the host changes the exception level, and with
  * the MMU off the level changes nothing else user code can see. A write to
- * TTBR0_EL1 with a new table remaps the user half (switch_mm); the empty
+ * TTBR0_EL1 with a new table switches the user half (switch_mm: what it
+ * maps otherwise is unmapped, its pages mapped at first touch); the empty
  * table software PAN installs around uaccess leaves it as it is. The
  * mappings are the MMU's TLB (booted_mmu.c): a miss walks the tables
  * again, and a page fault is an abort the guest takes.

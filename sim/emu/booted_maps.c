@@ -1,9 +1,12 @@
 /*
  * booted_maps.c - the booted replay's mappings: every page the snapshot's
  * tables map (walked by ptwalk.c) as Unicorn regions onto one copy of the
- * guest's RAM, kept per half as sorted runs (bt->kernel, bt->user); a new
- * TTBR0 table (switch_mm) or a tlbi remaps the runs that differ, a miss
- * (booted_mmu.c) maps one leaf, and the console's page is an idle PL011.
+ * guest's RAM, kept per half as sorted runs (bt->kernel, bt->user); the
+ * kernel half is mapped whole and a tlbi remaps the runs that differ; a new
+ * TTBR0 table (switch_mm) or a user tlbi unmaps what the table no longer
+ * maps the same way, and the user pages are mapped as they are touched; a
+ * miss (booted_mmu.c) maps one leaf, and the console's page is an idle
+ * PL011.
  */
 #include <stdlib.h>
 #include <string.h>
