@@ -117,14 +117,11 @@ struct ms_image {
 	int nrows;
 };
 
-/* Open and measure; -1 with hs_errmsg() for errors that stop everything
- * (bad image, unknown parameter). A path that cannot run is a row with !ok. */
-int ms_measure(const char *path, const struct ms_options *o, struct ms_image *out);
-/* The same in two steps: open (a file that is not an arm64 kernel image
- * fails here, before anything is measured - compare opens both first),
- * then measure the opened image. */
+/* Open an image to measure (a file that is not an arm64 kernel image
+ * fails here, before anything is measured: compare opens both first). */
 int ms_open(const char *path, struct ms_image *out);
-int ms_measure_open(const struct ms_options *o, struct ms_image *out);
+/* -1 with hs_errmsg() for errors that stop everything (bad image, unknown
+ * parameter); a path that cannot run is a row with !ok. */
 /* Measure several opened images (each with its options) at once: every
  * (image, core) in a process of its own, ms_jobs() at a time; an image
  * pinned to another (pin_from) waits for its rows core by core. The rows

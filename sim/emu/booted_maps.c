@@ -163,11 +163,9 @@ static int has_run(const struct bt_runs *other, const struct bt_run *x)
 }
 
 /*
- * Switch a half (cur: bt->user or bt->kernel) to next (taken over): only
- * the runs that differ are unmapped and mapped. Two processes of one
- * program share most of their mappings (the text, what fork left shared),
- * and every Unicorn map or unmap rebuilds its whole memory map - a context
- * switch that remapped everything cost more than the switch's own replay.
+ * Switch the kernel half (cur) to next (taken over): only the runs that
+ * differ are unmapped and mapped - every Unicorn map or unmap rebuilds its
+ * whole memory map. (The user half is switched lazily: switch_user.)
  */
 static int remap(struct hs_runner *r, struct bt_runs *cur, struct bt_runs *next)
 {

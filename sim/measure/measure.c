@@ -380,11 +380,6 @@ int ms_open(const char *path, struct ms_image *out)
 	return out->img ? 0 : -1;
 }
 
-int ms_measure(const char *path, const struct ms_options *o, struct ms_image *out)
-{
-	return ms_open(path, out) || ms_measure_open(o, out) ? -1 : 0;
-}
-
 int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out)
 {
 	struct hs_patched *pt = hs_patch(out->img, o->cores[c]);
@@ -407,11 +402,6 @@ int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out)
 	hs_model_free(m);
 	hs_patched_free(pt);
 	return rc ? -1 : 0;
-}
-
-int ms_measure_open(const struct ms_options *o, struct ms_image *out)
-{
-	return ms_measure_images(&out, &o, 1);
 }
 
 void ms_free(struct ms_image *m)
