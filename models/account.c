@@ -15,15 +15,11 @@ static int unaligned(uint64_t addr, unsigned size)
 	return size > 1 && ((addr + size - 1) >> 3) - (addr >> 3) + 1 > (size + 7) / 8;
 }
 
-void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op, uint16_t *ev,
-		  struct hs_model_result *res, struct hs_mem *out)
+void hs_mem_access(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op, uint16_t *ev,
+		   struct hs_model_result *res, struct hs_mem *out)
 {
 	unsigned size = op->mem_size ? op->mem_size : 1;
 
-	memset(out, 0, sizeof(*out));
-	out->cause = HS_ST_DCACHE;
-	if (!(op->fl & (HS_OP_LOAD | HS_OP_STORE)) || !rec->addr)
-		return;
 	out->extra = hs_data_access(m, hs_data_at(m, rec->addr), size, !!(op->fl & HS_OP_STORE), ev,
 				    &out->cause, &out->uncal, res);
 	if ((op->fl & HS_OP_LOAD) && unaligned(rec->addr, size)) {
@@ -33,41 +29,55 @@ void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, const struct h
 	}
 }
 
-/* Move c charged cycles of cause from instruction i to owner o (a branch,
- * ISB, MSR... whose redirect or hold delayed i). */
-void hs_move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
-		    unsigned cause, uint64_t c, int uncal)
+void hs_costs_slide(struct hs_costs *c, size_t i)
 {
+	for (size_t j = c->next; j + 1 < i; j++) {
+		const struct hs_insn_cost *e = &c->v[j & c->mask];
+
+		if (j == c->pin) {
+			c->aside = *e;
+			c->has_aside = 1;
+		} else {
+			c->fold(c->ctx, j, e);
+		}
+	}
+	c->next = i - 1;
+}
+
+void hs_costs_finish(struct hs_costs *c, size_t n)
+{
+	if (!c || !c->fold)
+		return;
+	/* an owner aside left the ring: it is below c->next */
+	for (size_t j = c->next; j < n; j++)
+		c->fold(c->ctx, j, &c->v[j & c->mask]);
+	if (c->has_aside)
+		c->fold(c->ctx, c->pin, &c->aside);
+	c->has_aside = 0;
+	c->next = n;
+}
+
+void hs_move_charge(struct hs_model_result *res, struct hs_costs *costs, struct hs_insn_cost *e,
+		    size_t o, unsigned cause, uint64_t c, int uncal)
+{
+	struct hs_insn_cost *eo;
+
 	res->stall[cause] += c;
 	if (uncal)
 		res->uncalibrated_cycles += c;
-	if (!per)
+	if (!e)
 		return;
-	per[i].cycles -= (uint32_t)c;
-	per[o].cycles += (uint32_t)c;
-	per[o].stall[cause] = (uint16_t)(per[o].stall[cause] + c > 0xffff ? 0xffff
-									 : per[o].stall[cause] + c);
+	eo = hs_cost_of(costs, o);
+	e->cycles -= (uint32_t)c;
+	eo->cycles += (uint32_t)c;
+	eo->stall[cause] = (uint16_t)(eo->stall[cause] + c > 0xffff ? 0xffff : eo->stall[cause] + c);
 	if (uncal)
-		per[o].events |= HS_EV_UNCALIBRATED;
+		eo->events |= HS_EV_UNCALIBRATED;
 }
 
-void hs_account_uncal(struct hs_model_result *res, struct hs_insn_cost *per, size_t i,
-		      const struct hs_op *op, uint64_t charge, uint64_t moved, uint64_t kept)
-{
-	/* all of an uncalibrated op's own charge, else the stall cycles an
-	 * uncalibrated latency caused */
-	if (op->fl & HS_OP_UNCAL)
-		kept = charge - moved;
-	if (!kept)
-		return;
-	res->uncalibrated_cycles += kept;
-	if (per)
-		per[i].events |= HS_EV_UNCALIBRATED;
-}
-
-int hs_control_phase(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t, size_t i,
-		     const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
-		     struct hs_model_result *res, struct hs_insn_cost *per)
+int hs_control_slow(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t, size_t i,
+		    const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
+		    struct hs_model_result *res, struct hs_insn_cost *e)
 {
 	const struct hs_tinsn *rec = &t->v[i];
 	int redirect_open = 0;
@@ -82,8 +92,8 @@ int hs_control_phase(struct hs_model *m, struct hs_fe *fe, const struct hs_trace
 					    rec->flags, fetch_t, resolve_t, res);
 
 		redirect_open = fe->redirected;
-		if (per)
-			per[i].events |= ev & HS_EV_MISPREDICT;
+		if (e)
+			e->events |= ev & HS_EV_MISPREDICT;
 	}
 	if (op->fl & HS_OP_UNKNOWN)
 		res->unknown_insns++;
@@ -97,7 +107,7 @@ int hs_control_phase(struct hs_model *m, struct hs_fe *fe, const struct hs_trace
  */
 uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, const struct hs_fe *fe,
 			int redirect_open, uint64_t hold, int hold_uncal, uint64_t end,
-			struct hs_model_result *res, struct hs_insn_cost *per)
+			struct hs_model_result *res, struct hs_costs *costs)
 {
 	size_t last = t->n - 1;
 	uint64_t tail = end;
@@ -121,10 +131,12 @@ uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, cons
 	res->stall[cause] += tail - end;
 	if (uncal || (m->ops[t->v[last].sidx].fl & HS_OP_UNCAL))
 		res->uncalibrated_cycles += tail - end;
-	if (per) {
-		per[last].cycles += (uint32_t)(tail - end);
-		per[last].stall[cause] = (uint16_t)(per[last].stall[cause] + (tail - end) > 0xffff
-						    ? 0xffff : per[last].stall[cause] + (tail - end));
+	if (costs) {
+		struct hs_insn_cost *e = hs_cost_of(costs, last);
+
+		e->cycles += (uint32_t)(tail - end);
+		e->stall[cause] = (uint16_t)(e->stall[cause] + (tail - end) > 0xffff ? 0xffff
+										: e->stall[cause] + (tail - end));
 	}
 	return tail;
 }

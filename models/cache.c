@@ -74,16 +74,18 @@ int hs_cache_access(struct hs_cache *c, uint64_t addr)
 	use = c->use + (tag - c->tag);
 	c->last = blk;
 	c->clock++;
-	for (unsigned w = 0; w < c->assoc; w++) {
+	/* a hit needs only the tags (the micro-TLBs have up to 48 ways) */
+	for (unsigned w = 0; w < c->assoc; w++)
 		if (tag[w] == blk) {
 			use[w] = c->clock;
 			c->hits++;
 			return 1;
 		}
-		/* invalid ways have use 0, so they are taken first */
+	/* the least recently used way; invalid ways have use 0, so they are
+	 * taken first (the lowest such) */
+	for (unsigned w = 1; w < c->assoc; w++)
 		if (use[w] < use[victim])
 			victim = w;
-	}
 	tag[victim] = blk;
 	use[victim] = c->clock;
 	c->misses++;

@@ -60,61 +60,53 @@ struct io_state {
 	uint8_t hold_uncal;
 };
 
-/* Earliest cycle operand s of op is usable, with the forwarding rules. */
-static uint64_t operand_ready(const struct hs_model *m, const struct io_state *st,
-			      const struct hs_op *op, unsigned s)
+/* Earliest cycle operand s of op is usable, with the forwarding rules
+ * (the operand's kind is the op's, hs_op_derive). */
+static inline uint64_t operand_ready(const struct hs_model *m, const struct io_state *st,
+				     const struct hs_op *op, unsigned s)
 {
 	unsigned r = op->src[s];
-	uint64_t t = st->ready[r];
+	uint64_t t = st->ready[r], is = st->issued[r], adv, a;
 
-	if (op->addr_mask & (1u << s)) {
-		/* ALU result to the AGU: alu_to_addr from the producer's issue */
-		if (st->rfl[r] & R_ALU) {
-			uint64_t a = st->issued[r] + (uint64_t)m->v[HS_P_ALU_TO_ADDR];
-
-			if (a > t)
-				t = a;
-		}
+	switch (op->sk[s]) {
+	case HS_SK_ADDR:
+		/* an ALU result reaches the AGU alu_to_addr after its issue (a
+		 * result is never ready before its issue: max with it is a no-op
+		 * for the rest) */
+		a = is + ((st->rfl[r] & R_ALU) ? (uint64_t)m->v[HS_P_ALU_TO_ADDR] : 0);
+		return a > t ? a : t;
+	case HS_SK_DATA:
+	case HS_SK_BRANCH:
+		adv = (uint64_t)m->v[op->sk[s] == HS_SK_DATA ? HS_P_STORE_DATA_ADV : HS_P_BRANCH_ADV];
+		return t > is + adv ? t - adv : is;
+	case HS_SK_CASCADE:
+		/* a simple ALU op may pair with the ALU op it depends on */
+		if ((st->rfl[r] & R_CASCADE) && is == st->cyc && st->slots == 1)
+			return st->cyc;
+		return t;
+	default:
 		return t;
 	}
-	if (op->data_mask & (1u << s)) {
-		uint64_t adv = (uint64_t)m->v[HS_P_STORE_DATA_ADV];
-
-		return t > st->issued[r] + adv ? t - adv : st->issued[r];
-	}
-	if (op->unit == HS_U_BRANCH) {
-		uint64_t adv = (uint64_t)m->v[HS_P_BRANCH_ADV];
-
-		return t > st->issued[r] + adv ? t - adv : st->issued[r];
-	}
-	/* a simple ALU op may pair with the ALU op it depends on (cascade) */
-	if ((op->fl & HS_OP_CASCADE) && (st->rfl[r] & R_CASCADE) && st->issued[r] == st->cyc &&
-	    st->slots == 1 && m->v[HS_P_ALU_CASCADE])
-		return st->cyc;
-	return t;
 }
 
 /* May op issue in the cycle already holding st->slots instructions? */
-static int can_pair(const struct hs_model *m, const struct io_state *st, const struct hs_op *op)
+static inline int can_pair(const struct hs_model *m, const struct io_state *st, const struct hs_op *op)
 {
-	if (st->slots >= (unsigned)m->v[HS_P_ISSUE_WIDTH] || st->single)
+	if (st->slots >= (unsigned)m->v[HS_P_ISSUE_WIDTH] || st->single ||
+	    (op->fl & (HS_OP_SINGLE | HS_OP_SLOT0)))
 		return 0;
-	if (op->fl & (HS_OP_SINGLE | HS_OP_SLOT0))
-		return 0;
-	switch (op->unit) {
-	case HS_U_LOAD:
-		if (op->fl & HS_OP_STORE)	/* atomics need both */
+	switch (op->slot) {
+	case HS_SL_MEM:
+		if (op->unit == HS_U_LOAD && (op->fl & HS_OP_STORE))	/* atomics need both */
 			return 0;
 		return st->mem_n < (unsigned)m->v[HS_P_MEM_PIPES] &&
-		       st->ld_n < (unsigned)m->v[HS_P_LOAD_PIPES];
-	case HS_U_STORE:
-		return st->mem_n < (unsigned)m->v[HS_P_MEM_PIPES] &&
-		       st->st_n < (unsigned)m->v[HS_P_STORE_PIPES];
-	case HS_U_BRANCH:
+		       (op->unit == HS_U_LOAD ? st->ld_n < (unsigned)m->v[HS_P_LOAD_PIPES]
+					      : st->st_n < (unsigned)m->v[HS_P_STORE_PIPES]);
+	case HS_SL_BRANCH:
 		return st->br_n < (unsigned)m->v[HS_P_BRANCH_PIPES];
-	case HS_U_SHIFT:
+	case HS_SL_SHIFT:
 		return st->shift_n < 1;
-	case HS_U_FP:
+	case HS_SL_FP:
 		return st->fp_n < (unsigned)m->v[HS_P_FP_PIPES];
 	default:
 		return 1;
@@ -135,11 +127,15 @@ static unsigned nunits(const struct hs_model *m, unsigned unit)
 	       unit == HS_U_DIV ? (unsigned)m->v[HS_P_DIV_UNITS] : 1;
 }
 
-/* The unit of op's kind that is free first. */
-static unsigned first_free(const struct hs_model *m, const struct io_state *st, unsigned unit)
+/* The unit of op's kind that is free first (only multipliers and
+ * dividers come several to a core). */
+static inline unsigned first_free(const struct hs_model *m, const struct io_state *st,
+				  const struct hs_op *op)
 {
-	unsigned best = 0;
+	unsigned best = 0, unit = op->unit;
 
+	if (!op->multi)
+		return 0;
 	for (unsigned k = 1; k < nunits(m, unit); k++)
 		if (st->unit_free[unit][k] < st->unit_free[unit][best])
 			best = k;
@@ -150,7 +146,7 @@ static unsigned first_free(const struct hs_model *m, const struct io_state *st, 
 static void issue_cycle(const struct hs_model *m, const struct io_state *st, const struct hs_op *op,
 			const struct hs_fetch *f, size_t i, struct io_issue *is)
 {
-	uint64_t tt, t_unit = st->unit_free[op->unit][first_free(m, st, op->unit)];
+	uint64_t tt, t_unit = st->unit_free[op->unit][first_free(m, st, op)];
 
 	is->t_dep = is->t_ser = 0;
 	is->dep_reg = A64_R_NONE;
@@ -194,63 +190,65 @@ static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issu
 		*ev |= HS_EV_DUAL_ISSUED;
 	}
 	st->slots++;
-	if (op->fl & HS_OP_SINGLE)
-		st->single = 1;
-	if (op->unit == HS_U_LOAD || op->unit == HS_U_STORE) {
+	st->single |= !!(op->fl & HS_OP_SINGLE);
+	switch (op->slot) {
+	case HS_SL_MEM:
 		st->mem_n++;
-		if (op->fl & HS_OP_LOAD)
-			st->ld_n++;
-		if (op->fl & HS_OP_STORE)
-			st->st_n++;
-	} else if (op->unit == HS_U_BRANCH) {
+		st->ld_n += !!(op->fl & HS_OP_LOAD);
+		st->st_n += !!(op->fl & HS_OP_STORE);
+		break;
+	case HS_SL_BRANCH:
 		st->br_n++;
-	} else if (op->unit == HS_U_SHIFT) {
+		break;
+	case HS_SL_SHIFT:
 		st->shift_n++;
-	} else if (op->unit == HS_U_FP) {
+		break;
+	case HS_SL_FP:
 		st->fp_n++;
+		break;
+	default:
+		break;
 	}
 }
 
 /* results: when each destination is ready and why; units, memory order
  * and serialisation state after the instruction. */
 static void write_results(const struct hs_model *m, struct io_state *st, const struct hs_op *op,
-			  const struct io_issue *is, const struct hs_mem *mem, size_t i,
-			  struct hs_insn_cost *per)
+			  const struct io_issue *is, const struct hs_mem *mem, struct hs_insn_cost *e)
 {
 	uint64_t issue = is->t, done = issue + 1;
 	/* it may cascade into a dependent ALU op if nothing it read was
 	 * produced in the cycle before it issued */
 	int cascade_ok = (op->fl & HS_OP_CASCADE) && (op->nsrc == 0 || is->t_dep < issue);
 
+	uint8_t fl = (uint8_t)(((op->fl & HS_OP_UNCAL) ? R_UNCAL : 0) | (cascade_ok ? R_CASCADE : 0));
+	uint16_t maxlat = 0;
+
 	for (unsigned d = 0; d < op->ndst; d++) {
 		unsigned r = op->dst[d];
-		int wb = !!(op->wb_mask & (1u << d)), loaded = (op->fl & HS_OP_LOAD) && !wb;
+		int wb = !!(op->wb_mask & (1u << d)), loaded = (op->dload >> d) & 1;
 		uint64_t lat = op->dlat[d] + (loaded ? mem->extra : 0);
 
 		st->ready[r] = issue + lat;
 		st->issued[r] = issue;
-		st->cause[r] = (mem->extra && loaded) ? mem->cause :
-			       (op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP);
-		st->rfl[r] = (uint8_t)(((op->fl & HS_OP_UNCAL) || (mem->uncal && !wb) ? R_UNCAL : 0) |
-				       (cascade_ok ? R_CASCADE : 0) |
-				       (!wb && (op->unit == HS_U_ALU || op->unit == HS_U_SHIFT) ? R_ALU : 0));
-		if (issue + lat > done)
-			done = issue + lat;
-		if (per && lat > per[i].lat)
-			per[i].lat = (uint16_t)(lat > 0xffff ? 0xffff : lat);
+		st->cause[r] = (mem->extra && loaded) ? mem->cause : op->dcause;
+		st->rfl[r] = (uint8_t)(fl | (mem->uncal && !wb ? R_UNCAL : 0) |
+				       (((op->dalu >> d) & 1) ? R_ALU : 0));
+		done = issue + lat > done ? issue + lat : done;
+		if (lat > maxlat)
+			maxlat = (uint16_t)(lat > 0xffff ? 0xffff : lat);
 	}
+	if (e)
+		e->lat = maxlat;
 	if (op->fl & (HS_OP_LOAD | HS_OP_STORE)) {
 		uint64_t md = issue + 1 + mem->extra;
 
-		if (md > done)
-			done = md;
-		if (done > st->mem_done)
-			st->mem_done = done;
+		done = md > done ? md : done;
+		st->mem_done = done > st->mem_done ? done : st->mem_done;
 	}
-	if (done > st->all_done)
-		st->all_done = done;
-	if (op->occ > 1 || op->unit == HS_U_DIV || op->unit == HS_U_MUL || op->unit == HS_U_SHIFT) {
-		st->unit_free[op->unit][first_free(m, st, op->unit)] = issue + op->occ;
+	st->all_done = done > st->all_done ? done : st->all_done;
+	if (op->busy) {
+		st->unit_free[op->unit][first_free(m, st, op)] = issue + op->occ;
 		/* one shared load/store pipe: an ldp or atomic blocks both */
 		if ((op->unit == HS_U_LOAD || op->unit == HS_U_STORE) && m->v[HS_P_MEM_PIPES] <= 1)
 			st->unit_free[HS_U_LOAD][0] = st->unit_free[HS_U_STORE][0] = issue + op->occ;
@@ -261,22 +259,23 @@ static void write_results(const struct hs_model *m, struct io_state *st, const s
 
 /* The front end bound the issue: its own miss or exception entry here, a
  * redirect to the instruction that caused it. */
-static void fe_stall(const struct hs_model *m, struct hs_model_result *res, struct hs_insn_cost *per,
-		     size_t i, const struct hs_fetch *f, uint64_t stall, uint64_t *moved, uint64_t *uncal)
+static void fe_stall(const struct hs_model *m, struct hs_model_result *res, struct hs_costs *costs,
+		     struct hs_insn_cost *e, size_t i, const struct hs_fetch *f, uint64_t stall,
+		     uint64_t *moved, uint64_t *uncal)
 {
 	uint64_t own = (uint64_t)f->miss_cycles + f->exc_cycles;
 	uint64_t mine = own < stall ? own : stall, rest = stall - mine;
 
 	if (mine) {
-		hs_charge_stall(res, per, i, f->exc_cycles ? HS_ST_SERIAL : f->cause, mine);
+		hs_charge_stall(res, e, f->exc_cycles ? HS_ST_SERIAL : f->cause, mine);
 		if (f->exc_cycles ? !m->p[HS_P_EXC_ENTRY].calibrated : f->miss_uncal)
 			*uncal += mine;
 	}
 	if (rest && f->t_redirect && i > 0) {
-		hs_move_charge(res, per, i, i - 1, f->redirect_cause, rest, f->redirect_uncal);
+		hs_move_charge(res, costs, e, i - 1, f->redirect_cause, rest, f->redirect_uncal);
 		*moved += rest;
 	} else if (rest) {
-		hs_charge_stall(res, per, i, HS_ST_STRUCT, rest);
+		hs_charge_stall(res, e, HS_ST_STRUCT, rest);
 	}
 }
 
@@ -284,7 +283,7 @@ static void fe_stall(const struct hs_model *m, struct hs_model_result *res, stru
  * serialisation, an operand, else a unit (ties in that order). */
 static void attribute(const struct hs_model *m, const struct io_state *st, const struct io_issue *is,
 		      const struct hs_fetch *f, size_t i, uint64_t stall, struct hs_model_result *res,
-		      struct hs_insn_cost *per, uint64_t *moved, uint64_t *uncal)
+		      struct hs_costs *costs, struct hs_insn_cost *e, uint64_t *moved, uint64_t *uncal)
 {
 	uint64_t issue = is->t, tb = is->t_dep > is->t_ser ? is->t_dep : is->t_ser;
 
@@ -292,23 +291,23 @@ static void attribute(const struct hs_model *m, const struct io_state *st, const
 		tb = f->t;
 	if (i > 0 && st->hold_until == issue && st->hold_until >= tb) {
 		/* MSR/DSB/DMB/CSDB held the pipe: theirs */
-		hs_move_charge(res, per, i, st->hold_owner, HS_ST_SERIAL, stall, st->hold_uncal);
+		hs_move_charge(res, costs, e, st->hold_owner, HS_ST_SERIAL, stall, st->hold_uncal);
 		*moved = stall;
 	} else if (f->t == issue && f->t >= is->t_dep && f->t >= is->t_ser) {
-		fe_stall(m, res, per, i, f, stall, moved, uncal);
+		fe_stall(m, res, costs, e, i, f, stall, moved, uncal);
 	} else if (is->t_ser == issue) {
-		hs_charge_stall(res, per, i, HS_ST_SERIAL, stall);
+		hs_charge_stall(res, e, HS_ST_SERIAL, stall);
 	} else if (is->t_dep == issue && is->dep_reg != A64_R_NONE) {
-		hs_charge_stall(res, per, i, st->cause[is->dep_reg], stall);
+		hs_charge_stall(res, e, st->cause[is->dep_reg], stall);
 		if (st->rfl[is->dep_reg] & R_UNCAL)
 			*uncal += stall;
 	} else {
-		hs_charge_stall(res, per, i, HS_ST_STRUCT, stall);
+		hs_charge_stall(res, e, HS_ST_STRUCT, stall);
 	}
 }
 
 static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
-	       struct hs_insn_cost *per)
+	       struct hs_costs *costs)
 {
 	struct io_state st;
 	struct hs_fe fe;
@@ -320,46 +319,49 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 	for (size_t i = 0; i < t->n; i++) {
 		const struct hs_tinsn *rec = &t->v[i];
 		struct hs_op tmp;
-		const struct hs_op *op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, HS_OP_SINGLE);
+		const struct hs_op *op;
 		struct hs_fetch f;
 		struct io_issue is;
 		struct hs_mem mem;
 		uint64_t charge, nat, stall, moved = 0, uncal = 0;
 		uint16_t ev = 0;
+		struct hs_insn_cost *e = hs_cost_begin(costs, i);
 
-		if (per)
-			memset(&per[i], 0, sizeof(per[i]));
+		if (rec->sidx >= m->nops)
+			return hs_bad_record(t, i);
+		op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, HS_OP_SINGLE);
 		hs_fe_fetch(m, &fe, hs_code_at(m, rec->pc), rec->flags, &f, res);
 		ev |= f.events;
 		issue_cycle(m, &st, op, &f, i, &is);
 		take_slot(&st, op, is.t, i, &ev);
 		hs_mem_phase(m, rec, op, &ev, res, &mem);
-		write_results(m, &st, op, &is, &mem, i, per);
+		write_results(m, &st, op, &is, &mem, e);
 		/* the charge, then who the stall belongs to */
 		charge = i == 0 ? is.t + 1 : is.t - prev_issue;
 		nat = i == 0 ? 0 : prev_issue + 1;
 		stall = is.t > nat ? is.t - nat : 0;
-		if (per) {
-			per[i].issue = is.t;
-			per[i].cycles = (uint32_t)charge;
-			per[i].events = ev;
+		if (e) {
+			e->issue = is.t;
+			e->cycles = (uint32_t)charge;
+			e->events = ev;
 		}
 		if (stall)
-			attribute(m, &st, &is, &f, i, stall, res, per, &moved, &uncal);
-		hs_account_uncal(res, per, i, op, charge, moved, uncal);
+			attribute(m, &st, &is, &f, i, stall, res, costs, e, &moved, &uncal);
+		hs_account_uncal(res, e, op, charge, moved, uncal);
 		/* what follows this instruction */
 		if (op->fl & (HS_OP_HOLD | HS_OP_MEMBAR)) {
 			st.hold_until = is.t + (op->cost > 1 ? op->cost : 1);
 			st.hold_owner = i;
 			st.hold_uncal = !!(op->fl & HS_OP_UNCAL);
+			hs_cost_pin(costs, i);
 		}
-		redirect_open = hs_control_phase(m, &fe, t, i, op, f.t, is.t, res, per);
+		redirect_open = hs_control_phase(m, &fe, t, i, op, f.t, is.t, res, e);
 		hs_fe_issued(&fe, is.t);
 		prev_issue = is.t;
 	}
 	/* the tail: when the instruction after the trace could issue */
 	res->cycles = hs_charge_tail(m, t, &fe, redirect_open, st.hold_until, st.hold_uncal,
-				     t->n ? prev_issue + 1 : 0, res, per);
+				     t->n ? prev_issue + 1 : 0, res, costs);
 	res->insns = t->n;
 	return 0;
 }

@@ -137,11 +137,10 @@ static uint64_t book(const struct hs_model *m, struct calendar *cal, uint64_t ge
 }
 
 
-static void add_stall(struct hs_model_result *res, struct hs_insn_cost *per, size_t i,
-		      unsigned cause, uint64_t c)
+static void add_stall(struct hs_model_result *res, struct hs_insn_cost *e, unsigned cause, uint64_t c)
 {
 	if (c)
-		hs_charge_stall(res, per, i, cause, c);
+		hs_charge_stall(res, e, cause, c);
 }
 
 /* One instruction's way through the pipeline. */
@@ -240,7 +239,7 @@ static uint64_t issue(const struct hs_model *m, struct ooo_state *st, struct cal
 
 /* complete: results, memory order, holds and barriers after it. */
 static void complete(struct ooo_state *st, const struct hs_op *op, const struct hs_mem *mem,
-		     uint64_t data_ready, size_t i, struct ooo_insn *x)
+		     uint64_t data_ready, size_t i, struct ooo_insn *x, struct hs_costs *costs)
 {
 	uint64_t e = x->e;
 
@@ -268,6 +267,7 @@ static void complete(struct ooo_state *st, const struct hs_op *op, const struct 
 		st->issue_block = e + (op->cost > 1 ? op->cost : 1);
 		st->block_owner = i;
 		st->block_uncal = !!(op->fl & HS_OP_UNCAL);
+		hs_cost_pin(costs, i);
 	}
 	if (op->fl & HS_OP_MEMBAR) {
 		st->membar_until = (st->mem_done > e ? st->mem_done : e) + op->cost;
@@ -300,8 +300,8 @@ static void retire(const struct hs_model *m, struct ooo_state *st, size_t i, str
  * why it dispatched late. */
 static void attribute(const struct hs_model *m, const struct ooo_state *st, const struct hs_op *op,
 		      const struct ooo_insn *x, const struct hs_fetch *f, const struct hs_mem *mem,
-		      size_t i, uint64_t stall, struct hs_model_result *res, struct hs_insn_cost *per,
-		      uint64_t *moved, uint64_t *uncal)
+		      size_t i, uint64_t stall, struct hs_model_result *res, struct hs_costs *costs,
+		      struct hs_insn_cost *e, uint64_t *moved, uint64_t *uncal)
 {
 	uint64_t own = x->c > x->e + 1 ? x->c - x->e - 1 : 0, y, miss;
 	int serial = op->unit == HS_U_SYS ||
@@ -309,40 +309,40 @@ static void attribute(const struct hs_model *m, const struct ooo_state *st, cons
 
 	y = own < stall ? own : stall;
 	miss = mem->extra < y ? mem->extra : y;
-	add_stall(res, per, i, mem->cause, miss);
+	add_stall(res, e, mem->cause, miss);
 	if (mem->uncal)
 		*uncal += miss;
-	add_stall(res, per, i, serial ? HS_ST_SERIAL : HS_ST_DEP, y - miss);
+	add_stall(res, e, serial ? HS_ST_SERIAL : HS_ST_DEP, y - miss);
 	stall -= y;
 	y = x->e > x->d + 1 ? x->e - x->d - 1 : 0;
 	y = y < stall ? y : stall;
 	if (y && x->e_ser == 2) {
-		hs_move_charge(res, per, i, st->block_owner, HS_ST_SERIAL, y, st->block_uncal);
+		hs_move_charge(res, costs, e, st->block_owner, HS_ST_SERIAL, y, st->block_uncal);
 		*moved += y;
 	} else if (y && x->e_ser) {
-		add_stall(res, per, i, HS_ST_SERIAL, y);
+		add_stall(res, e, HS_ST_SERIAL, y);
 	} else if (y && x->ecause == HS_ST_DEP && x->dep_reg != A64_R_NONE) {
-		add_stall(res, per, i, st->cause[x->dep_reg], y);
+		add_stall(res, e, st->cause[x->dep_reg], y);
 		if (st->runcal[x->dep_reg])
 			*uncal += y;
 	} else {
-		add_stall(res, per, i, HS_ST_STRUCT, y);
+		add_stall(res, e, HS_ST_STRUCT, y);
 	}
 	stall -= y;
 	if (stall && x->d_fe && f->t_redirect && i > 0 && !f->miss_cycles && !f->exc_cycles) {
-		hs_move_charge(res, per, i, i - 1, f->redirect_cause, stall, f->redirect_uncal);
+		hs_move_charge(res, costs, e, i - 1, f->redirect_cause, stall, f->redirect_uncal);
 		*moved += stall;
 	} else if (stall && x->d_fe) {
-		add_stall(res, per, i, f->exc_cycles ? HS_ST_SERIAL : f->cause, stall);
+		add_stall(res, e, f->exc_cycles ? HS_ST_SERIAL : f->cause, stall);
 		if (f->exc_cycles ? !m->p[HS_P_EXC_ENTRY].calibrated : f->miss_uncal)
 			*uncal += stall;
 	} else {
-		add_stall(res, per, i, HS_ST_STRUCT, stall);
+		add_stall(res, e, HS_ST_STRUCT, stall);
 	}
 }
 
 static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
-	       struct hs_insn_cost *per)
+	       struct hs_costs *costs)
 {
 	struct ooo_state st;
 	struct hs_fe fe;
@@ -359,38 +359,40 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 	for (size_t i = 0; i < t->n; i++) {
 		const struct hs_tinsn *rec = &t->v[i];
 		struct hs_op tmp;
-		const struct hs_op *op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, 0);
+		const struct hs_op *op;
 		struct hs_fetch f;
 		struct ooo_insn x;
 		struct hs_mem mem;
 		uint64_t data_ready, charge, moved = 0, uncal = 0;
 		uint16_t ev = 0;
+		struct hs_insn_cost *e = hs_cost_begin(costs, i);
 
-		if (per)
-			memset(&per[i], 0, sizeof(per[i]));
+		if (rec->sidx >= m->nops)
+			return hs_bad_record(t, i);
+		op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, 0);
 		hs_fe_fetch(m, &fe, hs_code_at(m, rec->pc), rec->flags, &f, res);
 		ev |= f.events;
 		dispatch(m, &st, &f, i, &x);
 		hs_fe_issued(&fe, x.d);
 		data_ready = issue(m, &st, cal, gen, op, &x);
 		hs_mem_phase(m, rec, op, &ev, res, &mem);
-		complete(&st, op, &mem, data_ready, i, &x);
+		complete(&st, op, &mem, data_ready, i, &x, costs);
 		retire(m, &st, i, &x);
 		charge = i == 0 ? x.r + 1 : x.r - prev_r;
-		if (per) {
-			per[i].issue = x.e;
-			per[i].cycles = (uint32_t)charge;
-			per[i].lat = (uint16_t)(x.lat > 0xffff ? 0xffff : x.lat);
-			per[i].events = ev;
+		if (e) {
+			e->issue = x.e;
+			e->cycles = (uint32_t)charge;
+			e->lat = (uint16_t)(x.lat > 0xffff ? 0xffff : x.lat);
+			e->events = ev;
 		}
 		if (charge > 1)
-			attribute(m, &st, op, &x, &f, &mem, i, charge - 1, res, per, &moved, &uncal);
-		hs_account_uncal(res, per, i, op, charge, moved, uncal);
-		redirect_open = hs_control_phase(m, &fe, t, i, op, f.t, x.e, res, per);
+			attribute(m, &st, op, &x, &f, &mem, i, charge - 1, res, costs, e, &moved, &uncal);
+		hs_account_uncal(res, e, op, charge, moved, uncal);
+		redirect_open = hs_control_phase(m, &fe, t, i, op, f.t, x.e, res, e);
 		prev_r = x.r;
 	}
 	res->cycles = hs_charge_tail(m, t, &fe, redirect_open, st.issue_block, st.block_uncal,
-				     t->n ? prev_r + 1 : 0, res, per);
+				     t->n ? prev_r + 1 : 0, res, costs);
 	res->insns = t->n;
 	return 0;
 }

@@ -4,6 +4,7 @@
  * core does not set comes from defaults.c.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,21 +207,48 @@ void hs_model_reset(struct hs_model *m)
 	hs_bp_flush(&m->bp);
 }
 
-int hs_model_run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
-		 struct hs_insn_cost *per)
+int hs_bad_record(const struct hs_trace *t, size_t i)
+{
+	return hs_fail("trace record %zu names decode entry %u of %zu", i, t->v[i].sidx, t->dc->n);
+}
+
+int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+		       struct hs_costs *costs)
 {
 	memset(res, 0, sizeof(*res));
 	if (!t || !t->n)
 		return 0;
 	if (!t->dc)
 		return hs_fail("trace has no decode cache");
+	if (costs && (costs->mask & (costs->mask + 1) || !costs->mask ||
+		      (costs->mask != SIZE_MAX && !costs->fold)))
+		return hs_fail("attribution window: a ring of a power of two entries, with a fold");
 	if (hs_ops_sync(m, t))
 		return -1;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].sidx >= t->dc->n)
-			return hs_fail("trace record %zu names decode entry %u of %zu", i,
-				       t->v[i].sidx, t->dc->n);
-	return m->desc->engine->run(m, t, res, per);
+	if (costs) {
+		costs->next = 0;
+		costs->pin = SIZE_MAX;
+		costs->has_aside = 0;
+	}
+	if (m->desc->engine->run(m, t, res, costs))
+		return -1;
+	hs_costs_finish(costs, t->n);
+	return 0;
+}
+
+int hs_model_run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+		 struct hs_insn_cost *per)
+{
+	struct hs_costs whole = { .v = per, .mask = SIZE_MAX };
+
+	return hs_model_run_costs(m, t, res, per ? &whole : NULL);
+}
+
+int hs_model_cold_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+			struct hs_costs *costs)
+{
+	hs_model_reset(m);
+	return hs_model_run_costs(m, t, res, costs);
 }
 
 int hs_model_cold(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,

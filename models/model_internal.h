@@ -36,6 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bpred.h"
 #include "cache.h"
@@ -196,8 +197,12 @@ struct hs_model;
 struct hs_engine {
 	const char *name;
 	int (*run)(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
-		   struct hs_insn_cost *per);
+		   struct hs_costs *costs);
 };
+
+/* -1: record i of t names no decode-cache entry (the engines check each
+ * record as they reach it: one pass over the stream, not two). */
+int hs_bad_record(const struct hs_trace *t, size_t i);
 
 extern const struct hs_engine hs_engine_inorder;
 extern const struct hs_engine hs_engine_ooo;
@@ -252,8 +257,31 @@ struct hs_op {
 	uint8_t pair;		/* ldp/stp/ldxp: two registers */
 	uint16_t cost;		/* serial/system cost in cycles (param) */
 	uint8_t param;		/* enum hs_pid the cost came from (HS_NPARAMS: none) */
-	uint8_t pad;
+	/* derived from the fields above (hs_op_derive), so that the engines
+	 * ask one question per operand or result, not four */
+	uint8_t slot;		/* enum hs_slot: the issue count it takes (in-order) */
+	uint8_t sk[6];		/* per src: enum hs_src_kind */
+	uint8_t dload;		/* bit d: dst d is loaded (a miss delays it) */
+	uint8_t dalu;		/* bit d: dst d is an ALU result, late for an address */
+	uint8_t dcause;		/* the stall cause of a wait for its results */
+	uint8_t multi;		/* its unit kind may have several units (mul, div) */
+	uint8_t busy;		/* it occupies its unit beyond its issue cycle */
 };
+
+/* How a source operand is read (in-order forwarding rules). */
+enum hs_src_kind {
+	HS_SK_PLAIN,		/* at its ready cycle */
+	HS_SK_CASCADE,		/* ... or with the simple ALU op producing it */
+	HS_SK_ADDR,		/* an address: an ALU result alu_to_addr after it issued */
+	HS_SK_DATA,		/* store data, store_data_advance late */
+	HS_SK_BRANCH		/* a branch operand, branch_advance late */
+};
+
+/* Which per-cycle issue count an op takes. */
+enum hs_slot { HS_SL_OTHER, HS_SL_MEM, HS_SL_BRANCH, HS_SL_SHIFT, HS_SL_FP };
+
+/* Fill the derived fields of op from the rest (after any change to them). */
+void hs_op_derive(const struct hs_model *m, struct hs_op *op);
 
 /* Build the descriptor of one static instruction for model m's parameters. */
 void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
@@ -334,20 +362,24 @@ void hs_fe_reset(const struct hs_model *m, struct hs_fe *fe);
 void hs_fe_fetch_slow(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_t rflags,
 		      struct hs_fetch *f, struct hs_model_result *res);
 
-/* The common case inline: no redirect, no exception, same I-cache line,
- * queue not binding. */
+/* The common case inline: no redirect, no exception, the same I-cache line
+ * (the fetch queue, full or not, is this case too). */
 static inline void hs_fe_fetch(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_t rflags,
 			       struct hs_fetch *f, struct hs_model_result *res)
 {
-	unsigned qi = fe->qi + 1 == fe->qn ? 0 : fe->qi + 1;
-	uint64_t t = fe->ngroup >= fe->width ? fe->cyc + 1 : fe->cyc;
+	uint64_t t;
 
-	if (fe->redirected || rflags || fe->n == 0 || (pc >> m->mem.l1i.shift) + 1 != fe->line ||
-	    !fe->qn || (fe->n >= fe->qn && fe->q[qi] > t)) {
+	if (fe->redirected || rflags || fe->n == 0 || (pc >> m->mem.l1i.shift) + 1 != fe->line) {
 		hs_fe_fetch_slow(m, fe, pc, rflags, f, res);
 		return;
 	}
-	fe->qi = qi;
+	t = fe->ngroup >= fe->width ? fe->cyc + 1 : fe->cyc;
+	if (fe->qn) {
+		/* the queue is full until instruction n - q has issued */
+		fe->qi = fe->qi + 1 == fe->qn ? 0 : fe->qi + 1;
+		if (fe->n >= fe->qn && fe->q[fe->qi] > t)
+			t = fe->q[fe->qi];
+	}
 	f->t = t;
 	f->t_redirect = 0;
 	f->cause = HS_ST_STRUCT;
@@ -397,22 +429,69 @@ int hs_level_uncal(const struct hs_model *m, enum hs_level lv, int tlb_miss);
 
 /* --- shared accounting ----------------------------------------------------------- */
 
-/* Charge c cycles of cause to instruction i (per may be NULL). */
-static inline void hs_charge_stall(struct hs_model_result *res, struct hs_insn_cost *per,
-				   size_t i, unsigned cause, uint64_t c)
+/*
+ * The attribution goes to a struct hs_costs (model.h): a whole array or a
+ * window. Engines name the current record's entry e (NULL: no attribution
+ * asked for) and reach any other record through hs_cost_of().
+ */
+
+/* Records [c->next, i - 1) leave the window (account.c). */
+void hs_costs_slide(struct hs_costs *c, size_t i);
+/* The run is over: every record left is final (account.c). */
+void hs_costs_finish(struct hs_costs *c, size_t n);
+
+/* Record i's entry: in the ring, or aside when it is the pinned owner that
+ * left it. */
+static inline struct hs_insn_cost *hs_cost_of(struct hs_costs *c, size_t i)
+{
+	return c->has_aside && i == c->pin ? &c->aside : &c->v[i & c->mask];
+}
+
+/* The entry of record i, which the engine is about to place, zeroed: what
+ * can no longer be charged leaves the window first. NULL: no attribution. */
+static inline struct hs_insn_cost *hs_cost_begin(struct hs_costs *c, size_t i)
+{
+	struct hs_insn_cost *e;
+
+	if (!c)
+		return NULL;
+	if (i - c->next > c->mask)
+		hs_costs_slide(c, i);
+	e = &c->v[i & c->mask];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+/* Record i now owns a hold later instructions may be charged for; the
+ * previous owner, if it waits aside, is final. */
+static inline void hs_cost_pin(struct hs_costs *c, size_t i)
+{
+	if (!c)
+		return;
+	if (c->has_aside) {
+		c->fold(c->ctx, c->pin, &c->aside);
+		c->has_aside = 0;
+	}
+	c->pin = i;
+}
+
+/* Charge c cycles of cause to the entry e (may be NULL). */
+static inline void hs_charge_stall(struct hs_model_result *res, struct hs_insn_cost *e,
+				   unsigned cause, uint64_t c)
 {
 	res->stall[cause] += c;
-	if (per) {
-		uint32_t s = per[i].stall[cause] + (uint32_t)c;
+	if (e) {
+		uint32_t s = e->stall[cause] + (uint32_t)c;
 
-		per[i].stall[cause] = s > 0xffff ? 0xffff : (uint16_t)s;
+		e->stall[cause] = s > 0xffff ? 0xffff : (uint16_t)s;
 	}
 }
 
-/* Move c stall cycles of cause from instruction i to the instruction o that
- * caused them (a branch, ISB, MSR... whose redirect or hold delayed i). */
-void hs_move_charge(struct hs_model_result *res, struct hs_insn_cost *per, size_t i, size_t o,
-		    unsigned cause, uint64_t c, int uncal);
+/* Move c stall cycles of cause from the current instruction (entry e) to
+ * the instruction o that caused them (a branch, ISB, MSR... whose redirect
+ * or hold delayed it). */
+void hs_move_charge(struct hs_model_result *res, struct hs_costs *costs, struct hs_insn_cost *e,
+		    size_t o, unsigned cause, uint64_t c, int uncal);
 
 /* The memory phase of a record: its data access beyond an L1 hit. */
 struct hs_mem {
@@ -420,28 +499,65 @@ struct hs_mem {
 	uint8_t cause;			/* of those cycles */
 	int uncal;			/* an uncalibrated parameter priced them */
 };
-void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op, uint16_t *ev,
-		  struct hs_model_result *res, struct hs_mem *out);
+void hs_mem_access(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op, uint16_t *ev,
+		   struct hs_model_result *res, struct hs_mem *out);
+/* Most records access no memory: inline, the access itself is account.c's. */
+static inline void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op,
+				uint16_t *ev, struct hs_model_result *res, struct hs_mem *out)
+{
+	out->extra = 0;
+	out->cause = HS_ST_DCACHE;
+	out->uncal = 0;
+	if ((op->fl & (HS_OP_LOAD | HS_OP_STORE)) && rec->addr)
+		hs_mem_access(m, rec, op, ev, res, out);
+}
 
-/* The uncalibrated share of instruction i's charge. */
-void hs_account_uncal(struct hs_model_result *res, struct hs_insn_cost *per, size_t i,
-		      const struct hs_op *op, uint64_t charge, uint64_t moved, uint64_t kept);
+/* The uncalibrated share of an instruction's charge (entry e): all of an
+ * uncalibrated op's own charge, else the stall cycles an uncalibrated
+ * latency caused (kept). */
+static inline void hs_account_uncal(struct hs_model_result *res, struct hs_insn_cost *e,
+				    const struct hs_op *op, uint64_t charge, uint64_t moved, uint64_t kept)
+{
+	if (op->fl & HS_OP_UNCAL)
+		kept = charge - moved;
+	if (!kept)
+		return;
+	res->uncalibrated_cycles += kept;
+	if (e)
+		e->events |= HS_EV_UNCALIBRATED;
+}
 
 /* After instruction i resolves: restart or redirect the front end; 1 when
- * the redirect is still open (for the tail). */
-int hs_control_phase(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t, size_t i,
-		     const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
-		     struct hs_model_result *res, struct hs_insn_cost *per);
+ * the redirect is still open (for the tail). Only branches, serialising
+ * and unknown ops have anything to do: the rest return at once, inline. */
+int hs_control_slow(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t, size_t i,
+		    const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
+		    struct hs_model_result *res, struct hs_insn_cost *e);
+static inline int hs_control_phase(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t,
+				   size_t i, const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
+				   struct hs_model_result *res, struct hs_insn_cost *e)
+{
+	if (!(op->fl & (HS_OP_REFETCH | HS_OP_UNKNOWN)) && op->bkind == HS_B_NONE)
+		return 0;
+	return hs_control_slow(m, fe, t, i, op, fetch_t, resolve_t, res, e);
+}
 
 /* When the instruction after the trace could issue, charging any wait the
  * last instruction still causes to it. */
 uint64_t hs_charge_tail(const struct hs_model *m, const struct hs_trace *t, const struct hs_fe *fe,
 			int redirect_open, uint64_t hold, int hold_uncal, uint64_t end,
-			struct hs_model_result *res, struct hs_insn_cost *per);
+			struct hs_model_result *res, struct hs_costs *costs);
 
 /* The descriptor of one record: the static one, or a copy adjusted for
  * firmware calls and emulated sysregs (ops.c; both engines). */
-const struct hs_op *hs_record_op(const struct hs_model *m, const struct hs_op *op, uint32_t rflags,
-				 struct hs_op *tmp, unsigned fw_flags);
+const struct hs_op *hs_record_op_adjusted(const struct hs_model *m, const struct hs_op *op,
+					  uint32_t rflags, struct hs_op *tmp, unsigned fw_flags);
+static inline const struct hs_op *hs_record_op(const struct hs_model *m, const struct hs_op *op,
+					       uint32_t rflags, struct hs_op *tmp, unsigned fw_flags)
+{
+	if (!(rflags & (HS_T_FIRMWARE | HS_T_SYSREG_EMU)))
+		return op;
+	return hs_record_op_adjusted(m, op, rflags, tmp, fw_flags);
+}
 
 #endif

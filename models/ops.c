@@ -409,6 +409,30 @@ static const struct op_class {
 };
 #undef NONE
 
+void hs_op_derive(const struct hs_model *m, struct hs_op *op)
+{
+	op->slot = op->unit == HS_U_LOAD || op->unit == HS_U_STORE ? HS_SL_MEM :
+		   op->unit == HS_U_BRANCH ? HS_SL_BRANCH : op->unit == HS_U_SHIFT ? HS_SL_SHIFT :
+		   op->unit == HS_U_FP ? HS_SL_FP : HS_SL_OTHER;
+	for (unsigned s = 0; s < 6; s++)
+		op->sk[s] = (op->addr_mask & (1u << s)) ? HS_SK_ADDR :
+			    (op->data_mask & (1u << s)) ? HS_SK_DATA :
+			    op->unit == HS_U_BRANCH ? HS_SK_BRANCH :
+			    (op->fl & HS_OP_CASCADE) && m->v[HS_P_ALU_CASCADE] ? HS_SK_CASCADE : HS_SK_PLAIN;
+	op->dload = op->dalu = 0;
+	for (unsigned d = 0; d < op->ndst; d++) {
+		int wb = !!(op->wb_mask & (1u << d));
+
+		if ((op->fl & HS_OP_LOAD) && !wb)
+			op->dload |= (uint8_t)(1u << d);
+		if (!wb && (op->unit == HS_U_ALU || op->unit == HS_U_SHIFT))
+			op->dalu |= (uint8_t)(1u << d);
+	}
+	op->dcause = op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP;
+	op->multi = op->unit == HS_U_MUL || op->unit == HS_U_DIV;
+	op->busy = op->occ > 1 || op->unit == HS_U_DIV || op->unit == HS_U_MUL || op->unit == HS_U_SHIFT;
+}
+
 void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
 		 struct hs_op *op)
 {
@@ -434,6 +458,7 @@ void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *i
 		op->fl |= c->fl;
 	if (c->build)
 		c->build(m, op, in);
+	hs_op_derive(m, op);
 }
 
 /* Do the first, middle and last cached entries still match the cache? */
@@ -495,11 +520,9 @@ int hs_ops_sync(struct hs_model *m, const struct hs_trace *t)
  * adds, e.g. single issue); a sysreg hotsim emulated (the GIC CPU
  * interface) is an "other" register whatever its encoding class.
  */
-const struct hs_op *hs_record_op(const struct hs_model *m, const struct hs_op *op, uint32_t rflags,
-				 struct hs_op *tmp, unsigned fw_flags)
+const struct hs_op *hs_record_op_adjusted(const struct hs_model *m, const struct hs_op *op,
+					  uint32_t rflags, struct hs_op *tmp, unsigned fw_flags)
 {
-	if (!(rflags & (HS_T_FIRMWARE | HS_T_SYSREG_EMU)))
-		return op;
 	*tmp = *op;
 	if (rflags & HS_T_FIRMWARE) {
 		tmp->param = HS_P_FIRMWARE;
@@ -518,5 +541,6 @@ const struct hs_op *hs_record_op(const struct hs_model *m, const struct hs_op *o
 		tmp->param = HS_P_MSR_OTHER;
 		tmp->cost = (uint16_t)m->v[HS_P_MSR_OTHER];
 	}
+	hs_op_derive(m, tmp);
 	return tmp;
 }

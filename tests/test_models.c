@@ -9,6 +9,7 @@
  *	models/trace	hand-built traces: exception entry, firmware calls,
  *			stubbed calls, emulated sysregs, ERET, ISB, unknown
  *			encodings, cache misses cold and warm
+ *	models/window	the attribution window folds what a whole array holds
  *	models/path	a real kernel path (irq-el1 on the base kernel): cold
  *			> warm, convergence, per-instruction sums, determinism
  */
@@ -444,6 +445,82 @@ Test(models, data_misses_cold_and_warm)
 		tt_free(&x);
 		hs_model_free(m);
 	}
+}
+
+/* --- the attribution window ------------------------------------------------------------------ */
+
+#define W_MSR_TP 0xd518d080u	/* msr tpidr_el1, x0: holds later issue */
+#define W_DSB	0xd5033f9fu	/* dsb sy: drains, holds */
+#define W_CBNZ13 (0xb5000000u | ((0x7ffffu & (uint32_t)-12) << 5))	/* cbnz x0, .-48 */
+
+struct folded {
+	struct hs_insn_cost *v;
+	unsigned *times;
+	size_t n;
+};
+
+static void fold_into(void *ctx, size_t i, const struct hs_insn_cost *c)
+{
+	struct folded *f = ctx;
+
+	cr_assert_lt(i, f->n);
+	f->v[i] = *c;
+	f->times[i]++;
+}
+
+/*
+ * A window of any size folds out exactly the costs a whole array holds:
+ * every record once, the redirects charged to the instruction before and
+ * the holds (MSR, DSB) to their owner (a ring of 2 keeps only the current
+ * record and the one before it: an owner further back waits aside).
+ */
+Test(models, window_is_the_whole_array)
+{
+	/* each hold followed by more instructions than a small ring holds */
+	static const uint32_t body[] = { W_LDR, W_MSR_TP, W_ADDX0, W_ADDX0, W_ADDX0, W_ADDX0, W_ADDX0,
+					 W_DSB, W_ADDX0, W_ADDX0, W_ADDX0, W_ADDX0, W_CBNZ13 };
+	struct tt x;
+
+	tt_init(&x);
+	for (unsigned it = 0; it < 300; it++)
+		for (unsigned k = 0; k < HS_ARRAY_SIZE(body); k++)
+			tt_push(&x, 0x400000 + 4 * k, body[k], k == 0 ? 0x100000 + (it * 4096u) % 65536 : 0, 0);
+	tt_push(&x, 0x400000 + 4 * HS_ARRAY_SIZE(body), W_ADDX0, 0, 0);
+	for (int c = 0; hs_cores[c]; c++) {
+		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		struct hs_insn_cost *whole = calloc(x.t.n, sizeof(*whole));
+		struct hs_model_result rw, rr;
+		unsigned charged = 0;
+
+		cr_assert_not_null(m);
+		cr_assert_eq(hs_model_cold(m, &x.t, &rw, whole), 0, "%s", hs_errmsg());
+		for (size_t ring = 2; ring <= 64; ring *= 4) {
+			struct hs_insn_cost *v = calloc(ring, sizeof(*v));
+			struct folded f = { calloc(x.t.n, sizeof(*f.v)), calloc(x.t.n, sizeof(*f.times)), x.t.n };
+			struct hs_costs w = { .v = v, .mask = ring - 1, .fold = fold_into, .ctx = &f };
+
+			cr_assert_eq(hs_model_cold_costs(m, &x.t, &rr, &w), 0, "%s", hs_errmsg());
+			cr_expect_eq(memcmp(&rw, &rr, sizeof(rw)), 0, "%s ring %zu: totals", hs_cores[c]->name, ring);
+			for (size_t i = 0; i < x.t.n; i++) {
+				cr_assert_eq(f.times[i], 1u, "%s ring %zu: record %zu folded %u times",
+					     hs_cores[c]->name, ring, i, f.times[i]);
+				cr_assert_eq(memcmp(&f.v[i], &whole[i], sizeof(whole[i])), 0,
+					     "%s ring %zu: record %zu differs", hs_cores[c]->name, ring, i);
+			}
+			/* the holds were charged to their owners */
+			for (size_t i = 0; ring == 2 && i + 2 < x.t.n; i++)
+				charged += (body[i % HS_ARRAY_SIZE(body)] == W_DSB ||
+						body[i % HS_ARRAY_SIZE(body)] == W_MSR_TP) &&
+					       whole[i].cycles > 1;
+			free(f.v);
+			free(f.times);
+			free(v);
+		}
+		cr_expect_gt(charged, 0u, "%s: no hold owner was charged", hs_cores[c]->name);
+		free(whole);
+		hs_model_free(m);
+	}
+	tt_free(&x);
 }
 
 /* --- a real kernel path ------------------------------------------------------------------------ */

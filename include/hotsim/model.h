@@ -112,6 +112,38 @@ void hs_model_reset(struct hs_model *m);
 int hs_model_run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 		 struct hs_insn_cost *per);
 
+/*
+ * The attribution of a long stream without an entry per record: a window.
+ * v is a ring of mask + 1 entries (a power of two, at least 2); each
+ * record's cost, once nothing can charge it any more, leaves through
+ * fold(ctx, i, cost). What still can: the instruction before the current
+ * one (a redirect it caused is charged to it) and the owner of a hold (an
+ * MSR, DSB, DMB... that later instructions waited for) - that one waits
+ * aside until the next hold takes over or the run ends. So records are
+ * folded in order but for hold owners, and every record exactly once; the
+ * costs folded are the ones a whole array would hold. A typical row sums
+ * its sampled operations this way as the run goes, in memory that does not
+ * grow with the stream (fork's 5.8 million records: 186 MB as an array).
+ */
+struct hs_costs {
+	struct hs_insn_cost *v;		/* the ring */
+	size_t mask;			/* ring entries - 1; SIZE_MAX: v is a whole array */
+	void (*fold)(void *ctx, size_t i, const struct hs_insn_cost *c);
+	void *ctx;
+	/* the run's bookkeeping (the engines') */
+	size_t next;			/* records below this were folded or wait aside */
+	size_t pin;			/* the hold owner, SIZE_MAX none */
+	int has_aside;			/* the pin left the ring: it is in aside */
+	struct hs_insn_cost aside;
+};
+
+/* hs_model_run / hs_model_cold with the attribution in a window (or, with
+ * mask SIZE_MAX and no fold, a whole array: the same as per). */
+int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+		       struct hs_costs *costs);
+int hs_model_cold_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+			struct hs_costs *costs);
+
 /* Cold: reset, then one run. */
 int hs_model_cold(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 		  struct hs_insn_cost *per);

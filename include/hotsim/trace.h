@@ -75,6 +75,8 @@ static inline uint64_t hs_trace_next_pc(const struct hs_trace *t, size_t i)
 
 void hs_trace_init(struct hs_trace *t, const struct hs_dcache *dc, size_t limit);
 void hs_trace_free(struct hs_trace *t);
+/* dst: a copy of src's records and tables (-1 with hs_errmsg, dst empty). */
+int hs_trace_copy(struct hs_trace *dst, const struct hs_trace *src);
 /* -1 (hs_errmsg) when the record cap is reached */
 int hs_trace_push(struct hs_trace *t, uint64_t pc, uint32_t sidx);
 void hs_trace_note_stub(struct hs_trace *t, const char *name, uint64_t addr);

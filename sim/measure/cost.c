@@ -48,13 +48,23 @@ static unsigned ops_of(const struct hs_path_run *pr, const struct hs_op_range **
 	return 1;
 }
 
-/* Add one record's cost to out. */
+/* Add one record's cost to out. Most records stalled on nothing and
+ * caused no event: their cycles are all there is to add. */
 static inline void add_one(const struct hs_insn_cost *c, struct hs_model_result *out)
 {
+	static const uint16_t counted = HS_EV_UNCALIBRATED | HS_EV_MISPREDICT | HS_EV_ICACHE_MISS |
+					HS_EV_DCACHE_MISS | HS_EV_L2_MISS | HS_EV_TLB_MISS;
+	uint16_t any = 0;
+
 	out->cycles += c->cycles;
 	out->insns++;
 	for (int st = 0; st < HS_NSTALLS; st++)
-		out->stall[st] += c->stall[st];
+		any |= c->stall[st];
+	if (any)
+		for (int st = 0; st < HS_NSTALLS; st++)
+			out->stall[st] += c->stall[st];
+	if (!(c->events & counted))
+		return;
 	if (c->events & HS_EV_UNCALIBRATED)
 		out->uncalibrated_cycles += c->cycles;
 	out->mispredicts += !!(c->events & HS_EV_MISPREDICT);
@@ -119,66 +129,133 @@ static void typical_from(double *v, unsigned k, const struct hs_model_result *su
 	s->noise_lo = s->noise_hi = s->d.mean;
 }
 
-/* Typical from per-record costs, for the whole row (out[0]) and each of
- * its nparts parts (out[1 + p]) in one pass over the sampled records:
- * each sampled op's cycles, the distribution, the per-op means. */
-static int typical_all(const struct hs_insn_cost *per, const struct hs_path_run *pr, unsigned nparts,
-		       const struct hs_model_result *all, struct ms_result *out)
+/*
+ * Typical: each sampled op's sums, the whole row's and each part's, taken
+ * as the model folds each record out of its attribution window
+ * (struct hs_costs) - nothing per record is kept. Records come in trace
+ * order but for a hold's owner, folded once the next hold takes over.
+ * A record is added to its part's sums only (slot 1 + part; slot 0 holds
+ * the records of no part): the whole row's are their sum, made once per
+ * op at the end - every field is an integer, so the sum is exact.
+ */
+struct op_sums {
+	const struct hs_path_run *pr;
+	const struct hs_op_range *ops;
+	unsigned first, n, np;		/* ops [first, n) are sampled; np: 1 + parts */
+	unsigned cur;			/* the op of the last record folded in order */
+	size_t last;			/* that record + 1 */
+	struct hs_model_result *acc;	/* (n - first) x np, op-major */
+	struct hs_op_range whole;	/* ops of a run without operations */
+};
+
+/* The op record j belongs to, n when none (history between ops). */
+static unsigned op_of(struct op_sums *s, size_t j)
+{
+	unsigned lo = 0, hi = s->n;
+
+	if (j >= s->last) {
+		while (s->cur < s->n && s->ops[s->cur].end <= j)
+			s->cur++;
+		s->last = j + 1;
+		return s->cur < s->n && s->ops[s->cur].begin <= j ? s->cur : s->n;
+	}
+	while (lo < hi) {	/* a late hold owner: ops are in trace order */
+		unsigned mid = (lo + hi) / 2;
+
+		if (s->ops[mid].end <= j)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->ops[lo].begin <= j ? lo : s->n;
+}
+
+/* A layout of the band: only each op's (and part's) cycles count - the
+ * band is the range of the layouts' means. */
+static void fold_cycles(void *ctx, size_t j, const struct hs_insn_cost *c)
+{
+	struct op_sums *s = ctx;
+	unsigned k = op_of(s, j);
+	struct hs_model_result *a;
+
+	if (k >= s->n || k < s->first)
+		return;
+	a = &s->acc[(size_t)(k - s->first) * s->np];
+	a[s->np > 1 && s->pr->part_of[j] < s->np - 1 ? 1 + s->pr->part_of[j] : 0].cycles += c->cycles;
+}
+
+static void fold_record(void *ctx, size_t j, const struct hs_insn_cost *c)
+{
+	struct op_sums *s = ctx;
+	unsigned k = op_of(s, j);
+	struct hs_model_result *a;
+
+	if (k >= s->n || k < s->first)
+		return;
+	a = &s->acc[(size_t)(k - s->first) * s->np];
+	add_one(c, &a[s->np > 1 && s->pr->part_of[j] < s->np - 1 ? 1 + s->pr->part_of[j] : 0]);
+}
+
+static int sums_init(struct op_sums *s, const struct hs_path_run *pr, unsigned nparts)
 {
 	const struct hs_op_range *ops;
-	struct hs_op_range whole;
-	unsigned first, n = ops_of(pr, &ops, &first, &whole), k = n - first, np = nparts + 1;
-	struct hs_model_result *sum = calloc(np, sizeof(*sum)), *one = calloc(np, sizeof(*one));
-	double **v = calloc(np, sizeof(*v));
-	int rc = 0;
+	unsigned first, n;
 
-	for (unsigned q = 0; v && q < np; q++)
-		if (!(v[q] = malloc((k ? k : 1) * sizeof(**v))))
-			rc = -1;
-	if (!sum || !one || !v || rc) {
-		for (unsigned q = 0; v && q < np; q++)
-			free(v[q]);
-		free(v);
-		free(sum);
-		free(one);
-		return hs_fail("out of memory");
-	}
-	for (unsigned q = 0; q < np; q++) {
+	memset(s, 0, sizeof(*s));
+	n = ops_of(pr, &ops, &first, &s->whole);
+	s->pr = pr;
+	s->ops = ops;
+	s->first = first;
+	s->n = n;
+	s->np = nparts + 1;
+	s->acc = hs_calloc((size_t)(n - first ? n - first : 1) * s->np, sizeof(*s->acc));
+	return s->acc ? 0 : -1;
+}
+
+/* Typical rows from the sums, the whole row (out[0]) and each of its parts
+ * (out[1 + p]): each sampled op's cycles, the distribution, the per-op
+ * means. */
+static int typical_all(const struct op_sums *s, const struct hs_model_result *all, struct ms_result *out)
+{
+	unsigned k = s->n - s->first;
+
+	/* slot 0 becomes the whole: itself (the records of no part) plus the parts */
+	for (unsigned i = 0; i < k; i++)
+		for (unsigned q = 1; q < s->np; q++)
+			add_sums(&s->acc[(size_t)i * s->np + q], &s->acc[(size_t)i * s->np]);
+	for (unsigned q = 0; q < s->np; q++) {
+		struct hs_model_result sum = *all;
+		double *v = malloc((k ? k : 1) * sizeof(*v));
+
+		if (!v)
+			return hs_fail("out of memory");
 		/* the model's totals but for what the samples sum */
-		sum[q] = *all;
-		memset(&sum[q].stall, 0, sizeof(sum[q].stall));
-		sum[q].cycles = sum[q].insns = sum[q].uncalibrated_cycles = 0;
-		sum[q].mispredicts = sum[q].icache_misses = sum[q].dcache_misses = 0;
-		sum[q].l2_misses = sum[q].tlb_misses = 0;
-	}
-	for (unsigned i = first; i < n; i++) {
-		memset(one, 0, np * sizeof(*one));
-		for (size_t j = ops[i].begin; j < ops[i].end; j++) {
-			add_one(&per[j], &one[0]);
-			if (nparts && pr->part_of[j] < nparts)
-				add_one(&per[j], &one[1 + pr->part_of[j]]);
+		memset(&sum.stall, 0, sizeof(sum.stall));
+		sum.cycles = sum.insns = sum.uncalibrated_cycles = 0;
+		sum.mispredicts = sum.icache_misses = sum.dcache_misses = 0;
+		sum.l2_misses = sum.tlb_misses = 0;
+		for (unsigned i = 0; i < k; i++) {
+			const struct hs_model_result *one = &s->acc[(size_t)i * s->np + q];
+
+			v[i] = (double)one->cycles;
+			add_sums(one, &sum);
 		}
-		for (unsigned q = 0; q < np; q++) {
-			v[q][i - first] = (double)one[q].cycles;
-			add_sums(&one[q], &sum[q]);
-		}
+		typical_from(v, k, &sum, &out[q]);
 	}
-	for (unsigned q = 0; q < np; q++)
-		typical_from(v[q], k, &sum[q], &out[q]);
-	free(v);
-	free(sum);
-	free(one);
 	return 0;
 }
 
-/* The q-th of n quantiles of the distinct values of a field of a trace. */
-static uint64_t quantile(const struct hs_trace *t, int data, int q, int n)
+/* The distinct values of a field of a trace, sorted: its pcs, or the
+ * 64-byte lines of its data addresses (*n of them; NULL and 0 when out
+ * of memory, which leaves every layout split at 0). */
+static uint64_t *distinct(const struct hs_trace *t, int data, size_t *n)
 {
-	uint64_t *v = malloc((t->n + 1) * sizeof(*v)), r = 0;
+	uint64_t *v = malloc((t->n + 1) * sizeof(*v));
 	size_t k = 0, d = 0;
 
+	*n = 0;
 	if (!v)
-		return 0;
+		return NULL;
 	for (size_t i = 0; i < t->n; i++)
 		if (!data || t->v[i].addr)
 			v[k++] = data ? t->v[i].addr & ~63ULL : t->v[i].pc;
@@ -186,21 +263,27 @@ static uint64_t quantile(const struct hs_trace *t, int data, int q, int n)
 	for (size_t i = 0; i < k; i++)
 		if (!i || v[i] != v[i - 1])
 			v[d++] = v[i];
-	if (d)
-		r = v[d * (size_t)q / (size_t)n];
-	free(v);
-	return r;
+	*n = d;
+	return v;
+}
+
+/* The q-th of n quantiles of d sorted distinct values. */
+static uint64_t quantile(const uint64_t *v, size_t d, int q, int n)
+{
+	return d ? v[d * (size_t)q / (size_t)n] : 0;
 }
 
 /* One costing of the run in one layout: per-record costs of the whole
  * stream (typical) and of the first sampled op (warm, cold). */
+#define WINDOW 1024			/* the typical run's attribution ring */
 struct costing {
-	struct hs_insn_cost *per[MS_NSTATES];	/* typical: whole trace; warm, cold: the slice */
+	struct hs_insn_cost *per[MS_NSTATES];	/* warm, cold: the slice; typical: the ring */
+	struct op_sums sums;			/* typical */
 	struct hs_model_result res[MS_NSTATES];
 };
 
 static int cost_states(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
-		       struct costing *c)
+		       struct costing *c, int layout)
 {
 	const struct hs_op_range *ops;
 	struct hs_op_range whole;
@@ -209,8 +292,18 @@ static int cost_states(struct hs_model *m, const struct ms_options *o, const str
 
 	ops_of(pr, &ops, &first, &whole);
 	s = slice(&pr->tr, ops[first]);
-	if (pr->booted && o->want[MS_TYPICAL] && hs_model_cold(m, &pr->tr, &c->res[MS_TYPICAL], c->per[MS_TYPICAL]))
-		return -1;
+	if (pr->booted && o->want[MS_TYPICAL]) {
+		struct hs_costs w = { .v = c->per[MS_TYPICAL], .mask = WINDOW - 1,
+				      .fold = layout ? fold_cycles : fold_record, .ctx = &c->sums };
+		unsigned np = c->sums.np;
+
+		memset(c->sums.acc, 0, (size_t)(c->sums.n - c->sums.first ? c->sums.n - c->sums.first : 1) * np *
+				       sizeof(*c->sums.acc));
+		c->sums.cur = 0;
+		c->sums.last = 0;
+		if (hs_model_cold_costs(m, &pr->tr, &c->res[MS_TYPICAL], &w))
+			return -1;
+	}
 	/* synthesized: no history to sample; typical is the warm op, one draw */
 	if ((o->want[MS_WARM] || (!pr->booted && o->want[MS_TYPICAL])) &&
 	    hs_model_warm(m, &s, MS_WARM_MAX, &c->res[MS_WARM], c->per[MS_WARM]))
@@ -254,7 +347,7 @@ static int result_of(const struct costing *c, const struct hs_path_run *pr, int 
 	return ms_result_one(out, &r);
 }
 
-static int alloc_costing(const struct hs_path_run *pr, struct costing *c)
+static int alloc_costing(const struct hs_path_run *pr, unsigned nparts, struct costing *c)
 {
 	const struct hs_op_range *ops;
 	struct hs_op_range whole;
@@ -264,16 +357,19 @@ static int alloc_costing(const struct hs_path_run *pr, struct costing *c)
 	memset(c, 0, sizeof(*c));
 	ops_of(pr, &ops, &first, &whole);
 	n = ops[first].end - ops[first].begin;
-	c->per[MS_TYPICAL] = hs_calloc(pr->tr.n ? pr->tr.n : 1, sizeof(struct hs_insn_cost));
+	c->per[MS_TYPICAL] = hs_calloc(WINDOW, sizeof(struct hs_insn_cost));
 	c->per[MS_WARM] = hs_calloc(n ? n : 1, sizeof(struct hs_insn_cost));
 	c->per[MS_COLD] = hs_calloc(n ? n : 1, sizeof(struct hs_insn_cost));
-	return c->per[MS_TYPICAL] && c->per[MS_WARM] && c->per[MS_COLD] ? 0 : -1;
+	if (!c->per[MS_TYPICAL] || !c->per[MS_WARM] || !c->per[MS_COLD])
+		return -1;
+	return pr->booted ? sums_init(&c->sums, pr, nparts) : 0;
 }
 
 static void free_costing(struct costing *c)
 {
 	for (int st = 0; st < MS_NSTATES; st++)
 		free(c->per[st]);
+	free(c->sums.acc);
 }
 
 /* Merge a layout's result into the recorded one's band. */
@@ -298,7 +394,7 @@ static int fill_rows(const struct ms_options *o, const struct costing *c, const 
 		if (!o->want[st])
 			continue;
 		if (st == MS_TYPICAL && pr->booted) {
-			if (typical_all(c->per[MS_TYPICAL], pr, nparts, &c->res[MS_TYPICAL], tmp))
+			if (typical_all(&c->sums, &c->res[MS_TYPICAL], tmp))
 				goto fail;
 		} else {
 			for (unsigned k = 0; k <= nparts; k++)
@@ -342,19 +438,26 @@ int ms_cost_rows(struct hs_model *m, const struct ms_options *o, const struct hs
 	struct hs_trace s;
 	int rc;
 
-	if (alloc_costing(pr, &c)) {
+	if (alloc_costing(pr, nparts, &c)) {
 		free_costing(&c);
 		return -1;
 	}
 	ops_of(pr, &ops, &first, &whole);
 	s = slice(&pr->tr, ops[first]);
-	rc = cost_states(m, o, pr, &c) || fill_rows(o, &c, pr, rows, nparts, 0);
-	for (int k = 1; k <= o->noise && !rc; k++) {
-		uint64_t delta = ms_layout_shift(k);
+	rc = cost_states(m, o, pr, &c, 0) || fill_rows(o, &c, pr, rows, nparts, 0);
+	if (o->noise > 0 && !rc) {
+		size_t npc, nline;
+		uint64_t *pcs = distinct(&s, 0, &npc), *lines = distinct(&s, 1, &nline);
 
-		hs_model_set_layout_shift(m, quantile(&s, 0, k, o->noise + 1), delta,
-					  quantile(&s, 1, k, o->noise + 1), delta);
-		rc = cost_states(m, o, pr, &c) || fill_rows(o, &c, pr, rows, nparts, 1);
+		for (int k = 1; k <= o->noise && !rc; k++) {
+			uint64_t delta = ms_layout_shift(k);
+
+			hs_model_set_layout_shift(m, quantile(pcs, npc, k, o->noise + 1), delta,
+						  quantile(lines, nline, k, o->noise + 1), delta);
+			rc = cost_states(m, o, pr, &c, k) || fill_rows(o, &c, pr, rows, nparts, 1);
+		}
+		free(pcs);
+		free(lines);
 	}
 	hs_model_set_layout_shift(m, 0, 0, 0, 0);
 	for (unsigned k = 0; k <= nparts; k++)

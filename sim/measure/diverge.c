@@ -75,38 +75,48 @@ static long fn_index(const struct ms_row *row, uint64_t addr)
 	return lo < row->nfns && row->fns[lo].addr == addr ? lo : -1;
 }
 
-/* Each sampled record's function, in trace order (fa[i] for the i-th
- * record of ops[first..n)). */
-static uint64_t *record_fns(const struct hs_image *img, const struct hs_path_run *pr, unsigned first,
-			    unsigned n, const struct hs_op_range *ops, size_t *total)
+/*
+ * Each decode-cache entry's function (fn_at of its pc) for the entries the
+ * sampled records use, UINT64_MAX for the rest: a record's function is its
+ * entry's, so nothing is kept per record (fork's 5.8 million records were
+ * 46 MB of function addresses).
+ */
+static uint64_t *entry_fns(const struct hs_image *img, const struct hs_path_run *pr, unsigned first,
+			   unsigned n, const struct hs_op_range *ops)
 {
+	const struct hs_dcache *dc = pr->tr.dc;
 	struct fn_cache c = { 0 };
-	size_t k = 0;
-	uint64_t *fa;
+	uint64_t *fe;
 
-	*total = 0;
-	for (unsigned i = first; i < n; i++)
-		*total += ops[i].end - ops[i].begin;
-	if (!(fa = hs_calloc(*total ? *total : 1, sizeof(*fa))))
+	if (!dc) {
+		hs_fail("a run without its decode cache");
 		return NULL;
+	}
+	if (!(fe = hs_calloc(dc->n ? dc->n : 1, sizeof(*fe))))
+		return NULL;
+	for (size_t k = 0; k < dc->n; k++)
+		fe[k] = UINT64_MAX;
 	for (unsigned i = first; i < n; i++)
-		for (size_t j = ops[i].begin; j < ops[i].end; j++)
-			fa[k++] = fn_at(img, pr->tr.v[j].pc, &c);
-	return fa;
+		for (size_t j = ops[i].begin; j < ops[i].end; j++) {
+			uint32_t x = pr->tr.v[j].sidx;
+
+			if (x < dc->n && fe[x] == UINT64_MAX)
+				fe[x] = fn_at(img, pr->tr.v[j].pc, &c);
+		}
+	return fe;
 }
 
-/* The functions of fa, by address, sizes from the image. */
-static int list_fns(const struct hs_image *img, const uint64_t *fa, size_t total, struct ms_row *row)
+/* The functions of fe, by address, sizes from the image. */
+static int list_fns(const struct hs_image *img, const uint64_t *fe, size_t nfe, struct ms_row *row)
 {
 	size_t k = 0, nf = 0;
 	uint64_t *at;
 
-	if (!(at = hs_calloc(total ? total : 1, sizeof(*at))))
+	if (!(at = hs_calloc(nfe ? nfe : 1, sizeof(*at))))
 		return -1;
-	/* a run of records in one function is one entry: far less to sort */
-	for (size_t i = 0; i < total; i++)
-		if (!i || fa[i] != fa[i - 1])
-			at[k++] = fa[i];
+	for (size_t i = 0; i < nfe; i++)
+		if (fe[i] != UINT64_MAX)
+			at[k++] = fe[i];
 	qsort(at, k, sizeof(*at), by_addr);
 	for (size_t i = 0; i < k; i++)
 		nf += !i || at[i] != at[i - 1];
@@ -127,23 +137,18 @@ static int list_fns(const struct hs_image *img, const uint64_t *fa, size_t total
 	return 0;
 }
 
-/* Per op: each function's count, into the total and the sum of squares. */
-static void count_fns(const struct hs_op_range *ops, unsigned first, unsigned n, const uint64_t *fa,
-		      uint32_t *count, struct ms_row *row)
+/* Per op: each function's count, into the total and the sum of squares
+ * (fi: each decode-cache entry's index in row->fns, -1 none). */
+static void count_fns(const struct hs_path_run *pr, const struct hs_op_range *ops, unsigned first,
+		      unsigned n, const int32_t *fi, uint32_t *count, struct ms_row *row)
 {
-	size_t r = 0;
-	uint64_t last = 0;
-	long lastk = -1;
-
 	for (unsigned i = first; i < n; i++) {
 		memset(count, 0, (size_t)row->nfns * sizeof(*count));
-		for (size_t j = ops[i].begin; j < ops[i].end; j++, r++) {
-			if (fa[r] != last || lastk < 0) {
-				last = fa[r];
-				lastk = fn_index(row, last);
-			}
-			if (lastk >= 0)
-				count[lastk]++;
+		for (size_t j = ops[i].begin; j < ops[i].end; j++) {
+			int32_t k = fi[pr->tr.v[j].sidx];
+
+			if (k >= 0)
+				count[k]++;
 		}
 		for (int k = 0; k < row->nfns; k++) {
 			row->fns[k].insns += count[k];
@@ -157,27 +162,30 @@ int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct 
 	struct hs_op_range whole = { 0, pr->tr.n };
 	const struct hs_op_range *ops = pr->nops ? pr->ops : &whole;
 	unsigned n = pr->nops ? pr->nops : 1, first = pr->nops && pr->warmup < pr->nops ? pr->warmup : 0;
-	uint32_t *count;
-	uint64_t *fa;
-	size_t total;
+	uint32_t *count = NULL;
+	int32_t *fi = NULL;
+	uint64_t *fe;
+	size_t nfe;
+	int rc = -1;
 
 	free(row->fns);
 	row->fns = NULL;
-	if (!(fa = record_fns(img, pr, first, n, ops, &total)))
+	if (!(fe = entry_fns(img, pr, first, n, ops)))
 		return -1;
-	if (list_fns(img, fa, total, row)) {
-		free(fa);
-		return -1;
-	}
+	nfe = pr->tr.dc->n;
+	if (list_fns(img, fe, nfe, row) || !(fi = hs_calloc(nfe ? nfe : 1, sizeof(*fi))) ||
+	    !(count = hs_calloc((size_t)row->nfns + 1, sizeof(*count))))
+		goto out;
+	for (size_t k = 0; k < nfe; k++)
+		fi[k] = fe[k] == UINT64_MAX ? -1 : (int32_t)fn_index(row, fe[k]);
 	row->nsamples = n - first;
-	if (!(count = hs_calloc((size_t)row->nfns + 1, sizeof(*count)))) {
-		free(fa);
-		return -1;
-	}
-	count_fns(ops, first, n, fa, count, row);
+	count_fns(pr, ops, first, n, fi, count, row);
+	rc = 0;
+out:
 	free(count);
-	free(fa);
-	return 0;
+	free(fi);
+	free(fe);
+	return rc;
 }
 
 static int same_code(const struct hs_image *a, const struct ms_fn_count *fa, const struct hs_image *b,

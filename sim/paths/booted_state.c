@@ -286,6 +286,7 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, con
 	int booted = 0;
 
 	memset(b, 0, sizeof(*b));
+	b->set = set;
 	if (!pt->core->boot_cpu)
 		return hs_fail("no QEMU CPU is chosen for %s", pt->core->name);
 	if (bootable(pt->img, pt->core))
@@ -314,7 +315,7 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, con
 
 static void memo_free(struct replay_memo *m)
 {
-	free(m->tr.v);
+	hs_trace_free(&m->tr);
 	free(m->ops);
 	memset(m, 0, sizeof(*m));
 }
@@ -432,16 +433,14 @@ static void memo_keep(struct hs_boot_state *b, int k, const struct hs_bt_opspec 
 	struct replay_memo *m = &b->memo;
 
 	memo_free(m);
-	m->tr = *tr;
-	m->tr.v = malloc((tr->n ? tr->n : 1) * sizeof(*tr->v));
+	if (hs_trace_copy(&m->tr, tr))
+		return;
 	m->ops = malloc((n ? n : 1) * sizeof(*ops));
-	if (!m->tr.v || !m->ops) {
+	if (!m->ops) {
 		memo_free(m);
 		return;
 	}
-	memcpy(m->tr.v, tr->v, tr->n * sizeof(*tr->v));
 	memcpy(m->ops, ops, n * sizeof(*ops));
-	m->tr.cap = tr->n;
 	m->nops = n;
 	m->point = k;
 	m->spec = *spec;
@@ -449,23 +448,36 @@ static void memo_keep(struct hs_boot_state *b, int k, const struct hs_bt_opspec 
 	m->valid = 1;
 }
 
+/* Does another definition of the set replay what d does from point k? */
+static int shared(const struct hs_boot_state *b, const struct hs_path_def *d, int k,
+		  const struct hs_bt_opspec *spec)
+{
+	const struct hs_path_def *const *defs = b->set ? b->set->defs : hs_paths;
+	struct hs_bt_opspec other;
+
+	for (int i = 0; defs[i]; i++)
+		if (defs[i] != d && defs[i]->boot.point &&
+		    !strcmp(defs[i]->boot.point->name, d->boot.point->name) &&
+		    !op_spec(b, defs[i], k, spec->want, &other) && !memcmp(&other, spec, sizeof(other)))
+			return 1;
+	return 0;
+}
+
 /* The memo's run into out->tr, when it is the one asked for: 1 if used. */
 static int memo_use(struct hs_boot_state *b, int k, const struct hs_bt_opspec *spec,
 		    struct hs_path_run *out)
 {
 	const struct replay_memo *m = &b->memo;
-	struct hs_tinsn *v;
+	struct hs_trace copy;
 	size_t limit = out->tr.limit;
 
 	if (!m->valid || m->point != k || memcmp(&m->spec, spec, sizeof(*spec)) ||
 	    (limit && m->tr.n > limit) || out->tr.n)
 		return 0;
-	if (!(v = malloc((m->tr.n ? m->tr.n : 1) * sizeof(*v))))
+	if (hs_trace_copy(&copy, &m->tr))
 		return 0;
-	memcpy(v, m->tr.v, m->tr.n * sizeof(*v));
-	free(out->tr.v);
-	out->tr = m->tr;
-	out->tr.v = v;
+	hs_trace_free(&out->tr);
+	out->tr = copy;
 	out->tr.limit = limit;
 	return 1;
 }
@@ -498,7 +510,8 @@ static int replay(struct hs_boot_state *b, const struct hs_path_def *d, int k,
 	}
 	*found = hs_bt_ops(b->r, n);
 	*pc = run.pc;
-	memo_keep(b, k, spec, &out->tr, *found, *n, *pc);
+	if (shared(b, d, k, spec))
+		memo_keep(b, k, spec, &out->tr, *found, *n, *pc);
 	return 0;
 }
 

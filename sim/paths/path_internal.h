@@ -66,9 +66,12 @@ struct hs_boot_state {
 	/* the points the snapshot was asked for (the registry's) */
 	struct hs_boot_point points[HS_SNAP_MAX_POINTS];
 	struct hs_vm_points pts;
+	const struct hs_path_set *set;	/* the definitions (NULL: the registry's) */
 	/* the last replay, for a path with the same point and operations (a
 	 * window of another's: cswitch is sched-pipe's round trip, windowed):
-	 * the replay is deterministic, so running it again gives these bytes */
+	 * the replay is deterministic, so running it again gives these bytes.
+	 * Kept only when another definition of the set asks for the same one:
+	 * a copy of every trace was 10% of a run (fork's is 140 MB). */
 	struct replay_memo {
 		int valid, point;
 		struct hs_bt_opspec spec;
