@@ -37,8 +37,8 @@ static unsigned count_range(const struct hs_image *img, const struct hs_trace *t
 	unsigned last_i = 0;
 
 	for (size_t i = b; i < e; i++) {
-		const struct hs_sym *s = hs_sym_at(img, t->v[i].pc);
-		const char *name = s ? s->name : t->v[i].pc < img->base ? "(user space)" : "?";
+		const struct hs_sym *s = hs_sym_at(img, hs_trace_pc(t, i));
+		const char *name = s ? s->name : hs_trace_pc(t, i) < img->base ? "(user space)" : "?";
 		unsigned k;
 
 		if (last == name) {

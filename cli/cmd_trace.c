@@ -65,6 +65,7 @@ static void text_stream(const struct hs_image *img, const struct hs_core *core,
 		       from, to - 1);
 	for (size_t i = from; i < to; i++) {
 		const struct hs_tinsn *t = &pr->tr.v[i];
+		uint64_t pc = hs_trace_pc(&pr->tr, i);
 		char where[128], text[96];
 
 		if ((long)(i - from) >= limit) {
@@ -72,9 +73,9 @@ static void text_stream(const struct hs_image *img, const struct hs_core *core,
 			break;
 		}
 		op_marks(pr, i, op);
-		a64_disasm(hs_trace_insn(&pr->tr, i)->word, t->pc, text, sizeof(text));
-		printf("%6zu  %016llx  %-40s %s", i, (unsigned long long)t->pc,
-		       hs_addr_fmt(img, t->pc, where, sizeof(where)), text);
+		a64_disasm(hs_trace_insn(&pr->tr, i)->word, pc, text, sizeof(text));
+		printf("%6zu  %016llx  %-40s %s", i, (unsigned long long)pc,
+		       hs_addr_fmt(img, pc, where, sizeof(where)), text);
 		if (t->addr)
 			printf("%*s[0x%llx]", strlen(text) < 40 ? (int)(41 - strlen(text)) : 1, "",
 			       (unsigned long long)t->addr);
@@ -104,11 +105,12 @@ static void json_stream(struct json *j, const struct hs_image *img, const struct
 	json_begin_arr(j, "stream");
 	for (size_t i = from; i < to && (long)(i - from) < limit; i++) {
 		const struct hs_tinsn *t = &pr->tr.v[i];
+		uint64_t pc = hs_trace_pc(&pr->tr, i);
 
-		a64_disasm(hs_trace_insn(&pr->tr, i)->word, t->pc, text, sizeof(text));
+		a64_disasm(hs_trace_insn(&pr->tr, i)->word, pc, text, sizeof(text));
 		json_begin_obj(j, NULL);
-		json_hex(j, "pc", t->pc);
-		json_str(j, "at", hs_addr_fmt(img, t->pc, where, sizeof(where)));
+		json_hex(j, "pc", pc);
+		json_str(j, "at", hs_addr_fmt(img, pc, where, sizeof(where)));
 		json_str(j, "insn", text);
 		if (t->addr)
 			json_hex(j, "addr", t->addr);

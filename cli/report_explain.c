@@ -159,9 +159,9 @@ static void timeline(FILE *f, const char *label, const struct ms_detail *d, size
 			line[k] = 'e';
 		for (int k = COLS - 1; k >= 0 && line[k] == ' '; k--)
 			line[k] = 0;
-		a64_disasm(hs_trace_insn(&d->run.tr, i)->word, d->run.tr.v[i].pc, text, sizeof(text));
+		a64_disasm(hs_trace_insn(&d->run.tr, i)->word, hs_trace_pc(&d->run.tr, i), text, sizeof(text));
 		fprintf(f, "[%4zu] %-30.30s %-28.28s |%s\n", i,
-			hs_addr_fmt(img, d->run.tr.v[i].pc, where, sizeof(where)), text, line);
+			hs_addr_fmt(img, hs_trace_pc(&d->run.tr, i), where, sizeof(where)), text, line);
 	}
 }
 

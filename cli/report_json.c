@@ -255,10 +255,10 @@ static void timeline(struct json *j, const struct ms_compare *c, const struct rp
 		for (size_t i = at + d->win.from; i < to; i++) {
 			const struct hs_insn_cost *pc = &t->per[i];
 
-			a64_disasm(hs_trace_insn(&t->run.tr, i)->word, t->run.tr.v[i].pc, text, sizeof(text));
+			a64_disasm(hs_trace_insn(&t->run.tr, i)->word, hs_trace_pc(&t->run.tr, i), text, sizeof(text));
 			json_begin_obj(j, NULL);
 			json_uint(j, "index", i - at);
-			json_str(j, "at", hs_addr_fmt(t->pt->img, t->run.tr.v[i].pc, where, sizeof(where)));
+			json_str(j, "at", hs_addr_fmt(t->pt->img, hs_trace_pc(&t->run.tr, i), where, sizeof(where)));
 			json_str(j, "insn", text);
 			json_uint(j, "issue", pc->issue);
 			json_uint(j, "latency", pc->lat);

@@ -200,7 +200,7 @@ int rp_timeline_svg(const char *path, const struct ms_detail *d, size_t from, si
 		uint64_t x0 = c->issue - t0, st = stall_of(c);
 		char text[80];
 
-		a64_disasm(hs_trace_insn(&d->run.tr, i)->word, d->run.tr.v[i].pc, text, sizeof(text));
+		a64_disasm(hs_trace_insn(&d->run.tr, i)->word, hs_trace_pc(&d->run.tr, i), text, sizeof(text));
 		fprintf(f, "<text x=\"4\" y=\"%d\">[%zu] ", y + 11, i - from);
 		esc(f, text);
 		fprintf(f, "</text>\n");

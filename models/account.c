@@ -87,7 +87,7 @@ int hs_control_slow(struct hs_model *m, struct hs_fe *fe, const struct hs_trace 
 		redirect_open = 1;
 	} else if (op->bkind != HS_B_NONE) {
 		uint64_t next = hs_trace_next_pc(t, i), target = t->dc->v[rec->sidx].in.target;
-		uint16_t ev = hs_fe_control(m, fe, op, hs_code_at(m, rec->pc),
+		uint16_t ev = hs_fe_control(m, fe, op, hs_code_at(m, op->pc),
 					    next ? hs_code_at(m, next) : 0, target ? hs_code_at(m, target) : 0,
 					    rec->flags, fetch_t, resolve_t, res);
 

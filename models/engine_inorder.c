@@ -330,7 +330,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		if (rec->sidx >= m->nops)
 			return hs_bad_record(t, i);
 		op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, HS_OP_SINGLE);
-		hs_fe_fetch(m, &fe, hs_code_at(m, rec->pc), rec->flags, &f, res);
+		hs_fe_fetch(m, &fe, hs_code_at(m, op->pc), rec->flags, &f, res);
 		ev |= f.events;
 		issue_cycle(m, &st, op, &f, i, &is);
 		take_slot(&st, op, is.t, i, &ev);

@@ -143,12 +143,12 @@ static inline void mca_collect(struct mca_core *c, const struct hs_trace *t, con
 
 		/* extend while sequential and not control flow */
 		while (j < t->n && !a64_is_branch(hs_trace_insn(t, j)->cls) &&
-		       (j == i || t->v[j].pc == t->v[j - 1].pc + 4) && j - i < MCA_MAX_LEN)
+		       (j == i || hs_trace_pc(t, j) == hs_trace_pc(t, j - 1) + 4) && j - i < MCA_MAX_LEN)
 			j++;
 		for (k = i; k < j; k++) {
 			const struct a64_insn *in = hs_trace_insn(t, k);
 
-			if (!mca_text(in, t->v[k].pc, buf, sizeof(buf)))
+			if (!mca_text(in, hs_trace_pc(t, k), buf, sizeof(buf)))
 				usable = 0;
 			if (mca_cls_sys(in->cls))
 				kind = MCA_SYS;
@@ -159,7 +159,7 @@ static inline void mca_collect(struct mca_core *c, const struct hs_trace *t, con
 			int dup = 0;
 
 			for (k = 0; k < c->nb && !dup; k++)
-				dup = c->b[k].pc == t->v[i].pc && c->b[k].n == j - i;
+				dup = c->b[k].pc == hs_trace_pc(t, i) && c->b[k].n == j - i;
 			if (!dup) {
 				struct mca_block *b = &c->b[c->nb++];
 
@@ -167,7 +167,7 @@ static inline void mca_collect(struct mca_core *c, const struct hs_trace *t, con
 				b->tr = t;
 				b->first = i;
 				b->n = j - i;
-				b->pc = t->v[i].pc;
+				b->pc = hs_trace_pc(t, i);
 				b->kind = kind;
 				b->path = path;
 			}
@@ -216,7 +216,7 @@ static inline int mca_write(struct mca_core *c, size_t from, size_t to, const ch
 		fprintf(f, "# LLVM-MCA-BEGIN b%zu\n", k);
 		b->line0 = ++line - 1;
 		for (size_t i = 0; i < b->n; i++) {
-			mca_text(hs_trace_insn(b->tr, b->first + i), b->tr->v[b->first + i].pc, buf,
+			mca_text(hs_trace_insn(b->tr, b->first + i), hs_trace_pc(b->tr, b->first + i), buf,
 				 sizeof(buf));
 			fprintf(f, "%s\n", buf);
 			line++;
@@ -455,7 +455,7 @@ static inline void mca_block_desc(FILE *f, const struct hs_image *img, const str
 	hs_addr_fmt(img, b->pc, at, sizeof(at));
 	fprintf(f, "%s (%s, %zu insns): ", at, b->path, b->n);
 	for (size_t i = 0; i < b->n && i < max_insns; i++) {
-		mca_text(hs_trace_insn(b->tr, b->first + i), b->tr->v[b->first + i].pc, t, sizeof(t));
+		mca_text(hs_trace_insn(b->tr, b->first + i), hs_trace_pc(b->tr, b->first + i), t, sizeof(t));
 		fprintf(f, "%s%s", i ? "; " : "", t);
 	}
 	fprintf(f, "%s", b->n > max_insns ? "; ..." : "");

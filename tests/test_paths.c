@@ -44,7 +44,7 @@ static int visits(const struct hs_image *img, const struct hs_trace *t, const ch
 	const struct hs_sym *s = hs_sym_spec(img, fn, NULL);
 
 	for (size_t i = 0; s && i < t->n; i++)
-		if (t->v[i].pc >= s->addr && t->v[i].pc < s->addr + s->size)
+		if (hs_trace_pc(t, i) >= s->addr && hs_trace_pc(t, i) < s->addr + s->size)
 			return 1;
 	return 0;
 }
@@ -69,7 +69,7 @@ static void cswitch_without_finish_task_switch(const char *base_name, const char
 		noted |= strstr(ri.notes[i], "finish_task_switch: not a function") != NULL;
 	cr_assert(noted, "the run says finish_task_switch is not in this image");
 	/* both end back in schedule(): the last function is schedule */
-	cr_assert_str_eq(hs_sym_at(inl, ri.tr.v[ri.tr.n - 1].pc)->name, "schedule");
+	cr_assert_str_eq(hs_sym_at(inl, hs_trace_pc(&ri.tr, ri.tr.n - 1))->name, "schedule");
 	hs_path_run_free(&rb);
 	hs_path_run_free(&ri);
 	hs_patched_free(pb);
@@ -270,7 +270,7 @@ static void null_pair_identical_streams(const char *base_name, const char *null_
 			run(hs_paths[k]->name, pb, &rb);
 			cr_assert_eq(ra.tr.n, rb.tr.n, "%s on %s", hs_paths[k]->name, hs_cores[c]->name);
 			for (size_t i = 0; i < ra.tr.n; i++) {
-				cr_assert_eq(ra.tr.v[i].pc, rb.tr.v[i].pc);
+				cr_assert_eq(hs_trace_pc(&ra.tr, i), hs_trace_pc(&rb.tr, i));
 				cr_assert_eq(hs_trace_insn(&ra.tr, i)->word, hs_trace_insn(&rb.tr, i)->word);
 				cr_assert_eq(ra.tr.v[i].addr, rb.tr.v[i].addr);
 			}
@@ -366,7 +366,7 @@ Test(paths, session_runs_are_independent)
 	cr_assert(after.ok, "%s", after.why);
 	cr_assert_eq(alone.tr.n, after.tr.n);
 	for (size_t i = 0; i < alone.tr.n; i++) {
-		cr_assert_eq(alone.tr.v[i].pc, after.tr.v[i].pc);
+		cr_assert_eq(hs_trace_pc(&alone.tr, i), hs_trace_pc(&after.tr, i));
 		cr_assert_eq(alone.tr.v[i].addr, after.tr.v[i].addr);
 	}
 	hs_path_run_free(&after);
@@ -399,7 +399,7 @@ Test(paths, booted_session_runs_are_independent, .timeout = 600)
 	cr_assert(after.ok, "%s", after.why);
 	cr_assert_eq(alone.tr.n, after.tr.n);
 	for (size_t i = 0; i < alone.tr.n; i++) {
-		cr_assert_eq(alone.tr.v[i].pc, after.tr.v[i].pc, "record %zu", i);
+		cr_assert_eq(hs_trace_pc(&alone.tr, i), hs_trace_pc(&after.tr, i), "record %zu", i);
 		cr_assert_eq(alone.tr.v[i].addr, after.tr.v[i].addr, "record %zu", i);
 	}
 	hs_path_run_free(&after);

@@ -49,6 +49,7 @@ struct hs_image {
 	uint64_t base;		/* lowest segment address, page aligned */
 	uint64_t span;		/* bytes, page aligned */
 	uint8_t *mem;		/* pristine memory image, span bytes */
+	int memfd;		/* mem's backing (shared memory), -1: mem is malloc'd */
 	struct hs_segment *segs;
 	size_t nsegs;
 
@@ -85,6 +86,16 @@ extern uint64_t hs_image_max_span;
 /* Open and validate. Returns NULL with hs_errmsg() = "PATH: problem". */
 struct hs_image *hs_image_open(const char *path);
 void hs_image_close(struct hs_image *img);
+
+/*
+ * A private copy of img->mem to change (a patched image): copy-on-write
+ * where the system allows it - a page is copied when first written, the
+ * rest stay the image's, and a process forked afterwards maps only what
+ * it touches - else a plain copy. NULL with hs_errmsg(). Release it with
+ * hs_image_mem_release.
+ */
+uint8_t *hs_image_mem_copy(const struct hs_image *img);
+void hs_image_mem_release(const struct hs_image *img, uint8_t *mem);
 
 /* The same from bytes in memory (the caller keeps them alive until close);
  * name is used in messages. For fuzzing and tests. */

@@ -23,8 +23,9 @@
 #define HS_T_SYSREG_EMU	0x04	/* sysreg emulated by hotsim (GIC CPU interface...) */
 #define HS_T_EXC_ENTRY	0x08	/* first instruction after a (hardware) exception entry */
 
+/* 16 bytes: a long run's stream is millions of these (fork's on a distro
+ * kernel: 5.8 million); the pc is its decode-cache entry's (hs_trace_pc). */
 struct hs_tinsn {
-	uint64_t pc;
 	uint64_t addr;		/* first data address accessed, 0 if none */
 	uint32_t sidx;		/* index into the decode cache */
 	uint32_t flags;		/* HS_T_* */
@@ -67,17 +68,24 @@ static inline const struct a64_insn *hs_trace_insn(const struct hs_trace *t, siz
 	return &t->dc->v[t->v[i].sidx].in;
 }
 
+/* pc of record i */
+static inline uint64_t hs_trace_pc(const struct hs_trace *t, size_t i)
+{
+	return t->dc->v[t->v[i].sidx].pc;
+}
+
 /* pc of the instruction after record i (0 after the last one) */
 static inline uint64_t hs_trace_next_pc(const struct hs_trace *t, size_t i)
 {
-	return i + 1 < t->n ? t->v[i + 1].pc : 0;
+	return i + 1 < t->n ? hs_trace_pc(t, i + 1) : 0;
 }
 
 void hs_trace_init(struct hs_trace *t, const struct hs_dcache *dc, size_t limit);
 void hs_trace_free(struct hs_trace *t);
 /* dst: a copy of src's records and tables (-1 with hs_errmsg, dst empty). */
 int hs_trace_copy(struct hs_trace *dst, const struct hs_trace *src);
-/* -1 (hs_errmsg) when the record cap is reached */
+/* -1 (hs_errmsg) when the record cap is reached, or sidx is not pc's
+ * entry in t->dc */
 int hs_trace_push(struct hs_trace *t, uint64_t pc, uint32_t sidx);
 void hs_trace_note_stub(struct hs_trace *t, const char *name, uint64_t addr);
 void hs_trace_note_sysreg(struct hs_trace *t, uint16_t enc, int write);

@@ -38,7 +38,7 @@ static void yield_split(struct hs_split *s, struct hs_path_run *out, size_t begi
 	cur = a;
 	for (size_t i = begin; i < end; i++) {
 		out->part_of[i] = (uint8_t)cur;
-		if (sw && s->t->v[i].pc >= sw->addr && s->t->v[i].pc < sw->addr + sw->size &&
+		if (sw && hs_trace_pc(s->t, i) >= sw->addr && hs_trace_pc(s->t, i) < sw->addr + sw->size &&
 		    hs_split_insn(s, i)->cls == A64_C_RET)
 			cur = ++seen % 2 ? d : a;
 	}

@@ -44,14 +44,14 @@ static void fork_split(struct hs_split *s, struct hs_path_run *out, size_t begin
 	child = hs_split_part(out, "child");
 	cur = parent;
 	for (size_t i = begin; i < end; i++) {
-		uint64_t pc = s->t->v[i].pc;
+		uint64_t pc = hs_trace_pc(s->t, i);
 
 		if (rf && pc == rf->addr)
 			cur = child;
 		out->part_of[i] = (uint8_t)cur;
 		if (cur == child && sw && pc >= sw->addr && pc < sw->addr + sw->size &&
 		    hs_split_insn(s, i)->cls == A64_C_RET && i + 1 < end &&
-		    !(rf && s->t->v[i + 1].pc == rf->addr))
+		    !(rf && hs_trace_pc(s->t, i + 1) == rf->addr))
 			cur = parent;
 	}
 }

@@ -42,7 +42,7 @@ static void catch_split(struct hs_split *s, struct hs_path_run *out, size_t begi
 	for (int k = 0; k < SC_N; k++)
 		id[k] = hs_split_part(out, names[k]);
 	for (size_t i = begin; i < end; i++) {
-		uint64_t pc = s->t->v[i].pc;
+		uint64_t pc = hs_trace_pc(s->t, i);
 		int user = pc < s->img->base;
 
 		/* the op starts at the kill's svc, in user space */

@@ -106,12 +106,10 @@ struct hs_patched *hs_patch(const struct hs_image *img, const struct hs_core *co
 		return NULL;
 	p->img = img;
 	p->core = core;
-	p->mem = hs_malloc(img->span);
-	if (!p->mem) {
+	if (!(p->mem = hs_image_mem_copy(img))) {
 		free(p);
 		return NULL;
 	}
-	memcpy(p->mem, img->mem, img->span);
 	if (hs_patch_apply(img, core, p->mem, &p->caps, &p->rep)) {
 		hs_patched_free(p);
 		return NULL;
@@ -124,6 +122,6 @@ void hs_patched_free(struct hs_patched *p)
 	if (!p)
 		return;
 	hs_patch_report_free(&p->rep);
-	free(p->mem);
+	hs_image_mem_release(p->img, p->mem);
 	free(p);
 }

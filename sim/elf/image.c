@@ -78,6 +78,76 @@ static int check_header(struct hs_image *img)
 	return 0;
 }
 
+/*
+ * The memory image lives in shared memory of its own (memfd) where the
+ * system has it: a patched copy is then a private mapping of it, copied
+ * page by page as patching writes (hs_image_mem_copy), and the measuring
+ * processes compare forks inherit no page tables for it - each maps what
+ * it touches. Zero until written, like the calloc it falls back to.
+ */
+static int alloc_mem(struct hs_image *img)
+{
+	int fd = memfd_create("hotsim-image", MFD_CLOEXEC);
+	void *p;
+
+	img->memfd = -1;
+	if (fd >= 0 && ftruncate(fd, (off_t)img->span) == 0 &&
+	    (p = mmap(NULL, img->span, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) != MAP_FAILED) {
+		img->mem = p;
+		img->memfd = fd;
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	img->mem = hs_calloc(1, img->span);
+	return img->mem ? 0 : -1;
+}
+
+static void free_mem(struct hs_image *img)
+{
+	if (img->memfd >= 0) {
+		if (img->mem)
+			munmap(img->mem, img->span);
+		close(img->memfd);
+	} else {
+		free(img->mem);
+	}
+	img->mem = NULL;
+	img->memfd = -1;
+}
+
+uint8_t *hs_image_mem_copy(const struct hs_image *img)
+{
+	uint8_t *m;
+
+	if (img->memfd >= 0) {
+		m = mmap(NULL, img->span, PROT_READ | PROT_WRITE, MAP_PRIVATE, img->memfd, 0);
+		if (m != MAP_FAILED)
+			return m;
+	}
+	/* zeroed, then the segments' file contents: the rest (BSS, the gaps)
+	 * is zero in the image too and stays untouched pages here */
+	m = mmap(NULL, img->span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		hs_fail("out of memory for a copy of %s (%llu MiB)", img->path,
+			(unsigned long long)(img->span >> 20));
+		return NULL;
+	}
+	for (size_t i = 0; i < img->nsegs; i++) {
+		const struct hs_segment *s = &img->segs[i];
+
+		if (s->memsz && s->filesz)
+			memcpy(m + (s->vaddr - img->base), img->mem + (s->vaddr - img->base), s->filesz);
+	}
+	return m;
+}
+
+void hs_image_mem_release(const struct hs_image *img, uint8_t *mem)
+{
+	if (mem)
+		munmap(mem, img->span);
+}
+
 static int load_segments(struct hs_image *img, Elf *elf)
 {
 	size_t n, i, j;
@@ -146,8 +216,7 @@ static int load_segments(struct hs_image *img, Elf *elf)
 			       img->path, (unsigned long long)(hi - img->base),
 			       (unsigned long long)(hs_image_max_span >> 20));
 	img->span = ((hi - img->base) + PAGE - 1) & ~(PAGE - 1);
-	img->mem = hs_calloc(1, img->span);
-	if (!img->mem)
+	if (alloc_mem(img))
 		return -1;
 	for (i = 0; i < img->nsegs; i++) {
 		const struct hs_segment *s = &img->segs[i];
@@ -321,6 +390,7 @@ struct hs_image *hs_image_open(const char *path)
 	img = hs_calloc(1, sizeof(*img));
 	if (!img)
 		return NULL;
+	img->memfd = -1;
 	img->path = hs_strdup(path);
 	if (!img->path)
 		goto fail;
@@ -349,7 +419,13 @@ struct hs_image *hs_image_open(const char *path)
 	}
 	img->mapped = 1;
 	close(fd);
-	return parse(img);
+	if (!parse(img))
+		return NULL;	/* parse() closed it */
+	/* everything parsed is in memory of its own now: the file's pages go
+	 * (a later read faults them in again from the page cache), so a 58 MB
+	 * distro image does not stay resident beside its loaded copy */
+	madvise((void *)img->file, img->file_size, MADV_DONTNEED);
+	return img;
 fail:
 	hs_image_close(img);
 	return NULL;
@@ -361,6 +437,7 @@ struct hs_image *hs_image_open_mem(const char *name, const uint8_t *data, size_t
 
 	if (!img)
 		return NULL;
+	img->memfd = -1;
 	img->path = hs_strdup(name);
 	if (!img->path) {
 		free(img);
@@ -383,7 +460,7 @@ void hs_image_close(struct hs_image *img)
 	if (img->file && img->mapped)
 		munmap((void *)img->file, img->file_size);
 	hs_btf_free(img->btf);
-	free(img->mem);
+	free_mem(img);
 	free(img->segs);
 	free(img->secs);
 	free(img->syms);

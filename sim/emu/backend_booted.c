@@ -47,28 +47,56 @@ static void *host_of(struct hs_booted *bt, uint64_t va, uint64_t len)
 	return bt->ram + off;
 }
 
-/* Keep the page's content before its first write since the last enter. */
+/* Log the page's first write since the last enter. */
 int hs_bt_save_page(struct hs_booted *bt, uint64_t pfn)
 {
 	if (bt->saved[pfn >> 3] & (1u << (pfn & 7)))
 		return 0;
 	if (bt->nundo == bt->capundo) {
 		size_t cap = bt->capundo ? 2 * bt->capundo : 1024;
-		void *p = realloc(bt->undo_pfn, cap * sizeof(*bt->undo_pfn)), *d;
+		void *p = realloc(bt->undo_pfn, cap * sizeof(*bt->undo_pfn));
 
 		if (!p)
 			return hs_fail("out of memory for the undo log");
 		bt->undo_pfn = p;
-		if (!(d = realloc(bt->undo_data, cap * PAGE)))
-			return hs_fail("out of memory for the undo log");
-		bt->undo_data = d;
 		bt->capundo = cap;
 	}
 	bt->saved[pfn >> 3] |= (uint8_t)(1u << (pfn & 7));
-	bt->undo_pfn[bt->nundo] = (uint32_t)pfn;
-	memcpy(bt->undo_data + bt->nundo * PAGE, bt->ram + pfn * PAGE, PAGE);
-	bt->nundo++;
+	bt->undo_pfn[bt->nundo++] = (uint32_t)pfn;
 	return 0;
+}
+
+/* The sealed content of page pfn, NULL when the overlay did not seal it. */
+static const uint8_t *sealed(const struct hs_booted *bt, uint64_t pfn)
+{
+	for (size_t i = 0; i < bt->nsealed && bt->sealed_data; i++)
+		if (bt->sealed_pfn[i] == pfn)
+			return bt->sealed_data + i * PAGE;
+	return NULL;
+}
+
+/* The pristine content of page pfn: as the overlay sealed it, else the
+ * snapshot's first point (its pages sorted by pfn), else zero. */
+static const uint8_t *pristine(const struct hs_booted *bt, uint64_t pfn)
+{
+	static const uint8_t zero[PAGE];
+	const struct hs_snap *snap = bt->snap;
+	const uint8_t *sp = sealed(bt, pfn);
+	uint32_t lo = 0, hi = bt->npoint0;
+
+	if (sp)
+		return sp;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (snap->pages[mid].pfn < pfn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < bt->npoint0 && snap->pages[lo].pfn == pfn)
+		return snap->data + (size_t)lo * PAGE;
+	return zero;
 }
 
 static void written(struct hs_runner *r, uint64_t va, uint64_t len)
@@ -89,10 +117,18 @@ static void undo(struct hs_runner *r)
 
 	for (size_t i = 0; i < bt->nundo; i++) {
 		uint64_t pfn = bt->undo_pfn[i];
+		const uint8_t *sp = bt->lazy ? sealed(bt, pfn) : NULL;
 
-		memcpy(bt->ram + pfn * PAGE, bt->undo_data + i * PAGE, PAGE);
+		/* a page of a mapped snapshot is pristine once dropped: the
+		 * file's content (or zero) comes back, and it leaves memory */
+		if (bt->lazy && !sp)
+			madvise(bt->ram + pfn * PAGE, PAGE, MADV_DONTNEED);
+		else
+			memcpy(bt->ram + pfn * PAGE, sp ? sp : pristine(bt, pfn), PAGE);
 		bt->saved[pfn >> 3] &= (uint8_t)~(1u << (pfn & 7));
 	}
+	if (bt->nundo && !bt->lazy)
+		hs_snap_release(bt->snap);	/* the pages read back */
 	bt->nundo = 0;
 }
 
@@ -241,7 +277,10 @@ struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_s
 	bt->saved = hs_calloc(bt->ram_size / PAGE / 8 + 1, 1);
 	if (!bt->saved)
 		goto fail;
-	hs_snap_fill_ram(snap, 0, bt->ram);
+	if (!(bt->lazy = hs_snap_map_point0(snap, bt->ram)))
+		hs_snap_fill_ram(snap, 0, bt->ram);
+	while (bt->npoint0 < snap->h.npages && snap->pages[bt->npoint0].point == 0)
+		bt->npoint0++;
 	if (hs_bt_map_first(r, s0->ttbr1) || hs_bt_set_user(r, s0->ttbr0, 1))
 		goto fail;
 	if (!bt->kernel.n) {
@@ -256,6 +295,21 @@ fail:
 	return NULL;
 }
 
+/* Page pfn is part of the sealed state (kept as it is when sealed). */
+static int seal_page(struct hs_booted *bt, uint32_t pfn)
+{
+	void *np;
+
+	for (size_t i = 0; i < bt->nsealed; i++)
+		if (bt->sealed_pfn[i] == pfn)
+			return 0;
+	if (!(np = realloc(bt->sealed_pfn, (bt->nsealed + 1) * sizeof(*bt->sealed_pfn))))
+		return hs_fail("out of memory");
+	bt->sealed_pfn = np;
+	bt->sealed_pfn[bt->nsealed++] = pfn;
+	return 0;
+}
+
 int hs_bt_patch(struct hs_runner *r, uint64_t va, const void *bytes, size_t len)
 {
 	struct hs_booted *bt = bt_of(r);
@@ -265,21 +319,9 @@ int hs_bt_patch(struct hs_runner *r, uint64_t va, const void *bytes, size_t len)
 		return hs_fail("%s: overlay at 0x%llx outside the mapped kernel", bt->what,
 			       (unsigned long long)va);
 	memcpy(p, bytes, len);
-	for (uint64_t a = va & ~(PAGE - 1); a < va + len; a += PAGE) {
-		uint32_t pfn = (uint32_t)((uint64_t)offset_of(bt, a) / PAGE);
-		size_t i;
-
-		for (i = 0; i < bt->nsealed && bt->sealed_pfn[i] != pfn; i++)
-			;
-		if (i < bt->nsealed)
-			continue;
-		void *np = realloc(bt->sealed_pfn, (bt->nsealed + 1) * sizeof(*bt->sealed_pfn));
-
-		if (!np)
-			return hs_fail("out of memory");
-		bt->sealed_pfn = np;
-		bt->sealed_pfn[bt->nsealed++] = pfn;
-	}
+	for (uint64_t a = va & ~(PAGE - 1); a < va + len; a += PAGE)
+		if (seal_page(bt, (uint32_t)((uint64_t)offset_of(bt, a) / PAGE)))
+			return -1;
 	return 0;
 }
 
@@ -288,7 +330,11 @@ int hs_bt_seal(struct hs_runner *r)
 	struct hs_booted *bt = bt_of(r);
 
 	/* the overlay was written through host pointers, not logged: it
-	 * stays, and the log starts empty; its pages are kept for checks */
+	 * stays, and the log starts empty; its pages - and any page written
+	 * before (logged) - are the pristine RAM's from now on (undo) */
+	for (size_t i = 0; i < bt->nundo; i++)
+		if (seal_page(bt, bt->undo_pfn[i]))
+			return -1;
 	bt->nundo = 0;
 	memset(bt->saved, 0, bt->ram_size / PAGE / 8 + 1);
 	free(bt->sealed_data);
@@ -434,7 +480,6 @@ static void booted_free(struct hs_runner *r)
 	free(bt->uart);
 	free(bt->saved);
 	free(bt->undo_pfn);
-	free(bt->undo_data);
 	free(bt->sealed_pfn);
 	free(bt->sealed_data);
 	free(bt->ops);

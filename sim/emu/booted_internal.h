@@ -67,11 +67,17 @@ struct hs_booted {
 	unsigned stale;
 	struct { uint64_t va, pa, len; uint32_t prot; } reprot[8];
 	unsigned nreprot;
-	/* the undo log: each page's content before its first write */
+	/* the undo log: the pages written since the last enter. Their content
+	 * before is the pristine RAM's - the snapshot's first point with the
+	 * overlay sealed in - so only their numbers are kept and an undo
+	 * copies them back from there (a copy of each page was 96 MB for a
+	 * distro kernel's fork) */
 	uint8_t *saved;			/* bitmap by page */
 	uint32_t *undo_pfn;
-	uint8_t *undo_data;
 	size_t nundo, capundo;
+	uint32_t npoint0;		/* the snapshot's pages of point 0 (the first ones) */
+	int lazy;			/* ram maps the snapshot's file (hs_snap_map_point0):
+					 * a page's pristine content is had by dropping it */
 	/* pages the overlay patched (hs_bt_patch), as sealed */
 	uint32_t *sealed_pfn;
 	uint8_t *sealed_data;

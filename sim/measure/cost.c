@@ -258,7 +258,7 @@ static uint64_t *distinct(const struct hs_trace *t, int data, size_t *n)
 		return NULL;
 	for (size_t i = 0; i < t->n; i++)
 		if (!data || t->v[i].addr)
-			v[k++] = data ? t->v[i].addr & ~63ULL : t->v[i].pc;
+			v[k++] = data ? t->v[i].addr & ~63ULL : hs_trace_pc(t, i);
 	qsort(v, k, sizeof(*v), ms_cmp_u64);
 	for (size_t i = 0; i < k; i++)
 		if (!i || v[i] != v[i - 1])

@@ -101,7 +101,7 @@ static uint64_t *entry_fns(const struct hs_image *img, const struct hs_path_run 
 			uint32_t x = pr->tr.v[j].sidx;
 
 			if (x < dc->n && fe[x] == UINT64_MAX)
-				fe[x] = fn_at(img, pr->tr.v[j].pc, &c);
+				fe[x] = fn_at(img, hs_trace_pc(&pr->tr, j), &c);
 		}
 	return fe;
 }

@@ -38,7 +38,7 @@ static void accumulate(struct ms_fn_cost *t, int *n, int max, const struct ms_de
 
 	for (unsigned o = 0; o < d->ncount; o++)
 		for (size_t i = d->count[o].begin; i < d->count[o].end; i++) {
-			const struct hs_sym *s = hs_sym_at(img, d->run.tr.v[i].pc);
+			const struct hs_sym *s = hs_sym_at(img, hs_trace_pc(&d->run.tr, i));
 			int k;
 
 			base_name(s ? s->name : "?", name, sizeof(name));
@@ -115,7 +115,7 @@ int ms_annotate(const struct ms_detail *d, const char *fn, struct ms_insn_note *
 
 	for (unsigned o = 0; o < d->ncount; o++)
 	for (size_t i = d->count[o].begin; i < d->count[o].end; i++) {
-		const struct hs_sym *s = hs_sym_at(img, d->run.tr.v[i].pc);
+		const struct hs_sym *s = hs_sym_at(img, hs_trace_pc(&d->run.tr, i));
 		const char *why;
 		unsigned st;
 		int k;
@@ -123,13 +123,13 @@ int ms_annotate(const struct ms_detail *d, const char *fn, struct ms_insn_note *
 		base_name(s ? s->name : "?", name, sizeof(name));
 		if (strcmp(name, fn))
 			continue;
-		for (k = 0; k < na && a[k].pc != d->run.tr.v[i].pc; k++)
+		for (k = 0; k < na && a[k].pc != hs_trace_pc(&d->run.tr, i); k++)
 			;
 		if (k == na) {
 			if (na == max)
 				continue;
 			memset(&a[na], 0, sizeof(a[0]));
-			a[na].pc = d->run.tr.v[i].pc;
+			a[na].pc = hs_trace_pc(&d->run.tr, i);
 			a[na].word = hs_trace_insn(&d->run.tr, i)->word;
 			a[na].why = "";
 			na++;

@@ -104,7 +104,7 @@ static uint64_t code_bytes(const struct hs_trace *t)
 	if (!pcs)
 		return 0;
 	for (size_t i = 0; i < t->n; i++)
-		pcs[i] = t->v[i].pc;
+		pcs[i] = hs_trace_pc(t, i);
 	qsort(pcs, t->n, sizeof(*pcs), ms_cmp_u64);
 	for (size_t i = 0; i < t->n; i++)
 		n += !i || pcs[i] != pcs[i - 1];

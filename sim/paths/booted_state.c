@@ -408,10 +408,10 @@ static int window(const struct hs_boot_state *b, const struct hs_path_def *d, st
 	for (unsigned k = 0; k < out->nops; k++) {
 		size_t i = out->ops[k].begin, j, e = out->ops[k].end;
 
-		while (i < e && out->tr.v[i].pc != f->addr)
+		while (i < e && hs_trace_pc(&out->tr, i) != f->addr)
 			i++;
 		for (j = i; j < e; j++) {
-			uint64_t pc = out->tr.v[j].pc;
+			uint64_t pc = hs_trace_pc(&out->tr, j);
 
 			if (dc->v[out->tr.v[j].sidx].in.cls == A64_C_RET && pc >= f->addr &&
 			    pc < f->addr + f->size)
@@ -463,22 +463,23 @@ static int shared(const struct hs_boot_state *b, const struct hs_path_def *d, in
 	return 0;
 }
 
-/* The memo's run into out->tr, when it is the one asked for: 1 if used. */
+/* The memo's run into out->tr, when it is the one asked for: 1 if used
+ * (its operations stay in the memo until the next replay). */
 static int memo_use(struct hs_boot_state *b, int k, const struct hs_bt_opspec *spec,
 		    struct hs_path_run *out)
 {
-	const struct replay_memo *m = &b->memo;
-	struct hs_trace copy;
+	struct replay_memo *m = &b->memo;
 	size_t limit = out->tr.limit;
 
 	if (!m->valid || m->point != k || memcmp(&m->spec, spec, sizeof(*spec)) ||
 	    (limit && m->tr.n > limit) || out->tr.n)
 		return 0;
-	if (hs_trace_copy(&copy, &m->tr))
-		return 0;
+	/* the run moves to out: a third definition asking for it replays */
 	hs_trace_free(&out->tr);
-	out->tr = copy;
+	out->tr = m->tr;
 	out->tr.limit = limit;
+	memset(&m->tr, 0, sizeof(m->tr));
+	m->valid = 0;
 	return 1;
 }
 

@@ -70,8 +70,9 @@ struct hs_boot_state {
 	/* the last replay, for a path with the same point and operations (a
 	 * window of another's: cswitch is sched-pipe's round trip, windowed):
 	 * the replay is deterministic, so running it again gives these bytes.
-	 * Kept only when another definition of the set asks for the same one:
-	 * a copy of every trace was 10% of a run (fork's is 140 MB). */
+	 * Kept only when another definition of the set asks for the same one,
+	 * and moved to that one's run (a copy of every trace was 10% of a run,
+	 * and fork's is 90 MB). */
 	struct replay_memo {
 		int valid, point;
 		struct hs_bt_opspec spec;

@@ -281,7 +281,7 @@ int hs_path_setup(struct hs_path_ctx *c, const struct hs_path_def *d, const stru
 static int visited(const struct hs_trace *t, const struct hs_sym *s)
 {
 	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].pc >= s->addr && t->v[i].pc < s->addr + (s->size ? s->size : 4))
+		if (hs_trace_pc(t, i) >= s->addr && hs_trace_pc(t, i) < s->addr + (s->size ? s->size : 4))
 			return 1;
 	return 0;
 }
@@ -384,6 +384,22 @@ static int synth_state(struct hs_session *s)
 	return 0;
 }
 
+/* A booted run is next: the synthesized state a path without a booted
+ * form (percpu) built goes - a distro image's is ~100 MB (its memory
+ * image, the copy it restores from, a Unicorn of its own) and would stay
+ * beside the booted replay's largest stream. Built again if another such
+ * path comes; no run outlives the next one (paths.h). */
+static void drop_synth_state(struct hs_session *s)
+{
+	if (!s->c.r)
+		return;
+	hs_runner_free(s->c.r);
+	s->c.r = NULL;
+	memset(&s->c.ks, 0, sizeof(s->c.ks));
+	s->ok = 0;
+	s->why[0] = 0;
+}
+
 const char *hs_session_state(const struct hs_session *s, int *booted)
 {
 	*booted = s->boot.ok;
@@ -448,8 +464,10 @@ int hs_path_run(struct hs_session *s, const struct hs_path_def *d, const struct 
 		snprintf(out->state, sizeof(out->state), "none: %s", s->why);
 		return 0;
 	}
-	if (s->boot.ok && d->boot.point)
+	if (s->boot.ok && d->boot.point) {
+		drop_synth_state(s);
 		return run_booted(s, d, trace_limit, o->samples, out);
+	}
 	if (d->kind != HS_PATH_BOOTED && synth_state(s))
 		return -1;
 	c = s->c;	/* runs may change their copy of the state */

@@ -32,7 +32,7 @@ const struct hs_sym *hs_split_sym(const struct hs_split *s, const char *const *n
 size_t hs_split_first_at(const struct hs_split *s, size_t from, size_t end, uint64_t pc)
 {
 	for (size_t i = from; i < end; i++)
-		if (s->t->v[i].pc == pc)
+		if (hs_trace_pc(s->t, i) == pc)
 			return i;
 	return end;
 }

@@ -25,7 +25,7 @@ struct hs_split {
 
 static inline uint64_t hs_split_pc(const struct hs_split *s, size_t i)
 {
-	return s->t->v[i].pc;
+	return hs_trace_pc(s->t, i);
 }
 const struct a64_insn *hs_split_insn(const struct hs_split *s, size_t i);
 /* A 64-bit word of the run's memory at va (as the run left it). */

@@ -100,7 +100,7 @@ static void compare(const struct hs_trace *t, const uint64_t *q, size_t nq, stru
 
 	v->ran = 1;
 	for (i = 0; i < t->n && i < nq; i++)
-		if (t->v[i].pc != q[i])
+		if (hs_trace_pc(t, i) != q[i])
 			break;
 	v->n = i;
 	if (i == t->n) {
@@ -108,8 +108,8 @@ static void compare(const struct hs_trace *t, const uint64_t *q, size_t nq, stru
 		return;
 	}
 	v->at = i;
-	v->pc = i ? t->v[i - 1].pc : 0;
-	v->next_replay = t->v[i].pc;
+	v->pc = i ? hs_trace_pc(t, i - 1) : 0;
+	v->next_replay = hs_trace_pc(t, i);
 	v->next_qemu = i < nq ? q[i] : 0;
 }
 

@@ -77,7 +77,10 @@ int hs_trace_push(struct hs_trace *t, uint64_t pc, uint32_t sidx)
 		t->v = nv;
 		t->cap = nc;
 	}
-	t->v[t->n].pc = pc;
+	/* the record's pc is its decode-cache entry's: not stored twice */
+	if (!t->dc || sidx >= t->dc->n || t->dc->v[sidx].pc != pc)
+		return hs_fail("trace record at 0x%llx: decode entry %u is not that address's",
+			       (unsigned long long)pc, sidx);
 	t->v[t->n].addr = 0;
 	t->v[t->n].sidx = sidx;
 	t->v[t->n].flags = 0;

@@ -61,9 +61,21 @@ static int put(int fd, const void *p, size_t n, const char *path)
 	return 0;
 }
 
+/* Where the page data starts: after the tables, on a page boundary. */
+static uint64_t data_offset(const struct hs_snap_hdr *h)
+{
+	uint64_t tables = sizeof(*h) + (uint64_t)h->npoints * sizeof(struct hs_snap_point) +
+			  (uint64_t)h->npages * sizeof(struct hs_snap_page);
+
+	return (tables + HS_SNAP_PAGE - 1) & ~(uint64_t)(HS_SNAP_PAGE - 1);
+}
+
 int hs_snap_write(const struct hs_snap *s, const char *path)
 {
+	static const uint8_t zero[HS_SNAP_PAGE];
 	struct hs_snap copy = *s;
+	uint64_t tables = sizeof(s->h) + (uint64_t)s->h.npoints * sizeof(*s->pts) +
+			  (uint64_t)s->h.npages * sizeof(*s->pages);
 	char tmp[600];
 	int fd, rc;
 
@@ -76,6 +88,7 @@ int hs_snap_write(const struct hs_snap *s, const char *path)
 	rc = put(fd, &copy.h, sizeof(copy.h), tmp) ||
 	     put(fd, s->pts, (size_t)s->h.npoints * sizeof(*s->pts), tmp) ||
 	     put(fd, s->pages, (size_t)s->h.npages * sizeof(*s->pages), tmp) ||
+	     put(fd, zero, (size_t)(data_offset(&s->h) - tables), tmp) ||
 	     put(fd, s->data, (size_t)s->h.npages * HS_SNAP_PAGE, tmp);
 	if (!rc && fsync(fd))
 		rc = hs_fail("%s: cannot write: %s", tmp, strerror(errno));
@@ -104,42 +117,80 @@ int hs_snap_load(const char *path, struct hs_snap *s)
 		return hs_fail("%s: truncated snapshot", path);
 	}
 	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
+	if (m == MAP_FAILED) {
+		close(fd);
 		return hs_fail("%s: cannot map: %s", path, strerror(errno));
+	}
 	s->map = m;
 	s->map_len = (size_t)st.st_size;
+	s->has_fd = 1;
+	s->fd = fd;
 	memcpy(&s->h, m, sizeof(s->h));
 	if (memcmp(s->h.magic, HS_SNAP_MAGIC, sizeof(HS_SNAP_MAGIC))) {
 		hs_snap_free(s);
 		return hs_fail("%s: not a snapshot of this hotsim version", path);
 	}
-	need = sizeof(s->h) + (size_t)s->h.npoints * sizeof(*s->pts) +
-	       (size_t)s->h.npages * (sizeof(*s->pages) + HS_SNAP_PAGE);
-	if (s->h.npages > (1u << 24) || s->h.npoints > HS_SNAP_MAX_POINTS || !s->h.npoints ||
-	    need != s->map_len) {
+	if (s->h.npages > (1u << 24) || s->h.npoints > HS_SNAP_MAX_POINTS || !s->h.npoints) {
+		hs_snap_free(s);
+		return hs_fail("%s: damaged snapshot (%u pages, %u points)", path, s->h.npages,
+			       s->h.npoints);
+	}
+	s->data_off = data_offset(&s->h);
+	need = (size_t)s->data_off + (size_t)s->h.npages * HS_SNAP_PAGE;
+	if (need != s->map_len) {
 		hs_snap_free(s);
 		return hs_fail("%s: truncated snapshot (%zu bytes, %zu expected)", path,
 			       (size_t)st.st_size, need);
 	}
 	s->pts = (struct hs_snap_point *)(m + sizeof(s->h));
 	s->pages = (struct hs_snap_page *)((uint8_t *)s->pts + (size_t)s->h.npoints * sizeof(*s->pts));
-	s->data = (uint8_t *)s->pages + (size_t)s->h.npages * sizeof(*s->pages);
+	s->data = m + s->data_off;
 	if (checksum(s) != s->h.checksum) {
 		hs_snap_free(s);
 		return hs_fail("%s: damaged snapshot (checksum mismatch)", path);
 	}
-	for (uint32_t i = 0; i < s->h.npages; i++)
+	for (uint32_t i = 0; i < s->h.npages; i++) {
 		if ((uint64_t)s->pages[i].pfn * HS_SNAP_PAGE >= s->h.ram_size ||
 		    s->pages[i].point >= s->h.npoints) {
 			hs_snap_free(s);
 			return hs_fail("%s: damaged snapshot (page %u out of range)", path, i);
 		}
+		/* by point, then pfn: the replay looks pages up by halving */
+		if (i && (s->pages[i].point < s->pages[i - 1].point ||
+			  (s->pages[i].point == s->pages[i - 1].point && s->pages[i].pfn <= s->pages[i - 1].pfn))) {
+			hs_snap_free(s);
+			return hs_fail("%s: damaged snapshot (page %u out of order)", path, i);
+		}
+	}
+	hs_snap_release(s);
 	return 0;
+}
+
+int hs_snap_map_point0(const struct hs_snap *s, uint8_t *ram)
+{
+	uint32_t i = 0;
+
+	if (!s->has_fd || sysconf(_SC_PAGESIZE) != HS_SNAP_PAGE)
+		return 0;
+	/* runs of consecutive frames are consecutive in the file: one mapping each */
+	while (i < s->h.npages && s->pages[i].point == 0) {
+		uint32_t j = i + 1;
+
+		while (j < s->h.npages && s->pages[j].point == 0 && s->pages[j].pfn == s->pages[j - 1].pfn + 1)
+			j++;
+		if (mmap(ram + (size_t)s->pages[i].pfn * HS_SNAP_PAGE, (size_t)(j - i) * HS_SNAP_PAGE,
+			 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, s->fd,
+			 (off_t)(s->data_off + (uint64_t)i * HS_SNAP_PAGE)) == MAP_FAILED)
+			return 0;
+		i = j;
+	}
+	return 1;
 }
 
 void hs_snap_free(struct hs_snap *s)
 {
+	if (s->has_fd)
+		close(s->fd);
 	if (s->map)
 		munmap(s->map, s->map_len);
 	else {
@@ -164,4 +215,11 @@ void hs_snap_fill_ram(const struct hs_snap *s, unsigned k, uint8_t *ram)
 		if (s->pages[i].point == 0 || s->pages[i].point == (uint32_t)k)
 			memcpy(ram + (size_t)s->pages[i].pfn * HS_SNAP_PAGE,
 			       s->data + (size_t)i * HS_SNAP_PAGE, HS_SNAP_PAGE);
+	hs_snap_release(s);
+}
+
+void hs_snap_release(const struct hs_snap *s)
+{
+	if (s->map)
+		madvise(s->map, s->map_len, MADV_DONTNEED);
 }

@@ -68,9 +68,14 @@ struct hs_snap {
 	uint8_t *data;			/* npages * 4096 */
 	void *map;			/* the file, when loaded */
 	size_t map_len;
+	/* a loaded file stays open: its pages can be mapped where they go
+	 * (hs_snap_map_point0), page data starting at data_off, page aligned */
+	int has_fd, fd;
+	uint64_t data_off;
 };
 
-#define HS_SNAP_MAGIC "hotsim-snap-3\n"
+/* 4: the page data starts on a page boundary of the file */
+#define HS_SNAP_MAGIC "hotsim-snap-4\n"
 
 /* Write s to path (tmp + rename); -1 with hs_errmsg(). */
 int hs_snap_write(const struct hs_snap *s, const char *path);
@@ -81,6 +86,16 @@ void hs_snap_free(struct hs_snap *s);
 
 /* Point k's RAM into ram (ram_size bytes, zeroed by the caller). */
 void hs_snap_fill_ram(const struct hs_snap *s, unsigned k, uint8_t *ram);
+/* Map the first point's pages of a loaded snapshot over ram (ram_size
+ * bytes, zero) where they belong, privately: a page is read from the file
+ * when first touched and copied only when written, so the replay's RAM
+ * holds what the paths touch. 1 when mapped, 0 when ram must be filled
+ * instead (no file, or the system refused), -1 never. */
+int hs_snap_map_point0(const struct hs_snap *s, uint8_t *ram);
+/* The loaded file's pages leave memory (read again from the page cache
+ * when touched): a reader that copied what it needs calls it, so a
+ * snapshot is not resident twice - once mapped, once as guest RAM. */
+void hs_snap_release(const struct hs_snap *s);
 /* The index of the point named name, or -1. */
 int hs_snap_find(const struct hs_snap *s, const char *name);
 
