@@ -116,13 +116,17 @@ static int read_idregs(struct hs_qemu *q, struct hs_snap_hdr *h)
 	return 0;
 }
 
-/* The guest's RAM now, mapped from a pmemsave file (deleted at once). */
-static uint8_t *dump_ram(struct hs_qemu *q, const char *dir, uint64_t size)
+/* The guest's RAM now: QEMU's own, shared (q->ram), else mapped from a
+ * pmemsave file (deleted at once; *dumped, for the caller to unmap). */
+static const uint8_t *dump_ram(struct hs_qemu *q, const char *dir, uint64_t size, int *dumped)
 {
 	char path[300];
 	uint8_t *m;
 	int fd;
 
+	*dumped = 0;
+	if (q->ram && q->ram_len >= size)
+		return q->ram;
 	snprintf(path, sizeof(path), "%s/ram.bin", dir);
 	if (hs_qmp_pmemsave(q, RAM_BASE, size, path))
 		return NULL;
@@ -138,6 +142,7 @@ static uint8_t *dump_ram(struct hs_qemu *q, const char *dir, uint64_t size)
 		hs_fail("%s: cannot map the RAM dump", path);
 		return NULL;
 	}
+	*dumped = 1;
 	return m;
 }
 
@@ -145,6 +150,7 @@ struct pages {
 	struct hs_snap_page *idx;
 	uint8_t *data;
 	size_t n, cap;
+	int32_t *base;		/* by frame: its point-0 page in data, -1 zero */
 };
 
 static int add_page(struct pages *p, uint32_t pfn, uint32_t point, const uint8_t *src)
@@ -175,27 +181,37 @@ static int is_zero(const uint8_t *p)
 	return !memcmp(p, zero, HS_SNAP_PAGE);
 }
 
-/* Point 0 keeps its non-zero pages; later points the pages that differ. */
-static int take_ram(struct hs_qemu *q, const char *dir, uint64_t size, uint32_t point,
-		    uint8_t **base, struct pages *p)
+/* A frame's content at point 0. */
+static const uint8_t *base_page(const struct pages *p, uint64_t frame)
 {
-	uint8_t *ram = dump_ram(q, dir, size);
+	static const uint8_t zero[HS_SNAP_PAGE];
+
+	return p->base[frame] < 0 ? zero : p->data + (size_t)p->base[frame] * HS_SNAP_PAGE;
+}
+
+/* Point 0 keeps its non-zero pages; later points the pages that differ. */
+static int take_ram(struct hs_qemu *q, const char *dir, uint64_t size, uint32_t point, struct pages *p)
+{
+	uint64_t frames = size / HS_SNAP_PAGE;
+	int dumped, rc = 0;
+	const uint8_t *ram = dump_ram(q, dir, size, &dumped);
 
 	if (!ram)
 		return -1;
-	for (uint64_t off = 0; off < size; off += HS_SNAP_PAGE) {
-		int keep = point == 0 ? !is_zero(ram + off) : !!memcmp(ram + off, *base + off, HS_SNAP_PAGE);
+	if (point == 0 && !(p->base = malloc(frames * sizeof(*p->base))))
+		rc = hs_fail("out of memory for the snapshot");
+	for (uint64_t f = 0; f < frames && !rc; f++) {
+		const uint8_t *pg = ram + f * HS_SNAP_PAGE;
+		int keep = point == 0 ? !is_zero(pg) : !!memcmp(pg, base_page(p, f), HS_SNAP_PAGE);
 
-		if (keep && add_page(p, (uint32_t)(off / HS_SNAP_PAGE), point, ram + off)) {
-			munmap(ram, size);
-			return -1;
-		}
+		if (point == 0)
+			p->base[f] = keep ? (int32_t)p->n : -1;
+		if (keep)
+			rc = add_page(p, (uint32_t)f, point, pg);
 	}
-	if (point == 0)
-		*base = ram;
-	else
-		munmap(ram, size);
-	return 0;
+	if (dumped)
+		munmap((void *)ram, size);
+	return rc;
 }
 
 static int write_inputs(const struct hs_image *img, const char *dir, const struct hs_workload *wl,
@@ -211,14 +227,13 @@ static int write_inputs(const struct hs_image *img, const char *dir, const struc
 
 /* Take the point the guest stopped at as the next one (index
  * s->h.npoints): registers, RAM, and the checks of its kind. */
-static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, uint8_t **base,
-		      struct pages *p)
+static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, struct pages *p)
 {
 	uint32_t k = s->h.npoints;
 	struct hs_snap_regs *r = &s->pts[k].regs;
 
 	if (read_regs(q, r) || (k == 0 && read_idregs(q, &s->h)) ||
-	    take_ram(q, b->dir, s->h.ram_size, k, base, p))
+	    take_ram(q, b->dir, s->h.ram_size, k, p))
 		return -1;
 	/* the stopped guest's clock jumps to its next timer deadline (QEMU's
 	 * icount warp): that is the time it resumes at, the tick due at once */
@@ -265,7 +280,7 @@ static const char *pending(const struct hs_vm_boot *b, const struct hs_snap *s, 
 /* Every point, in the order the workload reaches them (all their
  * breakpoints armed at once). */
 static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s,
-		     uint64_t *sites, uint8_t **base, struct pages *p)
+		     uint64_t *sites, struct pages *p)
 {
 	unsigned left = 0;
 	char tail[700], names[300];
@@ -301,7 +316,7 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_sn
 		snprintf(s->pts[s->h.npoints].name, sizeof(s->pts[0].name), "%s", b->points[i].name);
 		s->pts[s->h.npoints].kind = b->points[i].kind;
 		s->pts[s->h.npoints].site = sites[i];
-		if (hs_rsp_break(q, pc, 0) || take_point(q, b, s, base, p) ||
+		if (hs_rsp_break(q, pc, 0) || take_point(q, b, s, p) ||
 		    keep_machine(q, b, b->points[i].name))
 			return -1;
 		left--;
@@ -313,11 +328,9 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_sn
 static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, uint64_t *sites)
 {
 	struct pages p = { 0 };
-	uint8_t *base = NULL;
-	int rc = first_run(q, b, s, sites, &base, &p);
+	int rc = first_run(q, b, s, sites, &p);
 
-	if (base)
-		munmap(base, s->h.ram_size);
+	free(p.base);
 	s->h.npages = (uint32_t)p.n;
 	s->pages = p.idx;
 	s->data = p.data;

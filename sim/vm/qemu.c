@@ -37,6 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -48,6 +50,12 @@
 #include "vm/vm.h"
 
 #define QEMU "qemu-system-aarch64"
+/* The guest's RAM in a memfd QEMU shares (then mapped by hotsim through
+ * /proc/PID/fd): each point's RAM is read where it is, where a pmemsave
+ * wrote all 256 MB to a file and hotsim read it back (0.3 s of the 0.55 s
+ * a point took, 17 points a boot). The guest sees the same RAM. */
+#define RAMDEV "memory-backend-memfd,id=hsram,share=on"
+#define RAMNAME "memory-backend-memfd"
 
 static int connect_unix(const char *path, unsigned timeout_ms, pid_t pid)
 {
@@ -74,7 +82,7 @@ static int connect_unix(const char *path, unsigned timeout_ms, pid_t pid)
 
 /* QEMU's command line and the files of its work directory it names */
 struct qemu_cmd {
-	char mem[16], gdb[300], qmp[300], qmpdev[400], gdbdev[400], serial[400], log[300];
+	char mem[16], ramdev[80], gdb[300], qmp[300], qmpdev[400], gdbdev[400], serial[400], log[300];
 	char incoming[400], icount[400];
 	const char *argv[64];
 	int n;
@@ -91,6 +99,7 @@ static void name_files(struct hs_qemu *q, const struct hs_qemu_cfg *cfg, struct 
 	snprintf(c->qmpdev, sizeof(c->qmpdev), "unix:%s,server=on,wait=off", c->qmp);
 	snprintf(c->log, sizeof(c->log), "%s/qemu.log", cfg->dir);
 	snprintf(c->mem, sizeof(c->mem), "%u", cfg->mem_mb);
+	snprintf(c->ramdev, sizeof(c->ramdev), RAMDEV ",size=%uM", cfg->mem_mb);
 	snprintf(c->serial, sizeof(c->serial), "file:%s", q->console);
 	snprintf(c->gdbdev, sizeof(c->gdbdev), "socket,id=gdb0,server=on,wait=off,path=%s", c->gdb);
 	unlink(c->gdb);
@@ -122,6 +131,10 @@ static void add_machine(struct qemu_cmd *c, const struct hs_qemu_cfg *cfg)
 	add(c, cfg->cpu);
 	add(c, "-m");
 	add(c, c->mem);
+	add(c, "-object");
+	add(c, c->ramdev);
+	add(c, "-machine");
+	add(c, "memory-backend=hsram");
 	add(c, "-icount");
 	if (cfg->record) {
 		snprintf(c->icount, sizeof(c->icount), ICOUNT RECORD "%s/boot.rr", cfg->dir);
@@ -138,7 +151,8 @@ const char *hs_qemu_recipe(char *buf, size_t len, int record)
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]) && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, " %s", machine[i]);
 	if (n < len)
-		snprintf(buf + n, len - n, " -icount %s", record ? ICOUNT RECORD : ICOUNT);
+		snprintf(buf + n, len - n, " -object " RAMDEV " -machine memory-backend=hsram -icount %s",
+			 record ? ICOUNT RECORD : ICOUNT);
 	return buf;
 }
 
@@ -221,6 +235,38 @@ static int start_failed(struct hs_qemu *q, const char *log)
 	return hs_fail("%s", why);
 }
 
+/* QEMU's RAM memfd, found among its open files and mapped read-only;
+ * left NULL when it is not there (another QEMU, a kernel without memfd). */
+static void map_ram(struct hs_qemu *q, size_t len)
+{
+	char dir[64], path[340], link[200];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)q->pid);
+	if (!(d = opendir(dir)))
+		return;
+	while (!q->ram && (e = readdir(d))) {
+		ssize_t n;
+		int fd;
+		void *m;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if ((n = readlink(path, link, sizeof(link) - 1)) <= 0)
+			continue;
+		link[n] = 0;
+		if (!strstr(link, "memfd:" RAMNAME) || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		close(fd);
+		if (m != MAP_FAILED) {
+			q->ram = m;
+			q->ram_len = len;
+		}
+	}
+	closedir(d);
+}
+
 int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
 {
 	struct qemu_cmd c;
@@ -239,6 +285,7 @@ int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
 	    (cfg->incoming && hs_qmp_wait_incoming(q, 60000)) ||
 	    (q->gdb = connect_unix(c.gdb, 10000, q->pid)) < 0)
 		return start_failed(q, c.log);
+	map_ram(q, (size_t)cfg->mem_mb << 20);
 	return 0;
 }
 
@@ -254,6 +301,9 @@ void hs_qemu_stop(struct hs_qemu *q)
 		waitpid(q->pid, NULL, 0);
 	}
 	q->pid = 0;
+	if (q->ram)
+		munmap((void *)q->ram, q->ram_len);
+	q->ram = NULL;
 	free(q->map);
 	q->map = NULL;
 	q->qmp_ready = 0;

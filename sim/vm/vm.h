@@ -104,6 +104,10 @@ struct hs_qemu {
 	struct hs_rsp_map *map;		/* read on first register access */
 	char dir[240];
 	char console[300];		/* the guest console log */
+	/* the guest's RAM, shared with QEMU (its memfd backend), read-only;
+	 * NULL when it could not be mapped (RAM is then dumped, pmemsave) */
+	const uint8_t *ram;
+	size_t ram_len;
 };
 
 /* Start QEMU stopped (-S) and connect to its gdbstub and QMP; -1 with
