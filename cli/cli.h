@@ -11,9 +11,23 @@
 #define HS_EXIT_ERROR 2
 
 /* The commands, in help order (main.c lists them in cli_commands). */
-extern const struct cli_cmd cmd_image, cmd_paths, cmd_trace, cmd_run, cmd_compare, cmd_validate,
+extern const struct cli_cmd cmd_image, cmd_paths, cmd_trace, cmd_run, cmd_compare, cmd_merge, cmd_validate,
 	cmd_models, cmd_snippet, cmd_pair;
 extern const struct cli_cmd *const cli_commands[];
+
+/* The command line of the command running (argv[0] is the command). */
+extern int cli_argc;
+extern char **cli_argv;
+
+/* compare and run (cmd_compare.c), from the options cli_parse filled with
+ * cmd_compare's or cmd_run's table: measured here, or - merge - the rows
+ * of the shards (cmd_merge.c). */
+struct shard;
+struct cli_shards {
+	const struct shard *v;
+	int n;
+};
+int cli_compare(void *opts, const char *base_file, const char *patched_file, const struct cli_shards *sh);
 
 /* version.c: "0.1 (git adffafe-dirty)"; the --version text */
 const char *cli_version(void);

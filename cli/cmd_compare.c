@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "hotsim/err.h"
 #include "report.h"
+#include "shard.h"
 
 struct cmp_opts {
 	struct opt_cpus cpus;
@@ -21,7 +22,7 @@ struct cmp_opts {
 	struct opt_state state;
 	enum hs_state_source src;
 	const struct hs_path_def *explain, *timeline;
-	const char *svg, *md, *txt, *workload;
+	const char *svg, *md, *txt, *workload, *shard;
 	struct opt_window window;
 	enum opt_format format;
 	struct opt_pct fail_above;
@@ -240,12 +241,73 @@ static int markdown_to(const struct cmp_opts *o, const struct ms_options *m, con
 	return rc ? -1 : 0;
 }
 
-static int compare_or_run(struct cmp_opts *o, const char *base_file, const char *patched_file)
+/* The rows of a merge: unit (core c, path k) from the shard whose it is,
+ * in the order measuring makes them (image by image, core by core, path
+ * by path). The images must be the ones the shards measured. */
+static int merged_rows(const struct cli_shards *sh, const struct ms_options *m, struct ms_image *const *imgs,
+		       int nimg)
+{
+	for (int s = 0; s < sh->n; s++)
+		if (sh->v[s].images->n != (size_t)nimg)
+			return hs_fail("%s: rows of %zu images, the command measures %d", sh->v[s].file,
+				       sh->v[s].images->n, nimg);
+	for (int i = 0; i < nimg; i++) {
+		char id[200];
+		const char *want;
+
+		shard_image_id(imgs[i]->img, id, sizeof(id));
+		for (int s = 0; s < sh->n; s++)
+			if (!(want = jr_str(jr_get(&sh->v[s].images->kids[i], "id"))) || strcmp(want, id))
+				return hs_fail("%s: not the image %s measured (%s; the shard's: %s)",
+					       imgs[i]->img->path, sh->v[s].file, id, want ? want : "none");
+		for (int c = 0; c < m->ncores; c++)
+			for (int k = 0; k < m->npaths; k++) {
+				unsigned u = (unsigned)c * (unsigned)m->npaths + (unsigned)k;
+
+				if (shard_rows(&sh->v[u % (unsigned)sh->n], i, m, c, k, imgs[i]))
+					return -1;
+			}
+	}
+	return 0;
+}
+
+/* The rows: measured here (a shard of them with --shard), or merged. */
+static int rows(struct cmp_opts *o, const struct cli_shards *sh, struct ms_options *m, struct ms_options *mp,
+		struct ms_image *const *imgs, int nimg)
+{
+	if (sh)
+		return merged_rows(sh, m, imgs, nimg);
+	if (o->shard && shard_parse_spec(o->shard, &m->shard, &m->nshards))
+		return -1;
+	mp->shard = m->shard;
+	mp->nshards = m->nshards;
+	return ms_measure_images(imgs, (const struct ms_options *[]){ m, mp }, nimg);
+}
+
+/* argv without --shard K/N (or --shard=K/N): what a merge runs again */
+static int without_shard(char **out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < cli_argc && n < max; i++) {
+		if (!strcmp(cli_argv[i], "--shard")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(cli_argv[i], "--shard=", 8))
+			continue;
+		out[n++] = cli_argv[i];
+	}
+	return n;
+}
+
+int cli_compare(void *opts, const char *base_file, const char *patched_file, const struct cli_shards *sh)
 {
 	/* large: kept off the stack */
 	static struct ms_image base, patched;
 	static struct ms_compare c;
 	static struct rp_details d;
+	struct cmp_opts *o = opts;
 	struct ms_options m, mp;
 	int rc = HS_EXIT_OK;
 
@@ -257,9 +319,17 @@ static int compare_or_run(struct cmp_opts *o, const char *base_file, const char 
 	 * is an error at once, not after the baseline's minutes */
 	if (cli_check_params(&o->params, &o->cpus) || ms_open(base_file, &base) ||
 	    (patched_file && ms_open(patched_file, &patched)) ||
-	    ms_measure_images((struct ms_image *[]){ &base, &patched },
-			      (const struct ms_options *[]){ &m, &mp }, patched_file ? 2 : 1)) {
+	    rows(o, sh, &m, &mp, (struct ms_image *[]){ &base, &patched }, patched_file ? 2 : 1)) {
 		rc = cli_error();
+		goto out;
+	}
+	if (o->shard && !sh) {
+		/* a share of the work: its rows, for hotsim merge to report */
+		char *argv[128];
+		int n = without_shard(argv, (int)HS_ARRAY_SIZE(argv));
+
+		if (shard_write(stdout, n, argv, &m, (struct ms_image *[]){ &base, &patched }, patched_file ? 2 : 1))
+			rc = cli_error();
 		goto out;
 	}
 	ms_compare_build(&c, &base, patched_file ? &patched : NULL, o->state.want);
@@ -293,12 +363,12 @@ out:
 
 static int run_compare(void *p, char **args)
 {
-	return compare_or_run(p, args[0], args[1]);
+	return cli_compare(p, args[0], args[1], NULL);
 }
 
 static int run_run(void *p, char **args)
 {
-	return compare_or_run(p, args[0], NULL);
+	return cli_compare(p, args[0], NULL, NULL);
 }
 
 #define COMMON(t) \
@@ -321,6 +391,8 @@ static int run_run(void *p, char **args)
 	OPT_N("noise", "N", t, noise, 0, 16, \
 	      "layout noise band: cost again in N layouts with part of each path moved (compare: 8)"), \
 	OPT_N("limit", "N", t, limit, 0, 100000, "lines of --explain (default 200)"), \
+	OPT("shard", "K/N", OPT_STRING, t, shard, \
+	    "measure the K-th of N shares of the work and print its rows (JSON) for hotsim merge"), \
 	OPT_CHOICE("format", "FMT", OPT_FORMAT, t, format, "text markdown json", \
 		   "text, markdown (pull requests) or json (--json, with --explain/--timeline)")
 
@@ -341,6 +413,7 @@ static const struct cli_opt run_opts[] = {
 
 static const char *const compare_notes[] = {
 	"exit status: 0; 1 when --fail-above trips; 2 on errors",
+	"with --shard K/N: the share's rows only (hotsim merge prints the report, every other option acts there)",
 	NULL
 };
 

@@ -1,4 +1,6 @@
 /* json.c - see json.h. */
+#include <math.h>
+
 #include "json.h"
 
 void json_init(struct json *j, FILE *f)
@@ -101,6 +103,15 @@ void json_num(struct json *j, const char *k, double v, int decimals)
 {
 	key(j, k);
 	fprintf(j->f, "%.*f", decimals, v);
+}
+
+void json_double(struct json *j, const char *k, double v)
+{
+	key(j, k);
+	if (isnan(v) || isinf(v))
+		fputs(isnan(v) ? "\"nan\"" : v < 0 ? "\"-inf\"" : "\"inf\"", j->f);
+	else
+		fprintf(j->f, "%.17g", v);
 }
 
 void json_bool(struct json *j, const char *k, int v)

@@ -24,6 +24,9 @@ void json_int(struct json *j, const char *key, long long v);
 void json_uint(struct json *j, const char *key, unsigned long long v);
 void json_hex(struct json *j, const char *key, uint64_t v);	/* "0x..." string */
 void json_num(struct json *j, const char *key, double v, int decimals);
+/* every bit of v (%.17g; "nan", "inf", "-inf" as strings): what a reader
+ * needs to get the same double back */
+void json_double(struct json *j, const char *key, double v);
 void json_bool(struct json *j, const char *key, int v);
 void json_finish(struct json *j);	/* trailing newline */
 

@@ -13,9 +13,12 @@
 #include "hotsim/model.h"
 
 const struct cli_cmd *const cli_commands[] = {
-	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_validate, &cmd_models,
+	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_merge, &cmd_validate, &cmd_models,
 	&cmd_snippet, &cmd_pair, NULL
 };
+
+int cli_argc;
+char **cli_argv;
 
 int cli_error(void)
 {
@@ -77,13 +80,15 @@ static void help_all(FILE *f)
 static int dispatch(const struct cli_cmd *c, int argc, char **argv)
 {
 	void *o = calloc(1, c->size);
-	char *args[4] = { NULL };
+	char *args[CLI_MAX_ARGS + 1] = { NULL };
 	int rc;
 
 	if (!o) {
 		hs_fail("out of memory");
 		return cli_error();
 	}
+	cli_argc = argc;
+	cli_argv = argv;
 	if (cli_workload_prescan(c, argc, argv)) {
 		free(o);
 		return cli_error();

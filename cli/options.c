@@ -404,10 +404,11 @@ int cli_parse(const struct cli_cmd *c, int argc, char **argv, void *opts, char *
 		size_t len;
 
 		if (strncmp(a, "--", 2) || !a[2]) {
-			if (nargs >= c->nargs)
+			if (nargs >= (c->more ? CLI_MAX_ARGS : c->nargs))
 				return bad(c, "unexpected argument '%.60s' (expects %s)", a,
 					   c->nargs ? c->args : "none");
 			args[nargs++] = argv[i];
+			args[nargs] = NULL;
 			continue;
 		}
 		a += 2;
@@ -439,7 +440,7 @@ int cli_parse(const struct cli_cmd *c, int argc, char **argv, void *opts, char *
 		if (store(c, o, eq ? eq + 1 : argv[++i], opts))
 			return -1;
 	}
-	if (nargs != c->nargs)
+	if (c->more ? nargs < c->nargs : nargs != c->nargs)
 		return bad(c, "expects %s", c->nargs ? c->args : "no arguments", "");
 	return 0;
 }

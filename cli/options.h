@@ -69,7 +69,8 @@ struct cli_opt {
 struct cli_cmd {
 	const char *name;
 	const char *args;	/* positional arguments, "BASE PATCHED" */
-	int nargs;		/* exactly this many */
+	int nargs;		/* exactly this many (with more: at least) */
+	int more;		/* up to CLI_MAX_ARGS (merge: its shards) */
 	const char *summary;	/* one line */
 	const char *const *notes;	/* lines after the options, NULL-terminated */
 	const struct cli_opt *opts;
@@ -78,8 +79,11 @@ struct cli_cmd {
 	int (*run)(void *o, char **args);
 };
 
+#define CLI_MAX_ARGS 64
+
 /* Parse argv (argv[0] is the command) into o; 0, 1 when --help was printed,
- * or -1 after a one-line usage error on stderr. args gets the positionals. */
+ * or -1 after a one-line usage error on stderr. args (CLI_MAX_ARGS + 1
+ * entries) gets the positionals, NULL after the last. */
 int cli_parse(const struct cli_cmd *c, int argc, char **argv, void *o, char **args);
 
 /* The command's help: usage line, summary, options, notes. */

@@ -44,6 +44,7 @@
 struct calendar {
 	uint64_t stamp[HS_NUNITS + 2][CAL];
 	uint8_t used[HS_NUNITS + 2][CAL];
+	unsigned cap[HS_NUNITS + 2];	/* slots per cycle of each row (cap_of), this run's */
 };
 
 struct ooo_state {
@@ -76,7 +77,7 @@ static unsigned cap_of(const struct hs_model *m, unsigned u)
 	}
 }
 
-static uint8_t *slot(struct calendar *cal, uint64_t gen, unsigned u, uint64_t c)
+static inline uint8_t *slot(struct calendar *cal, uint64_t gen, unsigned u, uint64_t c)
 {
 	unsigned k = (unsigned)(c % CAL);
 	uint64_t st = gen << 40 | (c & ((1ULL << 40) - 1));
@@ -121,12 +122,29 @@ static uint64_t book(const struct hs_model *m, struct calendar *cal, uint64_t ge
 	unsigned rows[2], n = rows_of(m, op, rows);
 	unsigned occ = op->unit == HS_U_DIV || op->occ < 1 ? 1 : op->occ;
 
+	if (occ == 1) {
+		/* nearly every op: one cycle on one row (or two, memory) */
+		for (;; t++) {
+			uint8_t *a = slot(cal, gen, rows[0], t), *b;
+
+			if (*a >= cal->cap[rows[0]])
+				continue;
+			if (n == 2) {
+				b = slot(cal, gen, rows[1], t);
+				if (*b >= cal->cap[rows[1]])
+					continue;
+				(*b)++;
+			}
+			(*a)++;
+			return t;
+		}
+	}
 	for (;; t++) {
 		unsigned ok = 1;
 
 		for (unsigned k = 0; k < n && ok; k++)
 			for (unsigned c = 0; c < occ && ok; c++)
-				ok = *slot(cal, gen, rows[k], t + c) < cap_of(m, rows[k]);
+				ok = *slot(cal, gen, rows[k], t + c) < cal->cap[rows[k]];
 		if (ok)
 			break;
 	}
@@ -135,7 +153,6 @@ static uint64_t book(const struct hs_model *m, struct calendar *cal, uint64_t ge
 			(*slot(cal, gen, rows[k], t + c))++;
 	return t;
 }
-
 
 static void add_stall(struct hs_model_result *res, struct hs_insn_cost *e, unsigned cause, uint64_t c)
 {
@@ -354,6 +371,8 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		return -1;
 	cal = m->scratch;
 	gen = ++m->gen;
+	for (unsigned u = 0; u < HS_NUNITS + 2; u++)
+		cal->cap[u] = cap_of(m, u);
 	memset(&st, 0, sizeof(st));
 	hs_fe_reset(m, &fe);
 	for (size_t i = 0; i < t->n; i++) {

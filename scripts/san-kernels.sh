@@ -21,17 +21,18 @@ bin=$1/hotsim
 [ -x "$bin" ] || { echo "san-kernels: $bin missing" >&2; exit 2; }
 K=build/kernels
 log=$(mktemp /tmp/hotsim-san.XXXXXX)
-trap 'rm -f "$log" /tmp/hotsim-san.svg' EXIT
+trap 'rm -f "$log" /tmp/hotsim-san.svg /tmp/hotsim-san-shard-*.json' EXIT
 here=$(cd "$(dirname "$0")" && pwd)
 # 23: a sanitizer's exit, told apart from hotsim's own 0/1/2
 export ASAN_OPTIONS=detect_leaks=1:exitcode=23 UBSAN_OPTIONS=print_stacktrace=1:exitcode=23 \
 	LSAN_OPTIONS=suppressions=$here/lsan.supp:exitcode=23
 n=0
+# san WANT ARGS: hotsim ARGS must exit WANT, clean (its stdout into $to, if set)
 san() {
 	want=$1; shift
 	echo "  SAN     hotsim $*"
 	set +e
-	"$bin" "$@" >/dev/null 2>"$log"
+	"$bin" "$@" >"${to:-/dev/null}" 2>"$log"
 	rc=$?
 	set -e
 	if [ $rc -ne "$want" ] || grep -q 'Sanitizer\|runtime error:' "$log"; then
@@ -49,6 +50,14 @@ san 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a53 --nois
 	--explain cswitch --timeline cswitch --svg /tmp/hotsim-san.svg
 san 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a73 --path sched-pipe,fork,mmap \
 	--format json
+# a compare split in two and merged (the shards' JSON read back)
+for s in 1 2; do
+	to=/tmp/hotsim-san-shard-$s.json
+	san 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux \
+		--cpu a53,a55 --path cswitch,percpu --noise 1 --format markdown --shard $s/2
+	to=
+done
+san 0 merge /tmp/hotsim-san-shard-2.json /tmp/hotsim-san-shard-1.json
 san 0 validate $K/debian-7.2-16k.vmlinux --cpu a55 --path fault.page,mmap,syscall.getpid,irq-el0
 san 0 validate $K/7.2-64k.vmlinux --cpu a55 --path fault.page,mmap,cswitch,irq-el1
 san 0 validate $K/6.12-clang-minimal.vmlinux --cpu a53 --path sched-pipe,irq-el0,cswitch

@@ -2,8 +2,9 @@
  * test_ci.c - the CI step (scripts/ci-compare.sh, docs/ci.md): on the
  * project's own cached pair it writes compare.json, .svg, .md and .txt and
  * exits as compare does (0; 1 when --fail-above trips, files written all the
- * same; 2 on errors); the markdown is well-formed tables; and the two CI
- * files in docs/ci.md parse as YAML and call that one script.
+ * same; 2 on errors); the markdown is well-formed tables; split into
+ * shards and merged it leaves the same files; and the CI files in
+ * docs/ci.md parse as YAML and call that one script.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -108,6 +109,47 @@ Test(ci_kernel, the_projects_pair)
 	cleanup();
 }
 
+/* The split form: two shards and their merge leave the four files the
+ * one-job form leaves, byte for byte, and the merge's exit status is the
+ * gate's (the reversed pair trips --fail-above 0, as above). */
+Test(ci_kernel, sharded_script_is_the_script, .timeout = 600)
+{
+	static const char *const files[] = { "compare.json", "compare.md", "compare.txt", "compare.svg" };
+	char args[768], one[64];
+	const char *pair = HS_KPATH("7.2-cswitch-inline") " " HS_KPATH("7.2-base");
+	const char *opts = "--path cswitch,irq-el0 --param l1i_assoc=512 --fail-above 0";
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	scratch();
+	snprintf(one, sizeof(one), "%s", out);
+	snprintf(args, sizeof(args), "%s %s/one %s", pair, one, opts);
+	cr_assert_eq(ci(args), 1);
+	for (int k = 1; k <= 2; k++) {
+		snprintf(args, sizeof(args), "--shard %d/2 %s %s/split %s", k, pair, one, opts);
+		cr_assert_eq(ci(args), 0, "a shard gates nothing");
+	}
+	snprintf(args, sizeof(args), "--merge %s/split %s/split/shard-2.json %s/split/shard-1.json", one, one, one);
+	cr_assert_eq(ci(args), 1, "the merge is the gate");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char a[128], b[128];
+		size_t na = 0, nb = 0;
+		char *x, *y;
+
+		snprintf(a, sizeof(a), "%s/one/%s", one, files[i]);
+		snprintf(b, sizeof(b), "%s/split/%s", one, files[i]);
+		x = (char *)hs_test_slurp(a, &na);
+		y = (char *)hs_test_slurp(b, &nb);
+		cr_assert(x && y, "%s or %s not written", a, b);
+		cr_assert(na == nb && !memcmp(x, y, na), "%s: the merge wrote other bytes", files[i]);
+		free(x);
+		free(y);
+	}
+	snprintf(args, sizeof(args), "--shard 1/2 %s %s/split --shard 2/2", pair, one);
+	cr_assert_eq(ci(args), 2, "the script chooses the shard itself");
+	cleanup();
+}
+
 /* Fast tier: usage, and an image that is not one: 2, before anything runs. */
 Test(ci, errors_exit_2)
 {
@@ -139,7 +181,14 @@ Test(ci, docs_ci_yaml)
 		fwrite(b + 8, 1, (size_t)(e - b - 8) + 1, f);
 		fclose(f);
 		*e = 0;
-		cr_assert(strstr(b, "scripts/ci-compare.sh --pair "), "block %d does not call the script", blocks);
+		/* the one-job forms, then the split ones (a shard per job, the merge) */
+		if (blocks < 2)
+			cr_assert(strstr(b, "scripts/ci-compare.sh --pair "), "block %d does not call the script",
+				  blocks);
+		else
+			cr_assert(strstr(b, "scripts/ci-compare.sh --shard ") && strstr(b, "/4") &&
+				  strstr(b, "scripts/ci-compare.sh --merge out out/shard-*.json"),
+				  "block %d does not shard and merge with the script", blocks);
 		cr_assert(strstr(b, "--fail-above "), "block %d has no gate", blocks);
 		cr_assert(strstr(b, "compare.md") && strstr(b, "compare.json") && strstr(b, "compare.svg"));
 		snprintf(cmd, sizeof(cmd), "python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' %s 2>&1",
@@ -148,6 +197,6 @@ Test(ci, docs_ci_yaml)
 		free(err);
 		b = e + 1;
 	}
-	cr_assert_eq(blocks, 2, "a GitHub workflow and a GitLab job");
+	cr_assert_eq(blocks, 4, "a GitHub workflow and a GitLab job, each in one job and split");
 	free(doc);
 }

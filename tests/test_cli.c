@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -140,6 +141,38 @@ Test(cli, snippet_on_a_static_executable)
 	cr_assert_eq(run("snippet " HS_FIXTURE("user_sum.elf") " --entry sum --cpu a53", &out), 0);
 	cr_assert(strstr(out, "sum+0x"), "%.4000s", out);
 	free(out);
+}
+
+/* merge reads files from elsewhere (CI artifacts): whatever is in them -
+ * nothing, broken JSON, JSON of another kind, nesting without end - is
+ * one line on stderr naming the file, exit 2; never a crash. */
+Test(cli, merge_refuses_what_is_not_a_shard)
+{
+	static const char *const bad[] = {
+		"", "{", "[1, 2", "{\"a\": }", "\"open", "{\"a\": \"\\q\"}", "nul", "{} {}", "[]",
+		"{\"schema\": \"hotsim-compare/2\"}", "{\"schema\": \"hotsim-shard/1\", \"hotsim\": 7}",
+		"{\"a\": 1e999999999999999999999999999999999999999999}",
+	};
+	const char *bin = getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim";
+	char cmd[512], *out;
+	FILE *f;
+
+	for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert((f = fopen("/tmp/hotsim-notashard.json", "w")));
+		if (i < sizeof(bad) / sizeof(bad[0]))
+			fputs(bad[i], f);
+		else
+			for (int k = 0; k < 100000; k++)
+				fputc('[', f);	/* nested beyond any shard */
+		fclose(f);
+		snprintf(cmd, sizeof(cmd), "%s merge /tmp/hotsim-notashard.json 2>&1 >/dev/null", bin);
+		cr_assert_eq(hs_sh(cmd, &out, 4096), 2, "case %zu", i);
+		cr_assert(!strncmp(out, "hotsim: /tmp/hotsim-notashard.json: ", 36) && lines(out) == 1,
+			  "case %zu: '%s'", i, out);
+		free(out);
+	}
+	unlink("/tmp/hotsim-notashard.json");
+	cr_assert_eq(run("merge", NULL), 2, "no shard at all");
 }
 
 /* The README's command list is `hotsim help`, byte for byte. */

@@ -2,7 +2,8 @@
  * test_compare.c - `hotsim compare` and `hotsim run` end to end on the real
  * pairs: the null pair is exactly zero everywhere, swapping base and patched
  * flips every sign, --fail-above gates on regressions, the same command
- * gives byte-identical text, JSON and SVG every time, and errors exit 2.
+ * gives byte-identical text, JSON and SVG every time, a compare split into
+ * shards and merged prints the unsharded one, and errors exit 2.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -334,6 +335,112 @@ Test(compare, one_run_every_format, .timeout = 600)
 	cr_assert_eq(hs_sh(cmd, &out, 4096), 2);
 	cr_assert(strstr(out, "/nonexistent/x.md: cannot write"), "%s", out);
 	free(out);
+}
+
+/* hotsim ARGS with its stdout into file (booted state); the exit status */
+static int to_file(const char *args, const char *file)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "%s %s > %s 2>/dev/null", bin(), args, file);
+	return hs_sh(cmd, NULL, 0);
+}
+
+/* Shards 1..n of args into /tmp/hotsim-shard-K.json, merged: the merge's
+ * stdout (its exit status asserted 0). */
+static char *sharded(const char *args, int n)
+{
+	char cmd[1400], *out;
+
+	for (int k = 1; k <= n; k++) {
+		char file[64];
+
+		snprintf(file, sizeof(file), "/tmp/hotsim-shard-%d.json", k);
+		snprintf(cmd, sizeof(cmd), "%s --shard %d/%d", args, k, n);
+		cr_assert_eq(to_file(cmd, file), 0, "%s", cmd);
+	}
+	/* any order: the merge puts them in K order */
+	snprintf(cmd, sizeof(cmd), "%s merge /tmp/hotsim-shard-%d.json", bin(), n);
+	for (int k = 1; k < n; k++)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " /tmp/hotsim-shard-%d.json", k);
+	snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " 2>/dev/null");
+	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0, "%s", cmd);
+	return out;
+}
+
+/* A compare split into shards (compare --shard K/N, each measuring the
+ * units u mod N = K - 1) and merged prints the unsharded compare byte for
+ * byte: every path on every default core, booted, sampled, 9 layouts - the
+ * defaults - in text; in markdown (the merge explains the largest move
+ * itself) and JSON on fewer paths. */
+Test(compare, shards_merged_are_the_unsharded_report, .timeout = 900)
+{
+	const char *full = "compare " PAIR("7.2-base", "7.2-cswitch-inline") " --state-source booted";
+	const char *few = "compare " PAIR("7.2-base", "7.2-cswitch-inline") " --state-source booted "
+			  "--path irq-el0,cswitch,percpu";
+	char cmd[1024], *one, *merged;
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", bin(), full);
+	cr_assert_eq(hs_sh(cmd, &one, MAX_OUT), 0, "%s", cmd);
+	merged = sharded(full, 4);
+	cr_assert(strstr(one, "sched-pipe.switch") && strstr(one, "fork"), "%.300s", one);
+	cr_assert_str_eq(one, merged, "4 shards merged differ from the unsharded compare");
+	free(one);
+	free(merged);
+	for (int f = 0; f < 2; f++) {
+		snprintf(cmd, sizeof(cmd), "%s %s --format %s 2>/dev/null", bin(), few, f ? "json" : "markdown");
+		cr_assert_eq(hs_sh(cmd, &one, MAX_OUT), 0, "%s", cmd);
+		snprintf(cmd, sizeof(cmd), "%s --format %s", few, f ? "json" : "markdown");
+		merged = sharded(cmd, 3);
+		cr_assert_str_eq(one, merged, "--format %s: 3 shards merged differ", f ? "json" : "markdown");
+		free(one);
+		free(merged);
+	}
+}
+
+/* What does not belong together is refused, one line naming the file. */
+Test(compare, merge_refuses_what_does_not_belong_together, .timeout = 600)
+{
+	const char *args = "compare " PAIR("7.2-base", "7.2-cswitch-inline") " --state-source booted "
+			   "--path syscall.getpid --cpu a53,a55";
+	static const struct { const char *files, *says; } bad[] = {
+		{ "/tmp/hotsim-shard-1.json", "1 shard given, but /tmp/hotsim-shard-1.json is one of 2" },
+		{ "/tmp/hotsim-shard-1.json /tmp/hotsim-shard-1.json", "shard 1/2 given twice" },
+		{ "/tmp/hotsim-shard-1.json /tmp/hotsim-other-2.json", "shards of different command lines" },
+		{ "/tmp/hotsim-shard-1.json /tmp/hotsim-shard-2.json /tmp/hotsim-cut.json", "ends early" },
+		{ "/tmp/hotsim-shard-1.json /tmp/hotsim-nothing.json", "/tmp/hotsim-nothing.json: No such file" },
+		{ "/tmp/hotsim-moved-1.json /tmp/hotsim-moved-2.json", "/tmp/hotsim-moved.vmlinux: not the image" },
+	};
+	char cmd[2048], *out;
+
+	hs_kernel("7.2-base");
+	hs_kernel("7.2-cswitch-inline");
+	free(sharded(args, 2));
+	snprintf(cmd, sizeof(cmd), "%s --cpu a53,a73 --shard 2/2", args);
+	cr_assert_eq(to_file(cmd, "/tmp/hotsim-other-2.json"), 0);
+	cr_assert_eq(hs_sh("head -c 2000 /tmp/hotsim-shard-2.json > /tmp/hotsim-cut.json", NULL, 0), 0);
+	/* an image replaced after its shards were measured */
+	cr_assert_eq(hs_sh("cp " HS_KPATH("7.2-base") " /tmp/hotsim-moved.vmlinux", NULL, 0), 0);
+	for (int k = 1; k <= 2; k++) {
+		char file[64];
+
+		snprintf(cmd, sizeof(cmd), "compare /tmp/hotsim-moved.vmlinux " HS_KPATH("7.2-cswitch-inline")
+			 " --state-source booted --path syscall.getpid --cpu a53 --shard %d/2", k);
+		snprintf(file, sizeof(file), "/tmp/hotsim-moved-%d.json", k);
+		cr_assert_eq(to_file(cmd, file), 0, "%s", cmd);
+	}
+	cr_assert_eq(hs_sh("cp " HS_KPATH("7.2-cswitch-inline") " /tmp/hotsim-moved.vmlinux", NULL, 0), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s merge %s 2>&1 >/dev/null", bin(), bad[i].files);
+		cr_assert_eq(hs_sh(cmd, &out, 4096), 2, "%s", cmd);
+		cr_assert(strstr(out, bad[i].says) && strchr(out, '\n') == out + strlen(out) - 1 &&
+			  strlen(out) < 400, "%s: '%s'", bad[i].files, out);
+		free(out);
+	}
+	hs_sh("rm -f /tmp/hotsim-shard-*.json /tmp/hotsim-other-2.json /tmp/hotsim-cut.json "
+	      "/tmp/hotsim-moved*", NULL, 0);
 }
 
 /* Measuring each (image, core) in a process of its own (parallel.c) gives

@@ -109,7 +109,14 @@ struct ms_options {
 	const struct ms_image *pin_from;
 	/* the paths' boot (NULL: the registry's, hotsim's own workload) */
 	const struct hs_path_set *set;
+	/* a share of the work (compare --shard K/N): unit u = core index x
+	 * npaths + path index is measured when u mod nshards = shard - 1,
+	 * on every image; nshards 0: everything */
+	unsigned shard, nshards;
 };
+
+/* Is (core c, path k) of o in its shard? (ms_options.shard) */
+int ms_in_shard(const struct ms_options *o, int c, int k);
 
 struct ms_image {
 	struct hs_image *img;

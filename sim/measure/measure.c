@@ -380,14 +380,32 @@ int ms_open(const char *path, struct ms_image *out)
 	return out->img ? 0 : -1;
 }
 
+int ms_in_shard(const struct ms_options *o, int c, int k)
+{
+	unsigned u = (unsigned)c * (unsigned)o->npaths + (unsigned)k;
+
+	return !o->nshards || u % o->nshards == o->shard - 1;
+}
+
+/* Has core c any path in o's shard? (none: nothing to patch or boot) */
+static int core_in_shard(const struct ms_options *o, int c)
+{
+	for (int k = 0; k < o->npaths; k++)
+		if (ms_in_shard(o, c, k))
+			return 1;
+	return 0;
+}
+
 int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out)
 {
-	struct hs_patched *pt = hs_patch(out->img, o->cores[c]);
+	struct hs_patched *pt;
 	struct hs_session *ses;
 	struct hs_model *m;
 	int rc = 0;
 
-	if (!pt)
+	if (!core_in_shard(o, c))
+		return 0;
+	if (!(pt = hs_patch(out->img, o->cores[c])))
 		return -1;
 	m = model_for(o, o->cores[c]->name, out->img);
 	ses = m ? hs_session_new_for(pt, o->src, o->set) : NULL;
@@ -397,7 +415,8 @@ int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out)
 		return -1;
 	}
 	for (int k = 0; k < o->npaths && !rc; k++)
-		rc = measure_path(m, o, pt, ses, o->paths[k], o->pin_from, out);
+		if (ms_in_shard(o, c, k))
+			rc = measure_path(m, o, pt, ses, o->paths[k], o->pin_from, out);
 	hs_session_free(ses);
 	hs_model_free(m);
 	hs_patched_free(pt);

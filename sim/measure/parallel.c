@@ -306,7 +306,13 @@ int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *con
 	for (int i = 0; i < nimg; i++)
 		for (int c = 0; c < opts[i]->ncores; c++) {
 			struct task *t = &v[n];
+			int k;
 
+			/* a core with no path in the shard: no process, no boot */
+			for (k = 0; k < opts[i]->npaths && !ms_in_shard(opts[i], c, k); k++)
+				;
+			if (k == opts[i]->npaths)
+				continue;
 			if (n == (int)HS_ARRAY_SIZE(v))
 				return hs_fail("internal: too many images x cores to measure");
 			memset(t, 0, sizeof(*t));
