@@ -26,11 +26,16 @@ int hs_cache_init(struct hs_cache *c, const char *what, uint64_t entries, unsign
 		return hs_fail("%s: %llu entries in %u ways is not a power-of-two number of sets",
 			       what, (unsigned long long)entries, assoc);
 	n = entries;
+	/* two hints per entry, a power of two */
+	for (c->hmask = 1; c->hmask < 2 * n; c->hmask <<= 1)
+		;
 	c->tag = hs_calloc(n, sizeof(*c->tag));
 	c->use = hs_calloc(n, sizeof(*c->use));
-	if (!c->tag || !c->use) {
+	c->hint = hs_calloc(c->hmask, sizeof(*c->hint));
+	c->hmask--;
+	if (!c->tag || !c->use || !c->hint || assoc > 65535) {
 		hs_cache_free(c);
-		return -1;
+		return assoc > 65535 ? hs_fail("%s: %u ways is more than 65535", what, assoc) : -1;
 	}
 	c->assoc = assoc;
 	c->nsets = (unsigned)(entries / assoc);
@@ -41,6 +46,7 @@ void hs_cache_free(struct hs_cache *c)
 {
 	free(c->tag);
 	free(c->use);
+	free(c->hint);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -59,6 +65,7 @@ int hs_cache_access(struct hs_cache *c, uint64_t addr)
 {
 	uint64_t blk = (addr >> c->shift) + 1;
 	uint64_t *tag, *use;
+	uint16_t *hint;
 	unsigned victim = 0;
 
 	if (!c->nsets) {
@@ -72,12 +79,19 @@ int hs_cache_access(struct hs_cache *c, uint64_t addr)
 	}
 	tag = c->tag + (size_t)((blk - 1) & (c->nsets - 1)) * c->assoc;
 	use = c->use + (tag - c->tag);
+	hint = &c->hint[blk & c->hmask];
 	c->last = blk;
 	c->clock++;
-	/* a hit needs only the tags (the micro-TLBs have up to 48 ways) */
+	if (tag[*hint] == blk) {
+		use[*hint] = c->clock;
+		c->hits++;
+		return 1;
+	}
+	/* a hit needs only the tags */
 	for (unsigned w = 0; w < c->assoc; w++)
 		if (tag[w] == blk) {
 			use[w] = c->clock;
+			*hint = (uint16_t)w;
 			c->hits++;
 			return 1;
 		}
@@ -88,6 +102,7 @@ int hs_cache_access(struct hs_cache *c, uint64_t addr)
 			victim = w;
 	tag[victim] = blk;
 	use[victim] = c->clock;
+	*hint = (uint16_t)victim;
 	c->misses++;
 	return 0;
 }

@@ -18,6 +18,11 @@ struct hs_cache {
 	uint64_t clock;
 	uint64_t last;		/* block + 1 of the last access: a hit without a scan */
 	unsigned nsets, assoc, shift;
+	/* where a block was last seen in its set, by the block's low bits: a
+	 * hit is one compare, not a scan of the ways (a micro-TLB has up to 48,
+	 * one set) - a guess checked against the tag, so never wrong */
+	uint16_t *hint;
+	uint64_t hmask;
 	uint64_t hits, misses;	/* since the last flush */
 };
 

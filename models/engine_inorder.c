@@ -51,8 +51,7 @@ struct io_state {
 	uint8_t cause[A64_NREGS];
 	uint8_t rfl[A64_NREGS];
 	uint64_t cyc;			/* cycle of the last issue */
-	unsigned slots, mem_n, ld_n, st_n, br_n, shift_n, fp_n;
-	int single;			/* a single-issue op took this cycle */
+	uint64_t cnt;			/* this cycle's issue counts (enum hs_lane) */
 	uint64_t unit_free[HS_NUNITS][HS_MAX_PIPES];	/* when each unit of a kind is free */
 	uint64_t all_done, mem_done, posted_done;
 	uint64_t hold_until;		/* nothing issues before this */
@@ -81,7 +80,7 @@ static inline uint64_t operand_ready(const struct hs_model *m, const struct io_s
 		return t > is + adv ? t - adv : is;
 	case HS_SK_CASCADE:
 		/* a simple ALU op may pair with the ALU op it depends on */
-		if ((st->rfl[r] & R_CASCADE) && is == st->cyc && st->slots == 1)
+		if ((st->rfl[r] & R_CASCADE) && is == st->cyc && (st->cnt & 0xff) == 1)
 			return st->cyc;
 		return t;
 	default:
@@ -89,28 +88,10 @@ static inline uint64_t operand_ready(const struct hs_model *m, const struct io_s
 	}
 }
 
-/* May op issue in the cycle already holding st->slots instructions? */
-static inline int can_pair(const struct hs_model *m, const struct io_state *st, const struct hs_op *op)
+/* May op issue in the cycle already holding the ops st->cnt counts? */
+static inline int can_pair(const struct io_state *st, const struct hs_op *op)
 {
-	if (st->slots >= (unsigned)m->v[HS_P_ISSUE_WIDTH] || st->single ||
-	    (op->fl & (HS_OP_SINGLE | HS_OP_SLOT0)))
-		return 0;
-	switch (op->slot) {
-	case HS_SL_MEM:
-		if (op->unit == HS_U_LOAD && (op->fl & HS_OP_STORE))	/* atomics need both */
-			return 0;
-		return st->mem_n < (unsigned)m->v[HS_P_MEM_PIPES] &&
-		       (op->unit == HS_U_LOAD ? st->ld_n < (unsigned)m->v[HS_P_LOAD_PIPES]
-					      : st->st_n < (unsigned)m->v[HS_P_STORE_PIPES]);
-	case HS_SL_BRANCH:
-		return st->br_n < (unsigned)m->v[HS_P_BRANCH_PIPES];
-	case HS_SL_SHIFT:
-		return st->shift_n < 1;
-	case HS_SL_FP:
-		return st->fp_n < (unsigned)m->v[HS_P_FP_PIPES];
-	default:
-		return 1;
-	}
+	return !op->nopair && !((st->cnt + op->pbias) & HS_LANE_TOPS);
 }
 
 /* Why an instruction issued when it did: the constraints that bound it. */
@@ -134,7 +115,7 @@ static inline unsigned first_free(const struct hs_model *m, const struct io_stat
 {
 	unsigned best = 0, unit = op->unit;
 
-	if (!op->multi)
+	if (unit != HS_U_MUL && unit != HS_U_DIV)
 		return 0;
 	for (unsigned k = 1; k < nunits(m, unit); k++)
 		if (st->unit_free[unit][k] < st->unit_free[unit][best])
@@ -173,7 +154,7 @@ static void issue_cycle(const struct hs_model *m, const struct io_state *st, con
 		tt = is->t_ser;
 	if (st->hold_until > tt)
 		tt = st->hold_until;
-	if (i > 0 && tt == st->cyc && !can_pair(m, st, op))
+	if (i > 0 && tt == st->cyc && !can_pair(st, op))
 		tt = st->cyc + 1;
 	is->t = tt;
 }
@@ -184,31 +165,11 @@ static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issu
 {
 	if (i == 0 || issue > st->cyc) {
 		st->cyc = issue;
-		st->slots = st->mem_n = st->ld_n = st->st_n = st->br_n = st->shift_n = st->fp_n = 0;
-		st->single = 0;
+		st->cnt = 0;
 	} else {
 		*ev |= HS_EV_DUAL_ISSUED;
 	}
-	st->slots++;
-	st->single |= !!(op->fl & HS_OP_SINGLE);
-	switch (op->slot) {
-	case HS_SL_MEM:
-		st->mem_n++;
-		st->ld_n += !!(op->fl & HS_OP_LOAD);
-		st->st_n += !!(op->fl & HS_OP_STORE);
-		break;
-	case HS_SL_BRANCH:
-		st->br_n++;
-		break;
-	case HS_SL_SHIFT:
-		st->shift_n++;
-		break;
-	case HS_SL_FP:
-		st->fp_n++;
-		break;
-	default:
-		break;
-	}
+	st->cnt += op->pinc;
 }
 
 /* results: when each destination is ready and why; units, memory order
@@ -231,7 +192,8 @@ static void write_results(const struct hs_model *m, struct io_state *st, const s
 
 		st->ready[r] = issue + lat;
 		st->issued[r] = issue;
-		st->cause[r] = (mem->extra && loaded) ? mem->cause : op->dcause;
+		st->cause[r] = (mem->extra && loaded) ? mem->cause :
+			       op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP;
 		st->rfl[r] = (uint8_t)(fl | (mem->uncal && !wb ? R_UNCAL : 0) |
 				       (((op->dalu >> d) & 1) ? R_ALU : 0));
 		done = issue + lat > done ? issue + lat : done;

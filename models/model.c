@@ -137,6 +137,7 @@ void hs_model_free(struct hs_model *m)
 	hs_mem_free(&m->mem);
 	hs_bp_free(&m->bp);
 	free(m->ops);
+	free(m->words);
 	free(m->scratch);
 	free(m);
 }

@@ -240,9 +240,10 @@ enum hs_bkind {
 #define HS_OP_EXC	0x2000	/* svc/brk...: an exception entry follows */
 #define HS_OP_NOP	0x4000	/* does nothing (nop, hints, PAC without PAuth) */
 
+/* 64 bytes, a cache line each (m->ops is aligned): the engines read one
+ * per record, from tens of thousands. */
 struct hs_op {
 	uint64_t pc;		/* identity of the decode-cache entry it was built from */
-	uint32_t word;
 	uint16_t fl;		/* HS_OP_* */
 	uint8_t unit;		/* enum hs_unit */
 	uint8_t bkind;		/* enum hs_bkind */
@@ -254,19 +255,29 @@ struct hs_op {
 	uint8_t dlat[4];	/* result latency per dst */
 	uint8_t wb_mask;	/* bit i: dst[i] is a writeback base */
 	uint8_t mem_size;	/* bytes accessed */
-	uint8_t pair;		/* ldp/stp/ldxp: two registers */
 	uint16_t cost;		/* serial/system cost in cycles (param) */
 	uint8_t param;		/* enum hs_pid the cost came from (HS_NPARAMS: none) */
 	/* derived from the fields above (hs_op_derive), so that the engines
 	 * ask one question per operand or result, not four */
-	uint8_t slot;		/* enum hs_slot: the issue count it takes (in-order) */
 	uint8_t sk[6];		/* per src: enum hs_src_kind */
 	uint8_t dload;		/* bit d: dst d is loaded (a miss delays it) */
 	uint8_t dalu;		/* bit d: dst d is an ALU result, late for an address */
-	uint8_t dcause;		/* the stall cause of a wait for its results */
-	uint8_t multi;		/* its unit kind may have several units (mul, div) */
 	uint8_t busy;		/* it occupies its unit beyond its issue cycle */
+	uint8_t nopair;		/* in-order: never the younger of a pair */
+	uint64_t pinc, pbias;	/* in-order: the issue counts it takes, its caps (hs_lane) */
 };
+
+/*
+ * The in-order engine's issue counts of the current cycle, one byte lane
+ * each in a uint64_t: an op adds its pinc, and pairs with what the cycle
+ * holds only when no count it is limited by has reached its cap - with
+ * pbias holding 0x80 - cap in those lanes, (counts + pbias) has a lane's
+ * top bit set exactly then. One add and one test where a switch on the
+ * op's kind was (a branch the host mispredicts).
+ */
+enum hs_lane { HS_LN_SLOTS, HS_LN_SINGLE, HS_LN_MEM, HS_LN_LD, HS_LN_ST, HS_LN_BR, HS_LN_SHIFT, HS_LN_FP };
+#define HS_LANE(l, v) ((uint64_t)(v) << (8 * (l)))
+#define HS_LANE_TOPS 0x8080808080808080ULL
 
 /* How a source operand is read (in-order forwarding rules). */
 enum hs_src_kind {
@@ -276,9 +287,6 @@ enum hs_src_kind {
 	HS_SK_DATA,		/* store data, store_data_advance late */
 	HS_SK_BRANCH		/* a branch operand, branch_advance late */
 };
-
-/* Which per-cycle issue count an op takes. */
-enum hs_slot { HS_SL_OTHER, HS_SL_MEM, HS_SL_BRANCH, HS_SL_SHIFT, HS_SL_FP };
 
 /* Fill the derived fields of op from the rest (after any change to them). */
 void hs_op_derive(const struct hs_model *m, struct hs_op *op);
@@ -301,6 +309,7 @@ struct hs_model {
 	struct hs_bpred bp;		/* predictors (bpred.h) */
 	/* static descriptors, by decode-cache index */
 	struct hs_op *ops;
+	uint32_t *words;		/* each descriptor's instruction word (sync checks) */
 	size_t nops, capops;
 	const struct hs_dcache *ops_dc;
 	const struct hs_static *ops_dcv;	/* its entry array when last synced */
@@ -386,12 +395,10 @@ static inline void hs_fe_fetch(struct hs_model *m, struct hs_fe *fe, uint64_t pc
 	f->redirect_cause = f->redirect_uncal = f->miss_uncal = 0;
 	f->events = 0;
 	f->miss_cycles = f->exc_cycles = 0;
-	if (t > fe->cyc) {
-		fe->cyc = t;
-		fe->ngroup = 1;
-	} else {
-		fe->ngroup++;
-	}
+	/* a new fetch group when t moved on (selects, not a branch: which way
+	 * it goes is the pipeline's data) */
+	fe->ngroup = t > fe->cyc ? 1 : fe->ngroup + 1;
+	fe->cyc = t > fe->cyc ? t : fe->cyc;
 	fe->n++;
 }
 /* Instruction fetched last issued (dispatched) at t: frees its queue slot. */

@@ -5,6 +5,7 @@
  * which parameter its cost comes from. Built once per decode-cache entry and
  * parameter set, so the engines never decode per record.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "hotsim/err.h"
@@ -115,6 +116,12 @@ static void mem_operands(struct hs_op *op, const struct a64_insn *in, int litera
 			op->wb_mask |= (uint8_t)(1u << d);
 }
 
+/* ldp/stp/ldxp: two registers */
+static int is_pair(const struct a64_insn *in)
+{
+	return !!(in->flags & A64_F_PAIR);
+}
+
 static void set_dlat(struct hs_op *op, int lat)
 {
 	for (unsigned d = 0; d < op->ndst; d++)
@@ -132,7 +139,7 @@ static void load_lats(const struct hs_model *m, struct hs_op *op, const struct a
 	for (unsigned d = 0; d < op->ndst; d++) {
 		if (op->wb_mask & (1u << d))
 			op->dlat[d] = clamp8(pv(m, op, HS_P_LAT_ALU));
-		else if (op->pair && op->dst[d] == rt2_id && d > 0)
+		else if (is_pair(in) && op->dst[d] == rt2_id && d > 0)
 			op->dlat[d] = clamp8(pv(m, op, HS_P_LAT_LDP2) > lat ? pv(m, op, HS_P_LAT_LDP2) : lat);
 		else
 			op->dlat[d] = clamp8(lat);
@@ -175,7 +182,7 @@ static int regoff_extra(const struct hs_model *m, struct hs_op *op, const struct
 
 static void build_mem(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
 {
-	unsigned each = in->mem_size / (op->pair ? 2 : 1);
+	unsigned each = in->mem_size / (is_pair(in) ? 2 : 1);
 
 	mem_operands(op, in, !!(in->flags & A64_F_LITERAL));
 	switch (in->cls) {
@@ -225,9 +232,9 @@ static void build_mem(const struct hs_model *m, struct hs_op *op, const struct a
 		op->fl |= HS_OP_LOAD;	/* fills the cache; nothing waits for it */
 		break;
 	}
-	if (op->pair && pv(m, op, HS_P_PAIR_SINGLE))
+	if (is_pair(in) && pv(m, op, HS_P_PAIR_SINGLE))
 		op->fl |= HS_OP_SINGLE;
-	if (op->pair && in->cls == A64_C_LOAD)
+	if (is_pair(in) && in->cls == A64_C_LOAD)
 		op->occ = clamp8(pv(m, op, HS_P_OCC_LDP));
 }
 
@@ -409,11 +416,34 @@ static const struct op_class {
 };
 #undef NONE
 
+/* The lanes an op counts in and is capped by (enum hs_lane): every op a
+ * slot of issue_width, none after a single-issue op, and its unit's pipes. */
+static void pairing(const struct hs_model *m, struct hs_op *op)
+{
+	static const struct { uint8_t unit, lane; enum hs_pid cap; } pipes[] = {
+		{ HS_U_LOAD, HS_LN_LD, HS_P_LOAD_PIPES }, { HS_U_STORE, HS_LN_ST, HS_P_STORE_PIPES },
+		{ HS_U_BRANCH, HS_LN_BR, HS_P_BRANCH_PIPES }, { HS_U_FP, HS_LN_FP, HS_P_FP_PIPES },
+	};
+	int mem = op->unit == HS_U_LOAD || op->unit == HS_U_STORE;
+
+	op->pinc = HS_LANE(HS_LN_SLOTS, 1) | HS_LANE(HS_LN_SINGLE, !!(op->fl & HS_OP_SINGLE)) |
+		   HS_LANE(HS_LN_MEM, mem) | HS_LANE(HS_LN_LD, mem && (op->fl & HS_OP_LOAD)) |
+		   HS_LANE(HS_LN_ST, mem && (op->fl & HS_OP_STORE)) | HS_LANE(HS_LN_BR, op->unit == HS_U_BRANCH) |
+		   HS_LANE(HS_LN_SHIFT, op->unit == HS_U_SHIFT) | HS_LANE(HS_LN_FP, op->unit == HS_U_FP);
+	op->pbias = HS_LANE(HS_LN_SLOTS, 0x80 - m->v[HS_P_ISSUE_WIDTH]) | HS_LANE(HS_LN_SINGLE, 0x80 - 1);
+	if (mem)
+		op->pbias |= HS_LANE(HS_LN_MEM, 0x80 - m->v[HS_P_MEM_PIPES]);
+	if (op->unit == HS_U_SHIFT)
+		op->pbias |= HS_LANE(HS_LN_SHIFT, 0x80 - 1);
+	for (size_t k = 0; k < HS_ARRAY_SIZE(pipes); k++)
+		if (op->unit == pipes[k].unit)
+			op->pbias |= HS_LANE(pipes[k].lane, 0x80 - m->v[pipes[k].cap]);
+	/* single-issue and slot-0 ops never pair; atomics need both pipes */
+	op->nopair = (op->fl & (HS_OP_SINGLE | HS_OP_SLOT0)) || (op->unit == HS_U_LOAD && (op->fl & HS_OP_STORE));
+}
+
 void hs_op_derive(const struct hs_model *m, struct hs_op *op)
 {
-	op->slot = op->unit == HS_U_LOAD || op->unit == HS_U_STORE ? HS_SL_MEM :
-		   op->unit == HS_U_BRANCH ? HS_SL_BRANCH : op->unit == HS_U_SHIFT ? HS_SL_SHIFT :
-		   op->unit == HS_U_FP ? HS_SL_FP : HS_SL_OTHER;
 	for (unsigned s = 0; s < 6; s++)
 		op->sk[s] = (op->addr_mask & (1u << s)) ? HS_SK_ADDR :
 			    (op->data_mask & (1u << s)) ? HS_SK_DATA :
@@ -428,8 +458,7 @@ void hs_op_derive(const struct hs_model *m, struct hs_op *op)
 		if (!wb && (op->unit == HS_U_ALU || op->unit == HS_U_SHIFT))
 			op->dalu |= (uint8_t)(1u << d);
 	}
-	op->dcause = op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP;
-	op->multi = op->unit == HS_U_MUL || op->unit == HS_U_DIV;
+	pairing(m, op);
 	op->busy = op->occ > 1 || op->unit == HS_U_DIV || op->unit == HS_U_MUL || op->unit == HS_U_SHIFT;
 }
 
@@ -440,7 +469,6 @@ void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *i
 
 	memset(op, 0, sizeof(*op));
 	op->pc = pc;
-	op->word = in->word;
 	op->unit = c->unit;
 	op->bkind = c->bkind;
 	op->occ = 1;
@@ -450,7 +478,6 @@ void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *i
 	memcpy(op->src, in->src, op->nsrc);
 	memcpy(op->dst, in->dst, op->ndst);
 	op->mem_size = in->mem_size;
-	op->pair = !!(in->flags & A64_F_PAIR);
 	set_dlat(op, pv(m, op, c->lat != HS_NPARAMS ? c->lat : HS_P_LAT_ALU));
 	if (c->cost != HS_NPARAMS)
 		costed(m, op, c->cost, c->fl);
@@ -461,13 +488,20 @@ void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *i
 	hs_op_derive(m, op);
 }
 
+/* Entry i of the decode cache into m's descriptor i. */
+static void build(struct hs_model *m, const struct hs_dcache *dc, size_t i)
+{
+	hs_op_build(m, dc->v[i].pc, &dc->v[i].in, &m->ops[i]);
+	m->words[i] = dc->v[i].in.word;
+}
+
 /* Do the first, middle and last cached entries still match the cache? */
 static int spot_ok(const struct hs_model *m, const struct hs_dcache *dc)
 {
 	size_t k[3] = { 0, m->nops / 2, m->nops ? m->nops - 1 : 0 };
 
 	for (unsigned i = 0; i < 3 && m->nops; i++)
-		if (m->ops[k[i]].pc != dc->v[k[i]].pc || m->ops[k[i]].word != dc->v[k[i]].in.word)
+		if (m->ops[k[i]].pc != dc->v[k[i]].pc || m->words[k[i]] != dc->v[k[i]].in.word)
 			return 0;
 	return 1;
 }
@@ -480,13 +514,24 @@ int hs_ops_sync(struct hs_model *m, const struct hs_trace *t)
 	if (m->capops < dc->n) {
 		size_t nc = m->capops ? m->capops : 256;
 		struct hs_op *no;
+		uint32_t *nw;
 
 		while (nc < dc->n)
 			nc *= 2;
-		no = hs_realloc(m->ops, nc * sizeof(*no));
-		if (!no)
-			return -1;
+		/* a descriptor to a cache line: one line per record looked up */
+		no = aligned_alloc(64, nc * sizeof(*no));
+		nw = hs_realloc(m->words, nc * sizeof(*nw));
+		if (!no || !nw) {
+			free(no);
+			if (nw)
+				m->words = nw;
+			return hs_fail("out of memory for the model's descriptors");
+		}
+		if (m->nops)
+			memcpy(no, m->ops, m->nops * sizeof(*no));
+		free(m->ops);
 		m->ops = no;
+		m->words = nw;
 		m->capops = nc;
 	}
 	/*
@@ -500,16 +545,15 @@ int hs_ops_sync(struct hs_model *m, const struct hs_trace *t)
 	if (m->ops_stale || m->ops_dc != dc || m->ops_dcv != dc->v || m->nops > dc->n ||
 	    !spot_ok(m, dc)) {
 		for (size_t i = 0; i < m->nops && i < dc->n; i++)
-			if (m->ops_stale || m->ops[i].pc != dc->v[i].pc ||
-			    m->ops[i].word != dc->v[i].in.word)
-				hs_op_build(m, dc->v[i].pc, &dc->v[i].in, &m->ops[i]);
+			if (m->ops_stale || m->ops[i].pc != dc->v[i].pc || m->words[i] != dc->v[i].in.word)
+				build(m, dc, i);
 		m->ops_dc = dc;
 		m->ops_stale = 0;
 	}
 	m->ops_dcv = dc->v;
 	from = m->nops < dc->n ? m->nops : dc->n;
 	for (size_t i = from; i < dc->n; i++)
-		hs_op_build(m, dc->v[i].pc, &dc->v[i].in, &m->ops[i]);
+		build(m, dc, i);
 	m->nops = dc->n;
 	return 0;
 }
