@@ -61,32 +61,10 @@ void hs_cache_flush(struct hs_cache *c)
 	c->hits = c->misses = 0;
 }
 
-int hs_cache_access(struct hs_cache *c, uint64_t addr)
+int hs_cache_scan(struct hs_cache *c, uint64_t blk, uint64_t *tag, uint64_t *use, uint16_t *hint)
 {
-	uint64_t blk = (addr >> c->shift) + 1;
-	uint64_t *tag, *use;
-	uint16_t *hint;
 	unsigned victim = 0;
 
-	if (!c->nsets) {
-		c->misses++;
-		return 0;
-	}
-	/* the block touched last is the most recently used one: nothing to do */
-	if (blk == c->last) {
-		c->hits++;
-		return 1;
-	}
-	tag = c->tag + (size_t)((blk - 1) & (c->nsets - 1)) * c->assoc;
-	use = c->use + (tag - c->tag);
-	hint = &c->hint[blk & c->hmask];
-	c->last = blk;
-	c->clock++;
-	if (tag[*hint] == blk) {
-		use[*hint] = c->clock;
-		c->hits++;
-		return 1;
-	}
 	/* a hit needs only the tags */
 	for (unsigned w = 0; w < c->assoc; w++)
 		if (tag[w] == blk) {

@@ -36,8 +36,39 @@ int hs_cache_init(struct hs_cache *c, const char *what, uint64_t entries, unsign
 void hs_cache_free(struct hs_cache *c);
 void hs_cache_flush(struct hs_cache *c);
 
-/* Look addr up; on a miss the block is filled (LRU victim). 1 hit, 0 miss. */
-int hs_cache_access(struct hs_cache *c, uint64_t addr);
+/* The ways of blk's set scanned: a hit elsewhere than the hint, or a miss
+ * that fills the LRU way (cache.c). 1 hit, 0 miss. */
+int hs_cache_scan(struct hs_cache *c, uint64_t blk, uint64_t *tag, uint64_t *use, uint16_t *hint);
+
+/* Look addr up; on a miss the block is filled (LRU victim). 1 hit, 0 miss.
+ * Inline to the hint's hit; the scan is cache.c's. */
+static inline int hs_cache_access(struct hs_cache *c, uint64_t addr)
+{
+	uint64_t blk = (addr >> c->shift) + 1;
+	uint64_t *tag, *use;
+	uint16_t *hint;
+
+	if (!c->nsets) {
+		c->misses++;
+		return 0;
+	}
+	/* the block touched last is the most recently used one: nothing to do */
+	if (blk == c->last) {
+		c->hits++;
+		return 1;
+	}
+	tag = c->tag + (size_t)((blk - 1) & (c->nsets - 1)) * c->assoc;
+	use = c->use + (tag - c->tag);
+	hint = &c->hint[blk & c->hmask];
+	c->last = blk;
+	c->clock++;
+	if (tag[*hint] == blk) {
+		use[*hint] = c->clock;
+		c->hits++;
+		return 1;
+	}
+	return hs_cache_scan(c, blk, tag, use, hint);
+}
 
 /* Is addr's block present (no state change)? */
 int hs_cache_present(const struct hs_cache *c, uint64_t addr);
