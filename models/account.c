@@ -29,19 +29,33 @@ void hs_mem_access(struct hs_model *m, const struct hs_tinsn *rec, const struct 
 	}
 }
 
+/* Records [a, b) out of the ring, in runs the ring holds contiguously. */
+static void fold_range(struct hs_costs *c, size_t a, size_t b)
+{
+	while (a < b) {
+		size_t at = a & c->mask, n = b - a;
+
+		if (n > c->mask + 1 - at)
+			n = c->mask + 1 - at;	/* up to the ring's end */
+		c->fold(c->ctx, a, &c->v[at], n);
+		a += n;
+	}
+}
+
 void hs_costs_slide(struct hs_costs *c, size_t i)
 {
-	for (size_t j = c->next; j + 1 < i; j++) {
-		const struct hs_insn_cost *e = &c->v[j & c->mask];
+	size_t end = i - 1;
 
-		if (j == c->pin) {
-			c->aside = *e;
-			c->has_aside = 1;
-		} else {
-			c->fold(c->ctx, j, e);
-		}
+	/* the hold's owner, if it is among them, waits aside */
+	if (c->pin >= c->next && c->pin < end) {
+		fold_range(c, c->next, c->pin);
+		c->aside = c->v[c->pin & c->mask];
+		c->has_aside = 1;
+		fold_range(c, c->pin + 1, end);
+	} else {
+		fold_range(c, c->next, end);
 	}
-	c->next = i - 1;
+	c->next = end;
 }
 
 void hs_costs_finish(struct hs_costs *c, size_t n)
@@ -49,10 +63,9 @@ void hs_costs_finish(struct hs_costs *c, size_t n)
 	if (!c || !c->fold)
 		return;
 	/* an owner aside left the ring: it is below c->next */
-	for (size_t j = c->next; j < n; j++)
-		c->fold(c->ctx, j, &c->v[j & c->mask]);
+	fold_range(c, c->next, n);
 	if (c->has_aside)
-		c->fold(c->ctx, c->pin, &c->aside);
+		c->fold(c->ctx, c->pin, &c->aside, 1);
 	c->has_aside = 0;
 	c->next = n;
 }

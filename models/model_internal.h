@@ -476,7 +476,7 @@ static inline void hs_cost_pin(struct hs_costs *c, size_t i)
 	if (!c)
 		return;
 	if (c->has_aside) {
-		c->fold(c->ctx, c->pin, &c->aside);
+		c->fold(c->ctx, c->pin, &c->aside, 1);
 		c->has_aside = 0;
 	}
 	c->pin = i;

@@ -459,13 +459,16 @@ struct folded {
 	size_t n;
 };
 
-static void fold_into(void *ctx, size_t i, const struct hs_insn_cost *c)
+static void fold_into(void *ctx, size_t i, const struct hs_insn_cost *c, size_t n)
 {
 	struct folded *f = ctx;
 
-	cr_assert_lt(i, f->n);
-	f->v[i] = *c;
-	f->times[i]++;
+	cr_assert_geq(n, 1);
+	for (size_t k = 0; k < n; k++) {
+		cr_assert_lt(i + k, f->n);
+		f->v[i + k] = c[k];
+		f->times[i + k]++;
+	}
 }
 
 /*

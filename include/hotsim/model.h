@@ -116,7 +116,8 @@ int hs_model_run(struct hs_model *m, const struct hs_trace *t, struct hs_model_r
  * The attribution of a long stream without an entry per record: a window.
  * v is a ring of mask + 1 entries (a power of two, at least 2); each
  * record's cost, once nothing can charge it any more, leaves through
- * fold(ctx, i, cost). What still can: the instruction before the current
+ * fold(ctx, i, c, n): records i .. i + n - 1, their costs c[0 .. n - 1]
+ * (a run of the ring, in record order, n >= 1). What still can: the instruction before the current
  * one (a redirect it caused is charged to it) and the owner of a hold (an
  * MSR, DSB, DMB... that later instructions waited for) - that one waits
  * aside until the next hold takes over or the run ends. So records are
@@ -128,7 +129,7 @@ int hs_model_run(struct hs_model *m, const struct hs_trace *t, struct hs_model_r
 struct hs_costs {
 	struct hs_insn_cost *v;		/* the ring */
 	size_t mask;			/* ring entries - 1; SIZE_MAX: v is a whole array */
-	void (*fold)(void *ctx, size_t i, const struct hs_insn_cost *c);
+	void (*fold)(void *ctx, size_t i, const struct hs_insn_cost *c, size_t n);
 	void *ctx;
 	/* the run's bookkeeping (the engines') */
 	size_t next;			/* records below this were folded or wait aside */

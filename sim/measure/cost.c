@@ -170,30 +170,61 @@ static unsigned op_of(struct op_sums *s, size_t j)
 	return lo < s->n && s->ops[lo].begin <= j ? lo : s->n;
 }
 
-/* A layout of the band: only each op's (and part's) cycles count - the
- * band is the range of the layouts' means. */
-static void fold_cycles(void *ctx, size_t j, const struct hs_insn_cost *c)
+/* The run of records from j (before end) in one op, or between two:
+ * where it stops, and its op's sums (NULL: no sampled op's). */
+static size_t piece(struct op_sums *s, size_t j, size_t end, struct hs_model_result **a)
 {
-	struct op_sums *s = ctx;
 	unsigned k = op_of(s, j);
-	struct hs_model_result *a;
+	size_t stop = j + 1;
 
-	if (k >= s->n || k < s->first)
-		return;
-	a = &s->acc[(size_t)(k - s->first) * s->np];
-	a[s->np > 1 && s->pr->part_of[j] < s->np - 1 ? 1 + s->pr->part_of[j] : 0].cycles += c->cycles;
+	if (k < s->n)
+		stop = s->ops[k].end < end ? s->ops[k].end : end;
+	else if (j + 1 == s->last && s->cur < s->n && s->ops[s->cur].begin > j)
+		stop = s->ops[s->cur].begin < end ? s->ops[s->cur].begin : end;	/* a gap */
+	else if (j + 1 == s->last && s->cur >= s->n)
+		stop = end;
+	*a = k < s->n && k >= s->first ? &s->acc[(size_t)(k - s->first) * s->np] : NULL;
+	if (stop > s->last)
+		s->last = stop;
+	return stop;
 }
 
-static void fold_record(void *ctx, size_t j, const struct hs_insn_cost *c)
+/* The sums slot of record x: its part's (slot 0: no part). */
+static inline unsigned slot_of(const struct op_sums *s, size_t x)
+{
+	return s->np > 1 && s->pr->part_of[x] < s->np - 1 ? 1u + s->pr->part_of[x] : 0u;
+}
+
+/* A layout of the band: only each op's (and part's) cycles count - the
+ * band is the range of the layouts' means. */
+static void fold_cycles(void *ctx, size_t j, const struct hs_insn_cost *c, size_t n)
 {
 	struct op_sums *s = ctx;
-	unsigned k = op_of(s, j);
-	struct hs_model_result *a;
 
-	if (k >= s->n || k < s->first)
-		return;
-	a = &s->acc[(size_t)(k - s->first) * s->np];
-	add_one(c, &a[s->np > 1 && s->pr->part_of[j] < s->np - 1 ? 1 + s->pr->part_of[j] : 0]);
+	for (size_t end = j + n; j < end;) {
+		struct hs_model_result *a;
+		size_t stop = piece(s, j, end, &a);
+
+		for (; a && j < stop; j++, c++)
+			a[slot_of(s, j)].cycles += c->cycles;
+		c += stop - j;
+		j = stop;
+	}
+}
+
+static void fold_record(void *ctx, size_t j, const struct hs_insn_cost *c, size_t n)
+{
+	struct op_sums *s = ctx;
+
+	for (size_t end = j + n; j < end;) {
+		struct hs_model_result *a;
+		size_t stop = piece(s, j, end, &a);
+
+		for (; a && j < stop; j++, c++)
+			add_one(c, &a[slot_of(s, j)]);
+		c += stop - j;
+		j = stop;
+	}
 }
 
 static int sums_init(struct op_sums *s, const struct hs_path_run *pr, unsigned nparts)
