@@ -99,7 +99,11 @@ int hs_control_slow(struct hs_model *m, struct hs_fe *fe, const struct hs_trace 
 		hs_fe_restart(fe, resolve_t + op->cost, HS_ST_SERIAL, !!(op->fl & HS_OP_UNCAL));
 		redirect_open = 1;
 	} else if (op->bkind != HS_B_NONE) {
-		uint64_t next = hs_trace_next_pc(t, i), target = t->dc->v[rec->sidx].in.target;
+		/* the next record's pc from its descriptor (the line the next
+		 * iteration reads anyway), not the decode cache */
+		uint64_t next = i + 1 >= t->n ? 0 : t->v[i + 1].sidx < m->nops ? m->ops[t->v[i + 1].sidx].pc
+							       : hs_trace_next_pc(t, i);
+		uint64_t target = t->dc->v[rec->sidx].in.target;
 		uint16_t ev = hs_fe_control(m, fe, op, hs_code_at(m, op->pc),
 					    next ? hs_code_at(m, next) : 0, target ? hs_code_at(m, target) : 0,
 					    rec->flags, fetch_t, resolve_t, res);

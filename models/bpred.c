@@ -120,7 +120,8 @@ int hs_bp_btic(struct hs_bpred *bp, uint64_t pc)
 		}
 	if (i == bp->nbtic)
 		i = bp->nbtic - 1;	/* miss: the LRU entry goes */
-	memmove(&bp->btic[1], &bp->btic[0], i * sizeof(bp->btic[0]));
+	for (; i > 0; i--)	/* the entries before it move down (a single-entry BTIC: none) */
+		bp->btic[i] = bp->btic[i - 1];
 	bp->btic[0] = pc + 1;
 	return hit;
 }
