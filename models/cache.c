@@ -210,7 +210,7 @@ uint32_t hs_mem_translate(struct hs_memsys *ms, uint64_t addr, int iside, int *m
 	return ms->cfg.tlb_lat + ms->cfg.walk_lat;
 }
 
-int hs_level_uncal(const struct hs_model *m, enum hs_level lv, int tlb_miss)
+int hs_level_uncal_of(const struct hs_model *m, enum hs_level lv, int tlb_miss)
 {
 	int u = 0;
 

@@ -95,6 +95,9 @@ int hs_model_configure(struct hs_model *m)
 		       (unsigned)m->v[HS_P_BTAC_ENTRIES], (unsigned)m->v[HS_P_BTIC_ENTRIES],
 		       (unsigned)m->v[HS_P_RAS_DEPTH]))
 		return -1;
+	for (int lv = 0; lv < 4; lv++)
+		for (int miss = 0; miss < 3; miss++)
+			m->level_uncal[lv][miss] = (uint8_t)hs_level_uncal_of(m, (enum hs_level)lv, miss);
 	m->ops_stale = 1;
 	return 0;
 }

@@ -320,6 +320,7 @@ struct hs_model {
 	/* layout: code (data) at or above its split point is seen by the
 	 * caches and predictors moved by its delta (hs_model_set_layout_shift) */
 	uint64_t code_split, code_delta, data_split, data_delta;
+	uint8_t level_uncal[4][3];	/* hs_level_uncal_of by level and TLB miss */
 };
 
 static inline uint64_t hs_code_at(const struct hs_model *m, uint64_t pc)
@@ -432,7 +433,12 @@ uint32_t hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, int wr
 
 /* Would the latency of a miss served at lv (or a TLB miss) use an
  * uncalibrated parameter? */
-int hs_level_uncal(const struct hs_model *m, enum hs_level lv, int tlb_miss);
+int hs_level_uncal_of(const struct hs_model *m, enum hs_level lv, int tlb_miss);
+/* ... from the table hs_model_configure made of it (per access: a lookup) */
+static inline int hs_level_uncal(const struct hs_model *m, enum hs_level lv, int tlb_miss)
+{
+	return m->level_uncal[lv][tlb_miss];
+}
 
 /* --- shared accounting ----------------------------------------------------------- */
 
