@@ -204,6 +204,34 @@ static void *host(struct hs_runner *r, uint64_t va, uint64_t len)
 	return host_of(bt_of(r), va, len);
 }
 
+static void code_seen(struct hs_runner *r, uint64_t pc)
+{
+	struct hs_booted *bt = bt_of(r);
+	int64_t off = offset_of(bt, pc);
+
+	if (off >= 0)
+		bt->codepg[off / PAGE / 8] |= (uint8_t)(1u << ((off / PAGE) & 7));
+}
+
+/* dc zva of a kernel block Unicorn maps writable, on a page no code was
+ * decoded from: logged, zeroed (the user half's pages are mapped and
+ * marked accessed when first touched, booted_mmu.c: Unicorn's way). */
+static int zero(struct hs_runner *r, uint64_t va, uint64_t len)
+{
+	struct hs_booted *bt = bt_of(r);
+	const struct bt_run *run = (va >> 63) ? hs_bt_find_run(&bt->kernel, va) : NULL;
+	uint64_t off;
+
+	if (!run || !(run->prot & UC_PROT_WRITE) || va + len - run->va > run->len)
+		return 0;
+	off = run->pa - bt->ram_base + (va - run->va);
+	if (off + len > bt->ram_size || (bt->codepg[off / PAGE / 8] & (1u << ((off / PAGE) & 7))))
+		return 0;
+	written(r, va, len);
+	memset(bt->ram + off, 0, len);
+	return 1;
+}
+
 static void booted_free(struct hs_runner *r);
 
 static void at_warp(struct hs_runner *r, uint64_t pc)
@@ -234,6 +262,8 @@ static const struct hs_backend booted_backend = {
 	.name = "booted",
 	.host = host,
 	.written = written,
+	.zero = zero,
+	.code_seen = code_seen,
 	.svc = hs_bt_svc_entry,
 	.eret = hs_bt_eret,
 	.sysreg = hs_bt_sysreg,
@@ -275,7 +305,8 @@ struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_s
 		goto fail;
 	}
 	bt->saved = hs_calloc(bt->ram_size / PAGE / 8 + 1, 1);
-	if (!bt->saved)
+	bt->codepg = hs_calloc(bt->ram_size / PAGE / 8 + 1, 1);
+	if (!bt->saved || !bt->codepg)
 		goto fail;
 	if (!(bt->lazy = hs_snap_map_point0(snap, bt->ram)))
 		hs_snap_fill_ram(snap, 0, bt->ram);
@@ -480,6 +511,7 @@ static void booted_free(struct hs_runner *r)
 	free(bt->uart);
 	free(bt->saved);
 	free(bt->undo_pfn);
+	free(bt->codepg);
 	free(bt->sealed_pfn);
 	free(bt->sealed_data);
 	free(bt->ops);

@@ -130,6 +130,8 @@ static const struct a64_insn *decoded(struct hs_runner *r, uint64_t pc, long *id
 			return NULL;
 		memcpy(&word, p, 4);
 		*idx = hs_dcache_get(&r->dc, pc, word);
+		if (r->be->code_seen)
+			r->be->code_seen(r, pc);
 	}
 	if (*idx < 0) {
 		hs_rt_stop(r, "%s", hs_errmsg());
@@ -299,6 +301,32 @@ void hs_rt_on_intr(uc_engine *uc, uint32_t intno, void *ud)
 	else
 		hs_rt_stop(r, "exception %u at %s%s%s", intno, hs_addr_fmt(r->img, pc, where, sizeof(where)),
 			   stack[0] ? ", called from " : "", stack);
+}
+
+/*
+ * SYS instructions: dc zva done here when the backend can. Unicorn 2.0.1's
+ * own helper, with memory hooks installed, takes its slow path for every
+ * block - a byte store that looks for translated code to invalidate,
+ * allocating and freeing as it goes, ~1,000 host instructions a block: a
+ * third of a fork's replay, whose clear_page zeroes ~1,000 pages. The
+ * backend zeroes a block it maps writable and no code was ever decoded
+ * from (so no translation of it can be stale); the rest is Unicorn's.
+ */
+uint32_t hs_rt_on_sys(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud)
+{
+	struct hs_runner *r = ud;
+	uint64_t va;
+
+	if (cp->op0 != 1 || cp->op1 != 3 || cp->crn != 7 || cp->crm != 4 || cp->op2 != 1 || !r->zva_len ||
+	    !r->be->zero || reg == UC_ARM64_REG_XZR || uc_reg_read(uc, reg, &va) != UC_ERR_OK)
+		return 0;
+	va &= ~(r->zva_len - 1);
+	if (!r->be->zero(r, va, r->zva_len))
+		return 0;
+	/* the block's first byte, as Unicorn's store reports it to the memory hook */
+	if (r->tracing && r->tr->n && !r->tr->v[r->tr->n - 1].addr)
+		r->tr->v[r->tr->n - 1].addr = va;
+	return 1;
 }
 
 uint32_t hs_rt_on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud)

@@ -289,9 +289,17 @@ struct hs_runner *hs_rt_new_common(const struct hs_image *img, const struct hs_c
 	    uc_hook_add(r->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT, (void *)hs_rt_on_unmapped, r, 1, 0) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_INTR, (void *)hs_rt_on_intr, r, 1, 0) ||
 	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)hs_rt_on_mrs, r, 1, 0, UC_ARM64_INS_MRS) ||
-	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)hs_rt_on_msr, r, 1, 0, UC_ARM64_INS_MSR)) {
+	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)hs_rt_on_msr, r, 1, 0, UC_ARM64_INS_MSR) ||
+	    uc_hook_add(r->uc, &h, UC_HOOK_INSN, (void *)hs_rt_on_sys, r, 1, 0, UC_ARM64_INS_SYS)) {
 		hs_fail("unicorn: cannot install hooks");
 		goto fail;
+	}
+	{
+		/* DCZID_EL0 (S3_3_C0_C0_7): BS, log2 of the block in words; DZP */
+		uc_arm64_cp_reg dczid = { .op0 = 3, .op1 = 3, .crn = 0, .crm = 0, .op2 = 7 };
+
+		if (uc_reg_read(r->uc, UC_ARM64_REG_CP_REG, &dczid) == UC_ERR_OK && !(dczid.val & 0x10))
+			r->zva_len = 4ULL << (dczid.val & 0xf);
 	}
 	hs_rt_sysreg_init(r);
 	if (hs_kmsg_install(r))

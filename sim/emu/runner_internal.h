@@ -35,6 +35,11 @@ struct hs_backend {
 	void *(*host)(struct hs_runner *r, uint64_t va, uint64_t len);
 	/* a store (or dc zva) is about to write [va, va + len) */
 	void (*written)(struct hs_runner *r, uint64_t va, uint64_t len);
+	/* dc zva of the block [va, va + len): zero it here and say 1, or 0
+	 * for Unicorn to (hooks.c, hs_rt_on_sys: why) */
+	int (*zero)(struct hs_runner *r, uint64_t va, uint64_t len);
+	/* the instruction at pc is decoded for the first time: its page holds code */
+	void (*code_seen)(struct hs_runner *r, uint64_t pc);
 	/* svc from user code: perform the exception entry (0), or -1 */
 	int (*svc)(struct hs_runner *r);
 	/* eret, before it executes */
@@ -71,6 +76,7 @@ struct hs_backend {
 
 struct hs_runner {
 	uc_engine *uc;
+	uint64_t zva_len;	/* DCZID_EL0's block, bytes (0: dc zva prohibited) */
 	const struct hs_backend *be;	/* never NULL */
 	void *bes;			/* the backend's own state */
 	const struct hs_image *img;
@@ -143,6 +149,7 @@ bool hs_rt_on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
 void hs_rt_on_intr(uc_engine *uc, uint32_t intno, void *ud);
 uint32_t hs_rt_on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud);
 uint32_t hs_rt_on_msr(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud);
+uint32_t hs_rt_on_sys(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud);
 
 /* sysreg.c */
 void hs_rt_sysreg_init(struct hs_runner *r);

@@ -14,12 +14,13 @@ void hs_trace_init(struct hs_trace *t, const struct hs_dcache *dc, size_t limit)
 }
 
 /*
- * The records live in memory of their own (mmap), grown by mremap: a long
- * run's stream (fork's: 5.8 million records, 140 MB) grows without a copy
- * - realloc copied it at every doubling once glibc's mmap threshold had
- * risen past it - and its pages go back to the system when it is freed.
- * Transparent huge pages where the system allows them on request: far
- * fewer page faults for a stream that is written once and read per layout.
+ * A long run's records live in memory of their own (mmap), grown by
+ * mremap: its stream (fork's on a distro kernel: 5.8 million records,
+ * 90 MB) grows without a copy - realloc copied it at every doubling once
+ * glibc's mmap threshold had risen past it - and its pages go back to the
+ * system when it is freed. Transparent huge pages where the system allows
+ * them on request: far fewer page faults for a stream that is written
+ * once and read per layout.
  */
 static size_t bytes_for(size_t n)
 {
@@ -28,24 +29,45 @@ static size_t bytes_for(size_t n)
 	return (b + 4095) & ~(size_t)4095;
 }
 
+/* Up to this many bytes a stream is on the heap: a short run's (most
+ * synthesized paths: a few hundred records) mapping and unmapping memory
+ * of its own cost more than the run. */
+#define SMALL (1u << 20)
+
 static struct hs_tinsn *records_grow(struct hs_tinsn *v, size_t old_n, size_t new_n)
 {
-	void *p = v ? mremap(v, bytes_for(old_n), bytes_for(new_n), MREMAP_MAYMOVE)
-		    : mmap(NULL, bytes_for(new_n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t ob = v ? bytes_for(old_n) : 0, nb = bytes_for(new_n);
+	void *p;
 
+	if (nb <= SMALL) {
+		if (!(p = realloc(v, nb)))
+			hs_fail("out of memory for a trace of %zu records", new_n);
+		return p;
+	}
+	if (ob > SMALL)
+		p = mremap(v, ob, nb, MREMAP_MAYMOVE);
+	else
+		p = mmap(NULL, nb, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		hs_fail("out of memory for a trace of %zu records", new_n);
 		return NULL;
 	}
-	if (bytes_for(new_n) >= (2u << 20))
-		madvise(p, bytes_for(new_n), MADV_HUGEPAGE);
+	if (v && ob <= SMALL) {
+		/* leaving the heap */
+		memcpy(p, v, old_n * sizeof(*v));
+		free(v);
+	}
+	if (nb >= (2u << 20))
+		madvise(p, nb, MADV_HUGEPAGE);
 	return p;
 }
 
 void hs_trace_free(struct hs_trace *t)
 {
-	if (t->v)
+	if (t->v && bytes_for(t->cap) > SMALL)
 		munmap(t->v, bytes_for(t->cap));
+	else
+		free(t->v);
 	t->v = NULL;
 	t->n = t->cap = 0;
 }
