@@ -84,9 +84,28 @@ void hs_trace_init(struct hs_trace *t, const struct hs_dcache *dc, size_t limit)
 void hs_trace_free(struct hs_trace *t);
 /* dst: a copy of src's records and tables (-1 with hs_errmsg, dst empty). */
 int hs_trace_copy(struct hs_trace *dst, const struct hs_trace *src);
+/* Room for more records; -1 (hs_errmsg) at the cap. */
+int hs_trace_grow(struct hs_trace *t);
+/* -1 with hs_errmsg() naming the mismatch. */
+int hs_trace_bad_push(const struct hs_trace *t, uint64_t pc, uint32_t sidx);
+
 /* -1 (hs_errmsg) when the record cap is reached, or sidx is not pc's
- * entry in t->dc */
-int hs_trace_push(struct hs_trace *t, uint64_t pc, uint32_t sidx);
+ * entry in t->dc (the record's pc is the entry's). Inline: once per
+ * instruction replayed. */
+static inline int hs_trace_push(struct hs_trace *t, uint64_t pc, uint32_t sidx)
+{
+	struct hs_tinsn *v;
+
+	if (t->n == t->cap && hs_trace_grow(t))
+		return -1;
+	if (!t->dc || sidx >= t->dc->n || t->dc->v[sidx].pc != pc)
+		return hs_trace_bad_push(t, pc, sidx);
+	v = &t->v[t->n++];
+	v->addr = 0;
+	v->sidx = sidx;
+	v->flags = 0;
+	return 0;
+}
 void hs_trace_note_stub(struct hs_trace *t, const char *name, uint64_t addr);
 void hs_trace_note_sysreg(struct hs_trace *t, uint16_t enc, int write);
 

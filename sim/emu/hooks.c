@@ -18,7 +18,9 @@
 
 static const struct hs_hookfn *find_fn(struct hs_runner *r, uint64_t pc)
 {
-	if (pc < r->fn_lo || pc > r->fn_hi)
+	unsigned b = hs_rt_bloom_bit(pc);
+
+	if (pc < r->fn_lo || pc > r->fn_hi || !(r->fn_bloom[b >> 6] & (1ULL << (b & 63))))
 		return NULL;
 	for (unsigned i = 0; i < r->nfns; i++)
 		if (r->fns[i].addr == pc)
@@ -111,6 +113,45 @@ static void answer_call(struct hs_runner *r, uc_engine *uc, const struct hs_hook
 		r->csp--;
 }
 
+/* What the code hook does for an instruction beyond tracing it. */
+#define HK_SYSREG	0x01	/* MRS/MSR/SYS: noted in the trace */
+#define HK_CALL		0x02	/* pushes the call stack */
+#define HK_RET		0x04	/* pops it */
+#define HK_BACKEND	0x08	/* eret, wfi, dc zva, tlbi, dsb: the backend's */
+
+static uint8_t kind_of(const struct a64_insn *in)
+{
+	return (uint8_t)((in->cls == A64_C_MRS || in->cls == A64_C_MSR || in->cls == A64_C_SYS ? HK_SYSREG : 0) |
+			 (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND ? HK_CALL : 0) |
+			 (in->cls == A64_C_RET ? HK_RET : 0) |
+			 (in->cls == A64_C_ERET || a64_is_wfi(in->word) || a64_is_dc_zva(in->word) ||
+			  (in->cls == A64_C_SYS && a64_is_tlbi_el1(in->word)) || a64_is_dsb(in->word) ? HK_BACKEND : 0));
+}
+
+#define HK_UNKNOWN	0xff	/* not classified yet (an entry others decoded) */
+
+/* Entry idx's kind, classified on first use; HK_UNKNOWN: out of memory. */
+static uint8_t kind(struct hs_runner *r, long idx, const struct a64_insn *in)
+{
+	if ((size_t)idx >= r->nkind) {
+		size_t n = r->nkind ? r->nkind : 1024;
+		uint8_t *k;
+
+		while (n <= (size_t)idx)
+			n *= 2;
+		if (!(k = realloc(r->kind, n))) {
+			hs_fail("out of memory");
+			return HK_UNKNOWN;
+		}
+		memset(k + r->nkind, HK_UNKNOWN, n - r->nkind);
+		r->kind = k;
+		r->nkind = n;
+	}
+	if (r->kind[idx] == HK_UNKNOWN)
+		r->kind[idx] = kind_of(in);
+	return r->kind[idx];
+}
+
 /* The instruction at pc, decoded once per address; the word comes straight
  * from our own mapping (uc_mem_read per instruction was an eighth of the
  * run time). NULL: not mapped (the fetch fault hook reports it) or out of
@@ -142,7 +183,7 @@ static const struct a64_insn *decoded(struct hs_runner *r, uint64_t pc, long *id
 }
 
 /* The trace record of the instruction, and what the reports keep of it. */
-static int trace(struct hs_runner *r, uint64_t pc, long idx, const struct a64_insn *in)
+static int trace(struct hs_runner *r, uint64_t pc, long idx, const struct a64_insn *in, uint8_t k)
 {
 	if (r->tr && !r->tracing && pc == r->trace_from)
 		r->tracing = 1;
@@ -156,7 +197,7 @@ static int trace(struct hs_runner *r, uint64_t pc, long idx, const struct a64_in
 		r->tr->v[r->tr->n - 1].flags |= r->next_flags;
 		r->next_flags = 0;
 	}
-	if (in->cls == A64_C_MRS || in->cls == A64_C_MSR || in->cls == A64_C_SYS)
+	if (k & HK_SYSREG)
 		hs_trace_note_sysreg(r->tr, in->sysreg, in->cls != A64_C_MRS);
 	return 0;
 }
@@ -167,6 +208,7 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 	const struct hs_hookfn *f;
 	const struct a64_insn *in;
 	long idx;
+	uint8_t k;
 
 	(void)size;
 	if (at_limits(r, uc, pc))
@@ -183,7 +225,13 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 		answer_call(r, uc, f);
 		return;
 	}
-	if (!(in = decoded(r, pc, &idx)) || trace(r, pc, idx, in))
+	if (!(in = decoded(r, pc, &idx)))
+		return;
+	if ((k = kind(r, idx, in)) == HK_UNKNOWN) {
+		hs_rt_stop(r, "%s", hs_errmsg());
+		return;
+	}
+	if (trace(r, pc, idx, in, k) || !k)
 		return;
 	if (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND) {
 		if (r->csp < HS_CSTACK)
@@ -191,6 +239,8 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 	} else if (in->cls == A64_C_RET && r->csp > 0) {
 		r->csp--;
 	}
+	if (!(k & HK_BACKEND))
+		return;
 	if (in->cls == A64_C_ERET && r->be->eret)
 		r->be->eret(r);
 	else if (r->be->wfx && a64_is_wfi(in->word))

@@ -190,6 +190,7 @@ static int add_fn(struct hs_runner *r, uint64_t addr, const char *name, hs_shim_
 	f->ret = ret;
 	r->fn_lo = r->nfns == 1 || addr < r->fn_lo ? addr : r->fn_lo;
 	r->fn_hi = r->nfns == 1 || addr > r->fn_hi ? addr : r->fn_hi;
+	hs_rt_bloom_add(r, addr);
 	return 0;
 }
 
@@ -363,6 +364,7 @@ void hs_runner_free(struct hs_runner *r)
 	if (r->be->free)
 		r->be->free(r);
 	hs_dcache_free(&r->dc);
+	free(r->kind);
 	free(r->mem);
 	free(r->heap);
 	free(r->harness);

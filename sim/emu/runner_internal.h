@@ -92,6 +92,12 @@ struct hs_runner {
 
 	struct hs_dcache dc;
 	long dc_last;			/* the last instruction's index in dc (decoded()) */
+	/* per dc entry: what the code hook does for it beyond tracing
+	 * (hooks.c, HK_*: most instructions nothing - one test) */
+	uint8_t *kind;
+	size_t nkind;
+	/* the stubs' and shims' addresses, hashed: most pcs are not one */
+	uint64_t fn_bloom[4];
 	uc_hook h_code, h_mem;
 	int hooks_off;		/* bare mode (benchmarks) */
 
@@ -150,6 +156,19 @@ void hs_rt_on_intr(uc_engine *uc, uint32_t intno, void *ud);
 uint32_t hs_rt_on_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud);
 uint32_t hs_rt_on_msr(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud);
 uint32_t hs_rt_on_sys(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *ud);
+
+/* A stub or shim at addr: its bit in fn_bloom (a pc whose bit is clear is
+ * none of them). */
+static inline unsigned hs_rt_bloom_bit(uint64_t pc)
+{
+	return (unsigned)((pc >> 2) ^ (pc >> 10)) & 255;
+}
+static inline void hs_rt_bloom_add(struct hs_runner *r, uint64_t addr)
+{
+	unsigned b = hs_rt_bloom_bit(addr);
+
+	r->fn_bloom[b >> 6] |= 1ULL << (b & 63);
+}
 
 /* sysreg.c */
 void hs_rt_sysreg_init(struct hs_runner *r);

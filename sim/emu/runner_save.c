@@ -60,11 +60,13 @@ int hs_rt_restore(struct hs_runner *r)
 	r->icount = r->snap.icount;
 	r->nfns = r->snap.nfns;
 	r->fn_lo = r->fn_hi = 0;
+	memset(r->fn_bloom, 0, sizeof(r->fn_bloom));
 	for (unsigned i = 0; i < r->nfns; i++) {
 		if (!i || r->fns[i].addr < r->fn_lo)
 			r->fn_lo = r->fns[i].addr;
 		if (!i || r->fns[i].addr > r->fn_hi)
 			r->fn_hi = r->fns[i].addr;
+		hs_rt_bloom_add(r, r->fns[i].addr);
 	}
 	r->gic_pending = r->snap.gic_pending;
 	r->icc_pmr = r->snap.icc[0];

@@ -84,30 +84,27 @@ int hs_trace_copy(struct hs_trace *dst, const struct hs_trace *src)
 	return 0;
 }
 
-int hs_trace_push(struct hs_trace *t, uint64_t pc, uint32_t sidx)
+int hs_trace_grow(struct hs_trace *t)
 {
-	if (t->n == t->cap) {
-		size_t nc = t->cap ? 2 * t->cap : 4096;
-		struct hs_tinsn *nv;
+	size_t nc = t->cap ? 2 * t->cap : 4096;
+	struct hs_tinsn *nv;
 
-		if (t->limit && nc > t->limit)
-			nc = t->limit;
-		if (t->n >= nc)
-			return hs_fail("trace exceeds %zu instructions", t->limit);
-		if (!(nv = records_grow(t->v, t->cap, nc)))
-			return -1;
-		t->v = nv;
-		t->cap = nc;
-	}
-	/* the record's pc is its decode-cache entry's: not stored twice */
-	if (!t->dc || sidx >= t->dc->n || t->dc->v[sidx].pc != pc)
-		return hs_fail("trace record at 0x%llx: decode entry %u is not that address's",
-			       (unsigned long long)pc, sidx);
-	t->v[t->n].addr = 0;
-	t->v[t->n].sidx = sidx;
-	t->v[t->n].flags = 0;
-	t->n++;
+	if (t->limit && nc > t->limit)
+		nc = t->limit;
+	if (t->n >= nc)
+		return hs_fail("trace exceeds %zu instructions", t->limit);
+	if (!(nv = records_grow(t->v, t->cap, nc)))
+		return -1;
+	t->v = nv;
+	t->cap = nc;
 	return 0;
+}
+
+int hs_trace_bad_push(const struct hs_trace *t, uint64_t pc, uint32_t sidx)
+{
+	(void)t;
+	return hs_fail("trace record at 0x%llx: decode entry %u is not that address's", (unsigned long long)pc,
+		       sidx);
 }
 
 void hs_trace_note_stub(struct hs_trace *t, const char *name, uint64_t addr)
