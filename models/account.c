@@ -103,7 +103,10 @@ int hs_control_slow(struct hs_model *m, struct hs_fe *fe, const struct hs_trace 
 		 * iteration reads anyway), not the decode cache */
 		uint64_t next = i + 1 >= t->n ? 0 : t->v[i + 1].sidx < m->nops ? m->ops[t->v[i + 1].sidx].pc
 							       : hs_trace_next_pc(t, i);
-		uint64_t target = t->dc->v[rec->sidx].in.target;
+		/* the target from the descriptor too (the decode entry's
+		 * line was a cache miss per branch) */
+		uint64_t target = op->tgt ? op->pc + (uint64_t)(int64_t)op->tgt :
+				  op->far ? t->dc->v[rec->sidx].in.target : 0;
 		uint16_t ev = hs_fe_control(m, fe, op, hs_code_at(m, op->pc),
 					    next ? hs_code_at(m, next) : 0, target ? hs_code_at(m, target) : 0,
 					    rec->flags, fetch_t, resolve_t, res);

@@ -169,7 +169,7 @@ static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issu
 	} else {
 		*ev |= HS_EV_DUAL_ISSUED;
 	}
-	st->cnt += op->pinc;
+	st->cnt += hs_lane_ones[op->pinc];
 }
 
 /* results: when each destination is ready and why; units, memory order

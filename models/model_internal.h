@@ -264,7 +264,10 @@ struct hs_op {
 	uint8_t dalu;		/* bit d: dst d is an ALU result, late for an address */
 	uint8_t busy;		/* it occupies its unit beyond its issue cycle */
 	uint8_t nopair;		/* in-order: never the younger of a pair */
-	uint64_t pinc, pbias;	/* in-order: the issue counts it takes, its caps (hs_lane) */
+	uint8_t pinc;		/* in-order: the issue counts it takes, a bit per hs_lane */
+	uint8_t far;		/* its target is not pc + tgt (tgt 0): the decode entry's */
+	int32_t tgt;		/* branch (adr, literal) target - pc, 0: none */
+	uint64_t pbias;		/* in-order: its caps (hs_lane) */
 };
 
 /*
@@ -278,6 +281,9 @@ struct hs_op {
 enum hs_lane { HS_LN_SLOTS, HS_LN_SINGLE, HS_LN_MEM, HS_LN_LD, HS_LN_ST, HS_LN_BR, HS_LN_SHIFT, HS_LN_FP };
 #define HS_LANE(l, v) ((uint64_t)(v) << (8 * (l)))
 #define HS_LANE_TOPS 0x8080808080808080ULL
+
+/* A pinc's lanes, each a 1 (the byte per lane it adds), by its bits. */
+extern const uint64_t hs_lane_ones[256];
 
 /* How a source operand is read (in-order forwarding rules). */
 enum hs_src_kind {

@@ -416,6 +416,19 @@ static const struct op_class {
 };
 #undef NONE
 
+#define ONES1(b) ((uint64_t)(((b) >> 0) & 1) | (uint64_t)(((b) >> 1) & 1) << 8 | \
+		  (uint64_t)(((b) >> 2) & 1) << 16 | (uint64_t)(((b) >> 3) & 1) << 24 | \
+		  (uint64_t)(((b) >> 4) & 1) << 32 | (uint64_t)(((b) >> 5) & 1) << 40 | \
+		  (uint64_t)(((b) >> 6) & 1) << 48 | (uint64_t)(((b) >> 7) & 1) << 56)
+#define ONES4(b) ONES1(b), ONES1((b) + 1), ONES1((b) + 2), ONES1((b) + 3)
+#define ONES16(b) ONES4(b), ONES4((b) + 4), ONES4((b) + 8), ONES4((b) + 12)
+#define ONES64(b) ONES16(b), ONES16((b) + 16), ONES16((b) + 32), ONES16((b) + 48)
+const uint64_t hs_lane_ones[256] = { ONES64(0), ONES64(64), ONES64(128), ONES64(192) };
+#undef ONES64
+#undef ONES16
+#undef ONES4
+#undef ONES1
+
 /* The lanes an op counts in and is capped by (enum hs_lane): every op a
  * slot of issue_width, none after a single-issue op, and its unit's pipes. */
 static void pairing(const struct hs_model *m, struct hs_op *op)
@@ -426,10 +439,10 @@ static void pairing(const struct hs_model *m, struct hs_op *op)
 	};
 	int mem = op->unit == HS_U_LOAD || op->unit == HS_U_STORE;
 
-	op->pinc = HS_LANE(HS_LN_SLOTS, 1) | HS_LANE(HS_LN_SINGLE, !!(op->fl & HS_OP_SINGLE)) |
-		   HS_LANE(HS_LN_MEM, mem) | HS_LANE(HS_LN_LD, mem && (op->fl & HS_OP_LOAD)) |
-		   HS_LANE(HS_LN_ST, mem && (op->fl & HS_OP_STORE)) | HS_LANE(HS_LN_BR, op->unit == HS_U_BRANCH) |
-		   HS_LANE(HS_LN_SHIFT, op->unit == HS_U_SHIFT) | HS_LANE(HS_LN_FP, op->unit == HS_U_FP);
+	op->pinc = (uint8_t)(1u << HS_LN_SLOTS | !!(op->fl & HS_OP_SINGLE) << HS_LN_SINGLE | mem << HS_LN_MEM |
+			     (mem && (op->fl & HS_OP_LOAD)) << HS_LN_LD | (mem && (op->fl & HS_OP_STORE)) << HS_LN_ST |
+			     (op->unit == HS_U_BRANCH) << HS_LN_BR | (op->unit == HS_U_SHIFT) << HS_LN_SHIFT |
+			     (op->unit == HS_U_FP) << HS_LN_FP);
 	op->pbias = HS_LANE(HS_LN_SLOTS, 0x80 - m->v[HS_P_ISSUE_WIDTH]) | HS_LANE(HS_LN_SINGLE, 0x80 - 1);
 	if (mem)
 		op->pbias |= HS_LANE(HS_LN_MEM, 0x80 - m->v[HS_P_MEM_PIPES]);
@@ -469,6 +482,11 @@ void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *i
 
 	memset(op, 0, sizeof(*op));
 	op->pc = pc;
+	/* the target as an offset from pc: branches reach +-128 MB */
+	if (in->target && (int64_t)(in->target - pc) == (int32_t)(in->target - pc) && in->target != pc)
+		op->tgt = (int32_t)(in->target - pc);
+	else
+		op->far = !!in->target;
 	op->unit = c->unit;
 	op->bkind = c->bkind;
 	op->occ = 1;
