@@ -74,7 +74,8 @@ struct hs_snap {
 	uint64_t data_off;
 };
 
-/* 4: the page data starts on a page boundary of the file */
+/* 4: the page data starts on a page boundary of the file, its checksum
+ * in four lanes */
 #define HS_SNAP_MAGIC "hotsim-snap-4\n"
 
 /* Write s to path (tmp + rename); -1 with hs_errmsg(). */
