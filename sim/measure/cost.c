@@ -195,36 +195,33 @@ static inline unsigned slot_of(const struct op_sums *s, size_t x)
 	return s->np > 1 && s->pr->part_of[x] < s->np - 1 ? 1u + s->pr->part_of[x] : 0u;
 }
 
-/* A layout of the band: only each op's (and part's) cycles count - the
- * band is the range of the layouts' means. */
-static void fold_cycles(void *ctx, size_t j, const struct hs_insn_cost *c, size_t n)
+/* Records j .. j + n - 1 into their ops' sums: every field (full), or only
+ * the cycles - a layout of the band, whose rows are the range of the
+ * layouts' means. Inline, so each caller is its own loop. */
+static inline void fold_run(struct op_sums *s, size_t j, const struct hs_insn_cost *c, size_t n, int full)
 {
-	struct op_sums *s = ctx;
-
 	for (size_t end = j + n; j < end;) {
 		struct hs_model_result *a;
 		size_t stop = piece(s, j, end, &a);
 
 		for (; a && j < stop; j++, c++)
-			a[slot_of(s, j)].cycles += c->cycles;
+			if (full)
+				add_one(c, &a[slot_of(s, j)]);
+			else
+				a[slot_of(s, j)].cycles += c->cycles;
 		c += stop - j;
 		j = stop;
 	}
 }
 
+static void fold_cycles(void *ctx, size_t j, const struct hs_insn_cost *c, size_t n)
+{
+	fold_run(ctx, j, c, n, 0);
+}
+
 static void fold_record(void *ctx, size_t j, const struct hs_insn_cost *c, size_t n)
 {
-	struct op_sums *s = ctx;
-
-	for (size_t end = j + n; j < end;) {
-		struct hs_model_result *a;
-		size_t stop = piece(s, j, end, &a);
-
-		for (; a && j < stop; j++, c++)
-			add_one(c, &a[slot_of(s, j)]);
-		c += stop - j;
-		j = stop;
-	}
+	fold_run(ctx, j, c, n, 1);
 }
 
 static int sums_init(struct op_sums *s, const struct hs_path_run *pr, unsigned nparts)
