@@ -44,8 +44,18 @@ report() {
 	out="$tmp/$n.out"; rc=$(cat "$tmp/$n.rc")
 	summary=$(grep 'Synthesis:' "$out" | tail -1 | sed 's/ *$//')
 	skipped=$(grep -c '^\[SKIP\]' "$out")
-	[ "$skipped" -gt 0 ] && summary="$summary | Skipped: $skipped (need real kernels)"
+	[ "$skipped" -gt 0 ] && summary="$summary | Skipped: $skipped"
 	printf '%-28s %s (%ss)\n' "$n" "${summary:-no summary (crashed?)}" "$(cat "$tmp/$n.secs")"
+	# each skip's reason, unless they are the real-kernel tests make test
+	# leaves to make check (one line says so then)
+	if [ "$skipped" -gt 0 ]; then
+		if [ "${HOTSIM_KERNELS:-}" = skip ]; then
+			grep '^\[SKIP\]' "$out" | grep -vc 'make check runs it' | grep -qx 0 ||
+				grep '^\[SKIP\]' "$out" | grep -v 'make check runs it' | head -5 | sed 's/^/    /'
+		else
+			grep '^\[SKIP\]' "$out" | head -5 | sed 's/^/    /'
+		fi
+	fi
 	if [ "$rc" -ne 0 ]; then
 		grep -v '^\[====\]\|^\[RUN \]\|^\[PASS\]\|^\[SKIP\]' "$out" | head -60
 		return 1

@@ -244,6 +244,10 @@ Test(formats, readme_examples_are_the_output, .timeout = 1800)
 	snprintf(cmd, sizeof(cmd), "HOTSIM_BIN=%s scripts/readme-examples --check 2>&1", hs_bin());
 	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0, "%.4000s", out);
 	cr_assert(strstr(out, "every one what hotsim prints"), "%.4000s", out);
+	/* stale examples (a newer Debian source under them) are listed, not
+	 * compared; at least one is compared: a check of nothing proves nothing */
+	cr_assert(strstr(out, "readme-examples: ") &&
+		  atoi(strstr(out, "readme-examples: ") + strlen("readme-examples: ")) > 0, "%.4000s", out);
 	free(out);
 }
 
