@@ -214,20 +214,21 @@ static void code_seen(struct hs_runner *r, uint64_t pc)
 }
 
 /* dc zva of a kernel block Unicorn maps writable, on a page no code was
- * decoded from: logged, zeroed (the user half's pages are mapped and
- * marked accessed when first touched, booted_mmu.c: Unicorn's way). */
+ * run from: zeroed (the user half's pages are mapped and marked accessed
+ * when first touched, booted_mmu.c: Unicorn's way). The code hook has
+ * logged the block's 512 bytes as written already (hooks.c), before the
+ * instruction ran. */
 static int zero(struct hs_runner *r, uint64_t va, uint64_t len)
 {
 	struct hs_booted *bt = bt_of(r);
 	const struct bt_run *run = (va >> 63) ? hs_bt_find_run(&bt->kernel, va) : NULL;
 	uint64_t off;
 
-	if (!run || !(run->prot & UC_PROT_WRITE) || va + len - run->va > run->len)
+	if (len > 512 || !run || !(run->prot & UC_PROT_WRITE) || va + len - run->va > run->len)
 		return 0;
 	off = run->pa - bt->ram_base + (va - run->va);
 	if (off + len > bt->ram_size || (bt->codepg[off / PAGE / 8] & (1u << ((off / PAGE) & 7))))
 		return 0;
-	written(r, va, len);
 	memset(bt->ram + off, 0, len);
 	return 1;
 }

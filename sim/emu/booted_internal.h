@@ -73,7 +73,7 @@ struct hs_booted {
 	 * copies them back from there (a copy of each page was 96 MB for a
 	 * distro kernel's fork) */
 	uint8_t *saved;			/* bitmap by page */
-	uint8_t *codepg;		/* bitmap by page: code was decoded from it */
+	uint8_t *codepg;		/* bitmap by page: Unicorn ran code from it */
 	uint32_t *undo_pfn;
 	size_t nundo, capundo;
 	uint32_t npoint0;		/* the snapshot's pages of point 0 (the first ones) */

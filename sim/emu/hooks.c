@@ -130,8 +130,11 @@ static uint8_t kind_of(const struct a64_insn *in)
 
 #define HK_UNKNOWN	0xff	/* not classified yet (an entry others decoded) */
 
-/* Entry idx's kind, classified on first use; HK_UNKNOWN: out of memory. */
-static uint8_t kind(struct hs_runner *r, long idx, const struct a64_insn *in)
+/* Entry idx's kind, classified on first use; HK_UNKNOWN: out of memory.
+ * The first use is also where the backend learns that Unicorn translated
+ * code from pc's page - an entry may have been decoded without running
+ * (a per-CPU site's window, measure.c), so the decode is not that moment. */
+static uint8_t kind(struct hs_runner *r, long idx, uint64_t pc, const struct a64_insn *in)
 {
 	if ((size_t)idx >= r->nkind) {
 		size_t n = r->nkind ? r->nkind : 1024;
@@ -147,8 +150,11 @@ static uint8_t kind(struct hs_runner *r, long idx, const struct a64_insn *in)
 		r->kind = k;
 		r->nkind = n;
 	}
-	if (r->kind[idx] == HK_UNKNOWN)
+	if (r->kind[idx] == HK_UNKNOWN) {
 		r->kind[idx] = kind_of(in);
+		if (r->be->code_seen)
+			r->be->code_seen(r, pc);
+	}
 	return r->kind[idx];
 }
 
@@ -171,8 +177,6 @@ static const struct a64_insn *decoded(struct hs_runner *r, uint64_t pc, long *id
 			return NULL;
 		memcpy(&word, p, 4);
 		*idx = hs_dcache_get(&r->dc, pc, word);
-		if (r->be->code_seen)
-			r->be->code_seen(r, pc);
 	}
 	if (*idx < 0) {
 		hs_rt_stop(r, "%s", hs_errmsg());
@@ -227,16 +231,16 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 	}
 	if (!(in = decoded(r, pc, &idx)))
 		return;
-	if ((k = kind(r, idx, in)) == HK_UNKNOWN) {
+	if ((k = kind(r, idx, pc, in)) == HK_UNKNOWN) {
 		hs_rt_stop(r, "%s", hs_errmsg());
 		return;
 	}
 	if (trace(r, pc, idx, in, k) || !k)
 		return;
-	if (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND) {
+	if (k & HK_CALL) {
 		if (r->csp < HS_CSTACK)
 			r->cstack[r->csp++] = pc + 4;
-	} else if (in->cls == A64_C_RET && r->csp > 0) {
+	} else if ((k & HK_RET) && r->csp > 0) {
 		r->csp--;
 	}
 	if (!(k & HK_BACKEND))

@@ -38,7 +38,8 @@ struct hs_backend {
 	/* dc zva of the block [va, va + len): zero it here and say 1, or 0
 	 * for Unicorn to (hooks.c, hs_rt_on_sys: why) */
 	int (*zero)(struct hs_runner *r, uint64_t va, uint64_t len);
-	/* the instruction at pc is decoded for the first time: its page holds code */
+	/* the code hook meets pc's decode entry for the first time: Unicorn
+	 * has translated code from its page */
 	void (*code_seen)(struct hs_runner *r, uint64_t pc);
 	/* svc from user code: perform the exception entry (0), or -1 */
 	int (*svc)(struct hs_runner *r);
