@@ -159,6 +159,21 @@ static void issue_cycle(const struct hs_model *m, const struct io_state *st, con
 	is->t = tt;
 }
 
+/* An op's issue counts (hs_op.pinc: a bit per enum hs_lane) as the lanes
+ * it adds to, a byte of 1 per lane: one add per issued op. */
+#define ONES1(b) ((uint64_t)(((b) >> 0) & 1) | (uint64_t)(((b) >> 1) & 1) << 8 | \
+		  (uint64_t)(((b) >> 2) & 1) << 16 | (uint64_t)(((b) >> 3) & 1) << 24 | \
+		  (uint64_t)(((b) >> 4) & 1) << 32 | (uint64_t)(((b) >> 5) & 1) << 40 | \
+		  (uint64_t)(((b) >> 6) & 1) << 48 | (uint64_t)(((b) >> 7) & 1) << 56)
+#define ONES4(b) ONES1(b), ONES1((b) + 1), ONES1((b) + 2), ONES1((b) + 3)
+#define ONES16(b) ONES4(b), ONES4((b) + 4), ONES4((b) + 8), ONES4((b) + 12)
+#define ONES64(b) ONES16(b), ONES16((b) + 16), ONES16((b) + 32), ONES16((b) + 48)
+static const uint64_t lane_ones[256] = { ONES64(0), ONES64(64), ONES64(128), ONES64(192) };
+#undef ONES64
+#undef ONES16
+#undef ONES4
+#undef ONES1
+
 /* A new cycle, or the next slot of the current one. */
 static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issue, size_t i,
 		      uint16_t *ev)
@@ -169,7 +184,7 @@ static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issu
 	} else {
 		*ev |= HS_EV_DUAL_ISSUED;
 	}
-	st->cnt += hs_lane_ones[op->pinc];
+	st->cnt += lane_ones[op->pinc];
 }
 
 /* results: when each destination is ready and why; units, memory order

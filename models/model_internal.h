@@ -282,9 +282,6 @@ enum hs_lane { HS_LN_SLOTS, HS_LN_SINGLE, HS_LN_MEM, HS_LN_LD, HS_LN_ST, HS_LN_B
 #define HS_LANE(l, v) ((uint64_t)(v) << (8 * (l)))
 #define HS_LANE_TOPS 0x8080808080808080ULL
 
-/* A pinc's lanes, each a 1 (the byte per lane it adds), by its bits. */
-extern const uint64_t hs_lane_ones[256];
-
 /* How a source operand is read (in-order forwarding rules). */
 enum hs_src_kind {
 	HS_SK_PLAIN,		/* at its ready cycle */

@@ -416,19 +416,6 @@ static const struct op_class {
 };
 #undef NONE
 
-#define ONES1(b) ((uint64_t)(((b) >> 0) & 1) | (uint64_t)(((b) >> 1) & 1) << 8 | \
-		  (uint64_t)(((b) >> 2) & 1) << 16 | (uint64_t)(((b) >> 3) & 1) << 24 | \
-		  (uint64_t)(((b) >> 4) & 1) << 32 | (uint64_t)(((b) >> 5) & 1) << 40 | \
-		  (uint64_t)(((b) >> 6) & 1) << 48 | (uint64_t)(((b) >> 7) & 1) << 56)
-#define ONES4(b) ONES1(b), ONES1((b) + 1), ONES1((b) + 2), ONES1((b) + 3)
-#define ONES16(b) ONES4(b), ONES4((b) + 4), ONES4((b) + 8), ONES4((b) + 12)
-#define ONES64(b) ONES16(b), ONES16((b) + 16), ONES16((b) + 32), ONES16((b) + 48)
-const uint64_t hs_lane_ones[256] = { ONES64(0), ONES64(64), ONES64(128), ONES64(192) };
-#undef ONES64
-#undef ONES16
-#undef ONES4
-#undef ONES1
-
 /* The lanes an op counts in and is capped by (enum hs_lane): every op a
  * slot of issue_width, none after a single-issue op, and its unit's pipes. */
 static void pairing(const struct hs_model *m, struct hs_op *op)
