@@ -2,7 +2,8 @@
  * report_noise.c - the layout noise band (compare/run --noise N): each
  * result costed again with part of the path's code and data moved against
  * the rest (sim/measure/cost.c), as an unrelated change elsewhere in the
- * kernel moves them; the range of the means over the layouts, and whether
+ * kernel moves them; the range of the means over the layouts (each from
+ * its first quarter of the samples, paired with the recorded), and whether
  * each move leaves it (ms_pair_beyond_noise()). Whole rows only: the
  * sub-rows' bands go into their verdicts in the main table.
  */
@@ -37,7 +38,9 @@ static void head(FILE *f, const struct ms_compare *c, int layouts)
 	int w = name_width(c);
 
 	snprintf(text, sizeof(text), "%d layouts: as recorded, and %d with part of the path's code and data "
-		 "moved against the rest by up to %d KB (a cache way).%s", layouts + 1, layouts, MS_LAYOUT_SPAN / 1024,
+		 "moved against the rest by up to %d KB (a cache way), each the recorded mean moved by what it "
+		 "does to the first quarter of the samples (at least %d).%s", layouts + 1, layouts,
+		 MS_LAYOUT_SPAN / 1024, MS_BAND_MIN,
 		 c->patched ? " beyond: the two ranges do not overlap and the move is 0.5% or more." : "");
 	fprintf(f, "\n");
 	rp_wrap(f, "layout noise: ", "  ", text, RP_TEXT_WIDTH);

@@ -141,3 +141,28 @@ Test(stats, welch_needs_two_samples_a_side)
 	cr_assert_eq(ms_welch(&da, &db, &w), -1);
 	NEAR(w.delta, 3.0, 1e-12);
 }
+
+/* A layout is costed over the first quarter of the sampled ops, at least
+ * 8, all of them when there are fewer: 128 -> 32, 64 -> 16, 40 -> 10,
+ * 36 -> 9, 33 -> 9 (a quarter rounded up), 32 -> 8, 20 -> 8, 5 -> 5. */
+Test(stats, band_ops_are_a_quarter_at_least_eight)
+{
+	static const unsigned in[] = { 128, 64, 40, 36, 33, 32, 20, 8, 5, 1 };
+	static const unsigned want[] = { 32, 16, 10, 9, 9, 8, 8, 8, 5, 1 };
+
+	for (unsigned i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		cr_assert_eq(ms_band_ops(in[i]), want[i], "%u samples: %u, want %u", in[i], ms_band_ops(in[i]),
+			     want[i]);
+}
+
+/* Recorded samples {10, 20, 30, 40}: mean 25. A layout that makes the
+ * first two {12, 24} (mean 18 against the recorded 15) moves the row by +3:
+ * 28. Over all four it is the layout's own mean. */
+Test(stats, band_at_pairs_the_layout_with_the_recorded)
+{
+	static const double rec[] = { 10, 20, 30, 40 };
+
+	NEAR(ms_band_at(rec, 25, 18, 2), 28.0, 1e-12);
+	NEAR(ms_band_at(rec, 25, 27, 4), 27.0, 1e-12);
+	NEAR(ms_band_at(rec, 25, 9, 1), 24.0, 1e-12);
+}

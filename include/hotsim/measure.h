@@ -58,7 +58,10 @@ struct ms_result {
 	double insns;			/* instructions per op (mean) */
 	double *v;			/* each sample's cycles (d.n of them), owned */
 	/* layout noise (ms_options.noise): the cycles' range (typical: the
-	 * mean's) over the layouts tried, the recorded one included */
+	 * mean's) over the layouts tried, the recorded one included; a
+	 * sampled row's layout is the recorded mean moved by what that layout
+	 * does to the mean of the first quarter of the samples (at least
+	 * MS_BAND_MIN: cost.c) */
 	double noise_lo, noise_hi;
 };
 
@@ -234,6 +237,12 @@ double ms_t_cdf(double t, double df);
 double ms_t_quantile(double p, double df);
 /* The distribution of n values (median by sorting a copy). */
 void ms_dist_of(const double *v, unsigned n, struct ms_dist *d);
+/* The layout band of a sampled row (stats.c): the sampled ops a layout is
+ * costed over (the first quarter of them, at least MS_BAND_MIN), and the
+ * mean that layout gives the row: the recorded mean moved by the layout's
+ * mean of the first m samples less the recorded one's (recorded[0..m)). */
+unsigned ms_band_ops(unsigned sampled);
+double ms_band_at(const double *recorded, double recorded_mean, double layout_mean, unsigned m);
 
 struct ms_move {
 	double delta, pct;		/* of the means */
@@ -318,6 +327,8 @@ int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct 
  * 2009), done deterministically.
  */
 #define MS_LAYOUT_SPAN 16384
+/* The fewest sampled ops a layout's shift of a mean is measured over. */
+#define MS_BAND_MIN 8
 static inline unsigned long long ms_layout_shift(int k)
 {
 	return 4ULL * (unsigned long long)((k * 2477) % 4096 + 1);

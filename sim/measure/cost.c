@@ -240,12 +240,12 @@ static int sums_init(struct op_sums *s, const struct hs_path_run *pr, unsigned n
 	return s->acc ? 0 : -1;
 }
 
-/* Typical rows from the sums, the whole row (out[0]) and each of its parts
- * (out[1 + p]): each sampled op's cycles, the distribution, the per-op
- * means. */
-static int typical_all(const struct op_sums *s, const struct hs_model_result *all, struct ms_result *out)
+/* Typical rows from the sums of the first k sampled ops, the whole row
+ * (out[0]) and each of its parts (out[1 + p]): each op's cycles, the
+ * distribution, the per-op means. */
+static int typical_all(const struct op_sums *s, const struct hs_model_result *all, unsigned k,
+		       struct ms_result *out)
 {
-	unsigned k = s->n - s->first;
 
 	/* slot 0 becomes the whole: itself (the records of no part) plus the parts */
 	for (unsigned i = 0; i < k; i++)
@@ -302,7 +302,8 @@ static uint64_t quantile(const uint64_t *v, size_t d, int q, int n)
 }
 
 /* One costing of the run in one layout: per-record costs of the whole
- * stream (typical) and of the first sampled op (warm, cold). */
+ * stream (typical; a layout's: to the end of its band's ops) and of the
+ * first sampled op (warm, cold). */
 #define WINDOW 1024			/* the typical run's attribution ring */
 struct costing {
 	struct hs_insn_cost *per[MS_NSTATES];	/* warm, cold: the slice; typical: the ring */
@@ -324,12 +325,16 @@ static int cost_states(struct hs_model *m, const struct ms_options *o, const str
 		struct hs_costs w = { .v = c->per[MS_TYPICAL], .mask = WINDOW - 1,
 				      .fold = layout ? fold_cycles : fold_record, .ctx = &c->sums };
 		unsigned np = c->sums.np;
+		struct hs_trace t = pr->tr;
+
+		if (layout && pr->nops)
+			t.n = ops[first + ms_band_ops(c->sums.n - first) - 1].end;
 
 		memset(c->sums.acc, 0, (size_t)(c->sums.n - c->sums.first ? c->sums.n - c->sums.first : 1) * np *
 				       sizeof(*c->sums.acc));
 		c->sums.cur = 0;
 		c->sums.last = 0;
-		if (hs_model_cold_costs(m, &pr->tr, &c->res[MS_TYPICAL], &w))
+		if (hs_model_cold_costs(m, &t, &c->res[MS_TYPICAL], &w))
 			return -1;
 	}
 	/* synthesized: no history to sample; typical is the warm op, one draw */
@@ -400,11 +405,14 @@ static void free_costing(struct costing *c)
 	free(c->sums.acc);
 }
 
-/* Merge a layout's result into the recorded one's band. */
+/* Merge a layout's result into the recorded one's band (a sampled
+ * layout's: over the first tmp->d.n of dst's samples, ms_band_at()). */
 static void band(struct ms_result *dst, struct ms_result *tmp)
 {
-	dst->noise_lo = fmin(dst->noise_lo, tmp->d.mean);
-	dst->noise_hi = fmax(dst->noise_hi, tmp->d.mean);
+	double at = tmp->d.n < dst->d.n ? ms_band_at(dst->v, dst->d.mean, tmp->d.mean, tmp->d.n) : tmp->d.mean;
+
+	dst->noise_lo = fmin(dst->noise_lo, at);
+	dst->noise_hi = fmax(dst->noise_hi, at);
 	free(tmp->v);
 	tmp->v = NULL;
 }
@@ -422,7 +430,9 @@ static int fill_rows(const struct ms_options *o, const struct costing *c, const 
 		if (!o->want[st])
 			continue;
 		if (st == MS_TYPICAL && pr->booted) {
-			if (typical_all(&c->sums, &c->res[MS_TYPICAL], tmp))
+			unsigned k = c->sums.n - c->sums.first;
+
+			if (typical_all(&c->sums, &c->res[MS_TYPICAL], layout ? ms_band_ops(k) : k, tmp))
 				goto fail;
 		} else {
 			for (unsigned k = 0; k <= nparts; k++)
@@ -454,7 +464,8 @@ fail:
  * the code (data) above the k-th split of the first sampled op's own code
  * (data) lies ms_layout_shift(k) bytes further on (up to a cache way:
  * measure.h says why) - the cache sets and predictor entries the two parts
- * use shift against each other, the instructions do not change.
+ * use shift against each other, the instructions do not change. A
+ * layout's typical run covers the first ms_band_ops() samples only.
  */
 int ms_cost_rows(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
 		 struct ms_row *rows, unsigned nparts)

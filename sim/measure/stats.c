@@ -157,3 +157,33 @@ int ms_welch(const struct ms_dist *a, const struct ms_dist *b, struct ms_welch *
 	w->ci95 = ms_t_quantile(0.975, w->df) * sqrt(se2);
 	return 0;
 }
+
+/*
+ * A layout other than the recorded one is costed over the first quarter
+ * of the sampled ops, at least MS_BAND_MIN (all when fewer): its run stops
+ * where the last of them ends, so its stream is the warm-up and that share
+ * of the samples, warmed by what ran before them as in the recorded
+ * layout. Layouts were 8 of every 9 costings of a sampled compare; this
+ * makes each about 40% of one (issues 22 and 24: the cached compare).
+ */
+unsigned ms_band_ops(unsigned sampled)
+{
+	unsigned m = (sampled + 3) / 4;
+
+	return m >= MS_BAND_MIN ? m : sampled < MS_BAND_MIN ? sampled : MS_BAND_MIN;
+}
+
+/*
+ * Where a layout puts a row's mean: the recorded mean moved by what the
+ * layout did to the mean of the first m samples (recorded[0..m)) - a
+ * paired difference over the same ops in both layouts, so what the
+ * samples differ by among themselves cancels instead of widening the band.
+ */
+double ms_band_at(const double *recorded, double recorded_mean, double layout_mean, unsigned m)
+{
+	double sum = 0;
+
+	for (unsigned i = 0; i < m; i++)
+		sum += recorded[i];
+	return m ? recorded_mean + (layout_mean - sum / m) : recorded_mean;
+}
