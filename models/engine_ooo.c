@@ -38,13 +38,16 @@
 #define ROB_MAX 512
 #define CAL 1024		/* calendar ring, in cycles */
 
-/* per-unit slot counts for a ring of cycles, stamped with run and cycle */
+/* per-unit slot counts for a ring of cycles: a word per (cycle, row),
+ * the count in its low byte under a stamp of run and cycle, so a lookup
+ * is one load (a stamp array beside a count array was two cache lines) */
 #define U_MEM HS_NUNITS		/* extra row: all memory ops together */
 #define U_NOP (HS_NUNITS + 1)	/* extra row: NOPs retired without a pipe */
+#define NROWS (HS_NUNITS + 2)
+#define GEN_BITS 16		/* runs a stamp tells apart; the ring is cleared when they wrap */
 struct calendar {
-	uint64_t stamp[HS_NUNITS + 2][CAL];
-	uint8_t used[HS_NUNITS + 2][CAL];
-	unsigned cap[HS_NUNITS + 2];	/* slots per cycle of each row (cap_of), this run's */
+	uint64_t w[CAL][NROWS];
+	unsigned cap[NROWS];		/* slots per cycle of each row (cap_of), this run's */
 };
 
 struct ooo_state {
@@ -77,16 +80,16 @@ static unsigned cap_of(const struct hs_model *m, unsigned u)
 	}
 }
 
-static inline uint8_t *slot(struct calendar *cal, uint64_t gen, unsigned u, uint64_t c)
+/* The (cycle c, row u) word, its count reset if it was another run's or
+ * another lap's of the ring. Counts stay below cap (at most 255). */
+static inline uint64_t *slot(struct calendar *cal, uint64_t gen, unsigned u, uint64_t c)
 {
-	unsigned k = (unsigned)(c % CAL);
-	uint64_t st = gen << 40 | (c & ((1ULL << 40) - 1));
+	uint64_t *w = &cal->w[c % CAL][u];
+	uint64_t st = (gen << 40 | (c & ((1ULL << 40) - 1))) << 8;
 
-	if (cal->stamp[u][k] != st) {
-		cal->stamp[u][k] = st;
-		cal->used[u][k] = 0;
-	}
-	return &cal->used[u][k];
+	if ((*w & ~0xffULL) != st)
+		*w = st;
+	return w;
 }
 
 /* The unit rows an op needs: its own class (divide uses a multiply pipe,
@@ -125,13 +128,13 @@ static uint64_t book(const struct hs_model *m, struct calendar *cal, uint64_t ge
 	if (occ == 1) {
 		/* nearly every op: one cycle on one row (or two, memory) */
 		for (;; t++) {
-			uint8_t *a = slot(cal, gen, rows[0], t), *b;
+			uint64_t *a = slot(cal, gen, rows[0], t), *b;
 
-			if (*a >= cal->cap[rows[0]])
+			if ((*a & 0xff) >= cal->cap[rows[0]])
 				continue;
 			if (n == 2) {
 				b = slot(cal, gen, rows[1], t);
-				if (*b >= cal->cap[rows[1]])
+				if ((*b & 0xff) >= cal->cap[rows[1]])
 					continue;
 				(*b)++;
 			}
@@ -144,7 +147,7 @@ static uint64_t book(const struct hs_model *m, struct calendar *cal, uint64_t ge
 
 		for (unsigned k = 0; k < n && ok; k++)
 			for (unsigned c = 0; c < occ && ok; c++)
-				ok = *slot(cal, gen, rows[k], t + c) < cal->cap[rows[k]];
+				ok = (*slot(cal, gen, rows[k], t + c) & 0xff) < cal->cap[rows[k]];
 		if (ok)
 			break;
 	}
@@ -370,8 +373,10 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 	if (!m->scratch && !(m->scratch = hs_calloc(1, sizeof(struct calendar))))
 		return -1;
 	cal = m->scratch;
-	gen = ++m->gen;
-	for (unsigned u = 0; u < HS_NUNITS + 2; u++)
+	gen = ++m->gen & ((1u << GEN_BITS) - 1);
+	if (!gen)
+		memset(cal->w, 0, sizeof(cal->w));	/* stamps of 2^16 runs ago would match */
+	for (unsigned u = 0; u < NROWS; u++)
 		cal->cap[u] = cap_of(m, u);
 	memset(&st, 0, sizeof(st));
 	hs_fe_reset(m, &fe);

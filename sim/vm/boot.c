@@ -4,8 +4,9 @@
  *
  * QEMU starts stopped; hotsim puts breakpoints on the labelled svc
  * instructions of every point and lets the guest run. At each stop it
- * reads the registers through the gdbstub and RAM through QMP
- * (pmemsave), then moves on. With -icount the guest runs the same
+ * reads the registers through the gdbstub and RAM where QEMU keeps it (its
+ * memfd, mapped: only the extents the guest wrote; else QMP's pmemsave),
+ * then moves on. With -icount the guest runs the same
  * instructions every time, so the same image, CPU and points give the
  * same snapshot.
  */
@@ -189,20 +190,61 @@ static const uint8_t *base_page(const struct pages *p, uint64_t frame)
 	return p->base[frame] < 0 ? zero : p->data + (size_t)p->base[frame] * HS_SNAP_PAGE;
 }
 
+/*
+ * Which frames of QEMU's RAM memfd hold data (1) and which are holes (0):
+ * pages the guest never wrote, zero. Reading a hole through the mapping
+ * would make the memfd allocate and clear it (every point diffed all of
+ * RAM: 256 MB zeroed and compared a boot, most of it never used), so
+ * holes are known zero without a look. NULL (read everything): no memfd,
+ * or a filesystem without SEEK_DATA.
+ */
+static uint8_t *data_frames(const struct hs_qemu *q, uint64_t size)
+{
+	uint64_t frames = size / HS_SNAP_PAGE;
+	uint8_t *d;
+	off_t at = 0;
+
+	if (q->ram_fd < 0 || !(d = calloc(frames ? frames : 1, 1)))
+		return NULL;
+	while ((uint64_t)at < size) {
+		off_t beg = lseek(q->ram_fd, at, SEEK_DATA), end;
+
+		if (beg < 0 && errno == ENXIO)
+			break;		/* no data beyond at */
+		if (beg < 0 || (end = lseek(q->ram_fd, beg, SEEK_HOLE)) < 0) {
+			free(d);
+			return NULL;
+		}
+		for (uint64_t f = (uint64_t)beg / HS_SNAP_PAGE; f < frames && f * HS_SNAP_PAGE < (uint64_t)end; f++)
+			d[f] = 1;
+		at = end;
+	}
+	return d;
+}
+
 /* Point 0 keeps its non-zero pages; later points the pages that differ. */
 static int take_ram(struct hs_qemu *q, const char *dir, uint64_t size, uint32_t point, struct pages *p)
 {
+	static const uint8_t zero[HS_SNAP_PAGE];
 	uint64_t frames = size / HS_SNAP_PAGE;
 	int dumped, rc = 0;
+	uint8_t *data = data_frames(q, size);
 	const uint8_t *ram = dump_ram(q, dir, size, &dumped);
 
-	if (!ram)
+	if (!ram) {
+		free(data);
 		return -1;
+	}
+	if (dumped) {
+		free(data);	/* a pmemsave file: no holes to go by */
+		data = NULL;
+	}
 	if (point == 0 && !(p->base = malloc(frames * sizeof(*p->base))))
 		rc = hs_fail("out of memory for the snapshot");
 	for (uint64_t f = 0; f < frames && !rc; f++) {
-		const uint8_t *pg = ram + f * HS_SNAP_PAGE;
-		int keep = point == 0 ? !is_zero(pg) : !!memcmp(pg, base_page(p, f), HS_SNAP_PAGE);
+		const uint8_t *pg = data && !data[f] ? zero : ram + f * HS_SNAP_PAGE;
+		int keep = point == 0 ? pg != zero && !is_zero(pg) :
+			   pg == zero ? p->base[f] >= 0 : !!memcmp(pg, base_page(p, f), HS_SNAP_PAGE);
 
 		if (point == 0)
 			p->base[f] = keep ? (int32_t)p->n : -1;
@@ -211,6 +253,7 @@ static int take_ram(struct hs_qemu *q, const char *dir, uint64_t size, uint32_t 
 	}
 	if (dumped)
 		munmap((void *)ram, size);
+	free(data);
 	return rc;
 }
 

@@ -258,10 +258,12 @@ static void map_ram(struct hs_qemu *q, size_t len)
 		if (!strstr(link, "memfd:" RAMNAME) || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;
 		m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-		close(fd);
 		if (m != MAP_FAILED) {
 			q->ram = m;
 			q->ram_len = len;
+			q->ram_fd = fd;	/* kept: lseek(SEEK_DATA) finds what was written */
+		} else {
+			close(fd);
 		}
 	}
 	closedir(d);
@@ -272,7 +274,7 @@ int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
 	struct qemu_cmd c;
 
 	memset(q, 0, sizeof(*q));
-	q->gdb = q->qmp = -1;
+	q->gdb = q->qmp = q->ram_fd = -1;
 	c.n = 0;
 	name_files(q, cfg, &c);
 	add_machine(&c, cfg);
@@ -303,7 +305,10 @@ void hs_qemu_stop(struct hs_qemu *q)
 	q->pid = 0;
 	if (q->ram)
 		munmap((void *)q->ram, q->ram_len);
+	if (q->ram_fd >= 0)
+		close(q->ram_fd);
 	q->ram = NULL;
+	q->ram_fd = -1;
 	free(q->map);
 	q->map = NULL;
 	q->qmp_ready = 0;

@@ -108,6 +108,7 @@ struct hs_qemu {
 	 * NULL when it could not be mapped (RAM is then dumped, pmemsave) */
 	const uint8_t *ram;
 	size_t ram_len;
+	int ram_fd;			/* the memfd (its holes: RAM the guest never wrote), -1 none */
 };
 
 /* Start QEMU stopped (-S) and connect to its gdbstub and QMP; -1 with
