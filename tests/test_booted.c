@@ -376,7 +376,9 @@ Test(booted, reproducible, .timeout = 900)
 	snprintf(args, sizeof(args), "run %s --cpu a53 --path syscall.getpid,cswitch --state-source booted", img);
 	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s", a);
 	cr_assert_eq(run(env, args, &o1), 0, "%s", o1);
-	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s", b);
+	/* the second boot reads all of RAM at every point, the memfd's holes
+	 * too: skipping them (what the first did) must change nothing */
+	snprintf(env, sizeof(env), "HOTSIM_RAM_WHOLE=1 HOTSIM_CACHE=%s", b);
 	cr_assert_eq(run(env, args, &o2), 0, "%s", o2);
 	/* stderr says a boot happened; stdout is the same */
 	cr_assert(strstr(o1, "booting"));

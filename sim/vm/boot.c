@@ -223,12 +223,14 @@ static uint8_t *data_frames(const struct hs_qemu *q, uint64_t size)
 }
 
 /* Point 0 keeps its non-zero pages; later points the pages that differ. */
-static int take_ram(struct hs_qemu *q, const char *dir, uint64_t size, uint32_t point, struct pages *p)
+static int take_ram(struct hs_qemu *q, const struct hs_vm_boot *b, uint64_t size, uint32_t point,
+		    struct pages *p)
 {
 	static const uint8_t zero[HS_SNAP_PAGE];
+	const char *dir = b->dir;
 	uint64_t frames = size / HS_SNAP_PAGE;
 	int dumped, rc = 0;
-	uint8_t *data = data_frames(q, size);
+	uint8_t *data = b->whole_ram ? NULL : data_frames(q, size);
 	const uint8_t *ram = dump_ram(q, dir, size, &dumped);
 
 	if (!ram) {
@@ -276,7 +278,7 @@ static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_s
 	struct hs_snap_regs *r = &s->pts[k].regs;
 
 	if (read_regs(q, r) || (k == 0 && read_idregs(q, &s->h)) ||
-	    take_ram(q, b->dir, s->h.ram_size, k, p))
+	    take_ram(q, b, s->h.ram_size, k, p))
 		return -1;
 	/* the stopped guest's clock jumps to its next timer deadline (QEMU's
 	 * icount warp): that is the time it resumes at, the tick due at once */

@@ -186,6 +186,7 @@ static int boot_params(const char *cpu, struct hs_vm_boot *b, char *append, size
 	b->midr = qc->midr;
 	if (t && atoi(t) > 0)
 		b->timeout_s = (unsigned)atoi(t);
+	b->whole_ram = getenv("HOTSIM_RAM_WHOLE") != NULL;
 	b->append = full_append(append, len);
 	return 0;
 }

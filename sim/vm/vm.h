@@ -198,6 +198,9 @@ struct hs_vm_boot {
 	const char *keep_dir;		/* NULL, or keep the machine at every point
 					 * there as <point>.mig (validation) */
 	int record;			/* QEMU's record mode (not with keep_dir) */
+	int whole_ram;			/* read every page, the memfd's holes too
+					 * (HOTSIM_RAM_WHOLE: the check that skipping
+					 * them changes no snapshot) */
 	const struct hs_boot_point *points;	/* what to take (point.h) */
 	unsigned npoints;
 	const struct hs_workload *wl;		/* /user, or NULL */
