@@ -41,9 +41,7 @@
 /* per-unit slot counts for a ring of cycles: a word per (cycle, row),
  * the count in its low byte under a stamp of run and cycle, so a lookup
  * is one load (a stamp array beside a count array was two cache lines) */
-#define U_MEM HS_NUNITS		/* extra row: all memory ops together */
-#define U_NOP (HS_NUNITS + 1)	/* extra row: NOPs retired without a pipe */
-#define NROWS (HS_NUNITS + 2)
+#define NROWS HS_NROWS		/* the units', HS_ROW_MEM and HS_ROW_NOP */
 #define GEN_BITS 16		/* runs a stamp tells apart; the ring is cleared when they wrap */
 struct calendar {
 	uint64_t w[CAL][NROWS];
@@ -73,9 +71,9 @@ static unsigned cap_of(const struct hs_model *m, unsigned u)
 	case HS_U_FP: return (unsigned)m->v[HS_P_FP_PIPES];
 	case HS_U_LOAD: return (unsigned)m->v[HS_P_LOAD_PIPES];
 	case HS_U_STORE: return (unsigned)m->v[HS_P_STORE_PIPES];
-	case U_MEM: return (unsigned)m->v[HS_P_MEM_PIPES];
+	case HS_ROW_MEM: return (unsigned)m->v[HS_P_MEM_PIPES];
 	case HS_U_BRANCH: return (unsigned)m->v[HS_P_BRANCH_PIPES];
-	case U_NOP: return (unsigned)m->v[HS_P_NOP_TPUT];
+	case HS_ROW_NOP: return (unsigned)m->v[HS_P_NOP_TPUT];
 	default: return 1;	/* system ops serialise: one at a time */
 	}
 }
@@ -92,52 +90,39 @@ static inline uint64_t *slot(struct calendar *cal, uint64_t gen, unsigned u, uin
 	return w;
 }
 
-/* The unit rows an op needs: its own class (divide uses a multiply pipe,
- * FP/ASIMD the ALU pipes with fp_on_alu_pipes, a NOP a row of
- * nop_per_cycle slots where the core retires NOPs without a pipe), plus
- * the shared memory row for loads and stores. */
-static unsigned rows_of(const struct hs_model *m, const struct hs_op *op, unsigned rows[2])
-{
-	unsigned u = op->unit == HS_U_DIV ? HS_U_MUL : op->unit == HS_U_SHIFT ? HS_U_ALU : op->unit;
-
-	if (u == HS_U_FP && m->v[HS_P_FP_ON_ALU])
-		u = HS_U_ALU;
-	if ((op->fl & HS_OP_NOP) && m->v[HS_P_NOP_TPUT])
-		u = U_NOP;
-
-	rows[0] = u;
-	if (u == HS_U_LOAD || u == HS_U_STORE) {
-		rows[1] = U_MEM;
-		return 2;
-	}
-	return 1;
-}
-
 /*
  * First cycle >= t where every row has a free unit for the op's occupancy
  * (occ cycles: a multiply that is not fully pipelined, ldp on both halves
  * of a load pipe, an atomic's read-modify-write); reserves it. A divide
  * takes its multiply pipe for one cycle: the divider itself is div_free.
  */
-static uint64_t book(const struct hs_model *m, struct calendar *cal, uint64_t gen,
-		     const struct hs_op *op, uint64_t t)
+static inline uint64_t book(struct calendar *cal, uint64_t gen, const struct hs_op *op, uint64_t t)
 {
-	unsigned rows[2], n = rows_of(m, op, rows);
+	unsigned rows[2] = { op->row, HS_ROW_MEM }, n = 1u + op->row_mem;
 	unsigned occ = op->unit == HS_U_DIV || op->occ < 1 ? 1 : op->occ;
 
+	if (occ == 1 && n == 1) {
+		/* nearly every op: one cycle on one row */
+		for (;; t++) {
+			uint64_t *a = slot(cal, gen, rows[0], t);
+
+			if ((*a & 0xff) < cal->cap[rows[0]]) {
+				(*a)++;
+				return t;
+			}
+		}
+	}
 	if (occ == 1) {
-		/* nearly every op: one cycle on one row (or two, memory) */
+		/* a load or store: its own row and the memory row, same cycle */
 		for (;; t++) {
 			uint64_t *a = slot(cal, gen, rows[0], t), *b;
 
 			if ((*a & 0xff) >= cal->cap[rows[0]])
 				continue;
-			if (n == 2) {
-				b = slot(cal, gen, rows[1], t);
-				if ((*b & 0xff) >= cal->cap[rows[1]])
-					continue;
-				(*b)++;
-			}
+			b = slot(cal, gen, rows[1], t);
+			if ((*b & 0xff) >= cal->cap[rows[1]])
+				continue;
+			(*b)++;
 			(*a)++;
 			return t;
 		}
@@ -249,11 +234,11 @@ static uint64_t issue(const struct hs_model *m, struct ooo_state *st, struct cal
 				d = k;
 		if (st->div_free[d] > e0)
 			e0 = st->div_free[d];
-		x->e = book(m, cal, gen, op, e0);
+		x->e = book(cal, gen, op, e0);
 		st->div_free[d] = x->e + op->occ;
 		return data_ready;
 	}
-	x->e = book(m, cal, gen, op, e0);
+	x->e = book(cal, gen, op, e0);
 	return data_ready;
 }
 

@@ -217,6 +217,10 @@ enum hs_unit {
 	HS_U_SYS,
 	HS_NUNITS
 };
+/* out-of-order issue calendar rows beyond the units' (engine_ooo.c) */
+#define HS_ROW_MEM HS_NUNITS		/* every memory op: mem_pipes a cycle */
+#define HS_ROW_NOP (HS_NUNITS + 1)	/* NOPs retired on no pipe: nop_per_cycle */
+#define HS_NROWS (HS_NUNITS + 2)
 
 /* branch kinds, for the front end */
 enum hs_bkind {
@@ -267,6 +271,8 @@ struct hs_op {
 	uint8_t pinc;		/* in-order: the issue counts it takes, a bit per hs_lane */
 	uint8_t far;		/* its target is not pc + tgt (tgt 0): the decode entry's */
 	int32_t tgt;		/* branch (adr, literal) target - pc, 0: none */
+	uint8_t row;		/* out-of-order: its calendar row (a unit's, HS_ROW_NOP) */
+	uint8_t row_mem;	/* ... and it takes a HS_ROW_MEM slot too (loads, stores) */
 	uint64_t pbias;		/* in-order: its caps (hs_lane) */
 };
 

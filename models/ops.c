@@ -442,6 +442,22 @@ static void pairing(const struct hs_model *m, struct hs_op *op)
 	op->nopair = (op->fl & (HS_OP_SINGLE | HS_OP_SLOT0)) || (op->unit == HS_U_LOAD && (op->fl & HS_OP_STORE));
 }
 
+/* The out-of-order calendar rows an op books: its own class (divide uses
+ * a multiply pipe, FP/ASIMD the ALU pipes with fp_on_alu_pipes, a NOP a
+ * row of nop_per_cycle slots where the core retires NOPs without a pipe),
+ * plus the shared memory row for loads and stores. */
+static void calendar_rows(const struct hs_model *m, struct hs_op *op)
+{
+	unsigned u = op->unit == HS_U_DIV ? HS_U_MUL : op->unit == HS_U_SHIFT ? HS_U_ALU : op->unit;
+
+	if (u == HS_U_FP && m->v[HS_P_FP_ON_ALU])
+		u = HS_U_ALU;
+	if ((op->fl & HS_OP_NOP) && m->v[HS_P_NOP_TPUT])
+		u = HS_ROW_NOP;
+	op->row = (uint8_t)u;
+	op->row_mem = u == HS_U_LOAD || u == HS_U_STORE;
+}
+
 void hs_op_derive(const struct hs_model *m, struct hs_op *op)
 {
 	for (unsigned s = 0; s < 6; s++)
@@ -460,6 +476,7 @@ void hs_op_derive(const struct hs_model *m, struct hs_op *op)
 	}
 	pairing(m, op);
 	op->busy = op->occ > 1 || op->unit == HS_U_DIV || op->unit == HS_U_MUL || op->unit == HS_U_SHIFT;
+	calendar_rows(m, op);
 }
 
 void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
