@@ -246,7 +246,6 @@ static int sums_init(struct op_sums *s, const struct hs_path_run *pr, unsigned n
 static int typical_all(const struct op_sums *s, const struct hs_model_result *all, unsigned k,
 		       struct ms_result *out)
 {
-
 	/* slot 0 becomes the whole: itself (the records of no part) plus the parts */
 	for (unsigned i = 0; i < k; i++)
 		for (unsigned q = 1; q < s->np; q++)
