@@ -310,6 +310,15 @@ struct costing {
 	struct hs_model_result res[MS_NSTATES];
 };
 
+/* The sampled ops a costing's typical run covers: all of them in the
+ * recorded layout, the first ms_band_ops() in any other. */
+static unsigned costed_ops(const struct costing *c, int layout)
+{
+	unsigned k = c->sums.n - c->sums.first;
+
+	return layout ? ms_band_ops(k) : k;
+}
+
 static int cost_states(struct hs_model *m, const struct ms_options *o, const struct hs_path_run *pr,
 		       struct costing *c, int layout)
 {
@@ -327,7 +336,7 @@ static int cost_states(struct hs_model *m, const struct ms_options *o, const str
 		struct hs_trace t = pr->tr;
 
 		if (layout && pr->nops)
-			t.n = ops[first + ms_band_ops(c->sums.n - first) - 1].end;
+			t.n = ops[first + costed_ops(c, layout) - 1].end;
 
 		memset(c->sums.acc, 0, (size_t)(c->sums.n - c->sums.first ? c->sums.n - c->sums.first : 1) * np *
 				       sizeof(*c->sums.acc));
@@ -429,9 +438,7 @@ static int fill_rows(const struct ms_options *o, const struct costing *c, const 
 		if (!o->want[st])
 			continue;
 		if (st == MS_TYPICAL && pr->booted) {
-			unsigned k = c->sums.n - c->sums.first;
-
-			if (typical_all(&c->sums, &c->res[MS_TYPICAL], layout ? ms_band_ops(k) : k, tmp))
+			if (typical_all(&c->sums, &c->res[MS_TYPICAL], costed_ops(c, layout), tmp))
 				goto fail;
 		} else {
 			for (unsigned k = 0; k <= nparts; k++)
