@@ -61,6 +61,7 @@ struct ooo_state {
 	uint8_t block_uncal;
 	uint64_t membar_until;		/* memory ops wait for this (DMB) */
 	uint64_t mem_done, posted_done;
+	unsigned rob_size, issue_width, retire_width;	/* the core's, read once a run */
 };
 
 static unsigned cap_of(const struct hs_model *m, unsigned u)
@@ -83,7 +84,7 @@ static unsigned cap_of(const struct hs_model *m, unsigned u)
 static inline uint64_t *slot(struct calendar *cal, uint64_t gen, unsigned u, uint64_t c)
 {
 	uint64_t *w = &cal->w[c % CAL][u];
-	uint64_t st = (gen << 40 | (c & ((1ULL << 40) - 1))) << 8;
+	uint64_t st = gen | (c << 8 & ((1ULL << 48) - 1));	/* gen: the run's, << 48 */
 
 	if ((*w & ~0xffULL) != st)
 		*w = st;
@@ -98,8 +99,7 @@ static inline uint64_t *slot(struct calendar *cal, uint64_t gen, unsigned u, uin
  */
 static inline uint64_t book(struct calendar *cal, uint64_t gen, const struct hs_op *op, uint64_t t)
 {
-	unsigned rows[2] = { op->row, HS_ROW_MEM }, n = 1u + op->row_mem;
-	unsigned occ = op->unit == HS_U_DIV || op->occ < 1 ? 1 : op->occ;
+	unsigned rows[2] = { op->row, HS_ROW_MEM }, n = 1u + op->row_mem, occ = op->row_occ;
 
 	if (occ == 1 && n == 1) {
 		/* nearly every op: one cycle on one row */
@@ -158,11 +158,11 @@ struct ooo_insn {
 };
 
 /* dispatch: in order, issue_width per cycle, into the window of rob_size. */
-static void dispatch(const struct hs_model *m, struct ooo_state *st, const struct hs_fetch *f, size_t i,
+static void dispatch(struct ooo_state *st, const struct hs_fetch *f, size_t i,
 		     struct ooo_insn *x)
 {
-	unsigned rob = m->v[HS_P_ROB_SIZE] < 1 ? 1 : (unsigned)m->v[HS_P_ROB_SIZE];
-	uint64_t d = st->disp_cyc + (st->disp_n >= (unsigned)m->v[HS_P_ISSUE_WIDTH] ? 1 : 0);
+	unsigned rob = st->rob_size;
+	uint64_t d = st->disp_cyc + (st->disp_n >= st->issue_width ? 1 : 0);
 
 	x->d_fe = 0;
 	if (f->t > d) {
@@ -208,14 +208,16 @@ static uint64_t issue(const struct hs_model *m, struct ooo_state *st, struct cal
 		e0 = t_ops;
 		x->ecause = HS_ST_DEP;
 	}
-	if ((op->fl & (HS_OP_DRAIN | HS_OP_HOLD)) && st->last_retire > e0) {
-		/* system ops execute at the head of the window */
-		e0 = st->last_retire;
-		x->e_ser = 1;
-	}
-	if ((op->fl & HS_OP_DRAIN) && st->posted_done > e0) {
-		e0 = st->posted_done;
-		x->e_ser = 1;
+	if (op->fl & (HS_OP_DRAIN | HS_OP_HOLD)) {
+		if (st->last_retire > e0) {
+			/* system ops execute at the head of the window */
+			e0 = st->last_retire;
+			x->e_ser = 1;
+		}
+		if ((op->fl & HS_OP_DRAIN) && st->posted_done > e0) {
+			e0 = st->posted_done;
+			x->e_ser = 1;
+		}
 	}
 	if (st->issue_block > e0) {
 		e0 = st->issue_block;
@@ -247,21 +249,23 @@ static void complete(struct ooo_state *st, const struct hs_op *op, const struct 
 		     uint64_t data_ready, size_t i, struct ooo_insn *x, struct hs_costs *costs)
 {
 	uint64_t e = x->e;
+	uint8_t cause = op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP, uncal = !!(op->fl & HS_OP_UNCAL);
 
 	x->lat = 0;
 	for (unsigned k = 0; k < op->ndst; k++) {
-		int wb = !!(op->wb_mask & (1u << k)), loaded = (op->fl & HS_OP_LOAD) && !wb;
+		int loaded = (op->dload >> k) & 1;	/* not a writeback: the miss delays it */
 		uint64_t l = op->dlat[k] + (loaded ? mem->extra : 0);
 		unsigned rg = op->dst[k];
 
 		st->ready[rg] = e + l;
-		st->cause[rg] = (mem->extra && loaded) ? mem->cause :
-				op->unit == HS_U_SYS ? HS_ST_SERIAL : HS_ST_DEP;
-		st->runcal[rg] = (uint8_t)(!!(op->fl & HS_OP_UNCAL) || (mem->uncal && !wb));
+		st->cause[rg] = (mem->extra && loaded) ? mem->cause : cause;
+		st->runcal[rg] = (uint8_t)(uncal || (mem->uncal && !((op->wb_mask >> k) & 1)));
 		if (l > x->lat)
 			x->lat = l;
 	}
 	x->c = e + (x->lat ? x->lat : 1);
+	if (!(op->fl & (HS_OP_LOAD | HS_OP_STORE | HS_OP_POSTED | HS_OP_HOLD | HS_OP_MEMBAR | HS_OP_REFETCH)))
+		return;		/* most ops: nothing after it waits for it but its results */
 	if ((op->fl & HS_OP_STORE) && data_ready > x->c)
 		x->c = data_ready;	/* a store retires once its data is there */
 	if ((op->fl & (HS_OP_LOAD | HS_OP_STORE)) && e + 1 + mem->extra > st->mem_done)
@@ -284,11 +288,11 @@ static void complete(struct ooo_state *st, const struct hs_op *op, const struct 
 }
 
 /* retire: in order, retire_width per cycle. */
-static void retire(const struct hs_model *m, struct ooo_state *st, size_t i, struct ooo_insn *x)
+static void retire(struct ooo_state *st, size_t i, struct ooo_insn *x)
 {
 	uint64_t r = x->c > st->last_retire ? x->c : st->last_retire;
 
-	if (r == st->ret_cyc && st->ret_n >= (unsigned)m->v[HS_P_RETIRE_WIDTH] && i > 0)
+	if (r == st->ret_cyc && st->ret_n >= st->retire_width && i > 0)
 		r++;
 	if (r > st->ret_cyc || i == 0) {
 		st->ret_cyc = r;
@@ -361,9 +365,13 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 	gen = ++m->gen & ((1u << GEN_BITS) - 1);
 	if (!gen)
 		memset(cal->w, 0, sizeof(cal->w));	/* stamps of 2^16 runs ago would match */
+	gen <<= 48;		/* where slot() wants it */
 	for (unsigned u = 0; u < NROWS; u++)
 		cal->cap[u] = cap_of(m, u);
 	memset(&st, 0, sizeof(st));
+	st.rob_size = m->v[HS_P_ROB_SIZE] < 1 ? 1 : (unsigned)m->v[HS_P_ROB_SIZE];
+	st.issue_width = (unsigned)m->v[HS_P_ISSUE_WIDTH];
+	st.retire_width = (unsigned)m->v[HS_P_RETIRE_WIDTH];
 	hs_fe_reset(m, &fe);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct hs_tinsn *rec = &t->v[i];
@@ -381,12 +389,12 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, 0);
 		hs_fe_fetch(m, &fe, hs_code_at(m, op->pc), rec->flags, &f, res);
 		ev |= f.events;
-		dispatch(m, &st, &f, i, &x);
+		dispatch(&st, &f, i, &x);
 		hs_fe_issued(&fe, x.d);
 		data_ready = issue(m, &st, cal, gen, op, &x);
 		hs_mem_phase(m, rec, op, &ev, res, &mem);
 		complete(&st, op, &mem, data_ready, i, &x, costs);
-		retire(m, &st, i, &x);
+		retire(&st, i, &x);
 		charge = i == 0 ? x.r + 1 : x.r - prev_r;
 		if (e) {
 			e->issue = x.e;

@@ -270,11 +270,13 @@ struct hs_op {
 	uint8_t nopair;		/* in-order: never the younger of a pair */
 	uint8_t pinc;		/* in-order: the issue counts it takes, a bit per hs_lane */
 	uint8_t far;		/* its target is not pc + tgt (tgt 0): the decode entry's */
-	int32_t tgt;		/* branch (adr, literal) target - pc, 0: none */
 	uint8_t row;		/* out-of-order: its calendar row (a unit's, HS_ROW_NOP) */
 	uint8_t row_mem;	/* ... and it takes a HS_ROW_MEM slot too (loads, stores) */
+	uint8_t row_occ;	/* ... for this many cycles (a divide: 1, the divider is apart) */
+	int32_t tgt;		/* branch (adr, literal) target - pc, 0: none */
 	uint64_t pbias;		/* in-order: its caps (hs_lane) */
 };
+_Static_assert(sizeof(struct hs_op) == 64, "struct hs_op: one cache line (fields fill its holes)");
 
 /*
  * The in-order engine's issue counts of the current cycle, one byte lane

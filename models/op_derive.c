@@ -49,6 +49,7 @@ static void calendar_rows(const struct hs_model *m, struct hs_op *op)
 		u = HS_ROW_NOP;
 	op->row = (uint8_t)u;
 	op->row_mem = u == HS_U_LOAD || u == HS_U_STORE;
+	op->row_occ = op->unit == HS_U_DIV || op->occ < 1 ? 1 : op->occ;
 }
 
 void hs_op_derive(const struct hs_model *m, struct hs_op *op)
