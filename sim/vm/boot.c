@@ -230,8 +230,12 @@ static int take_ram(struct hs_qemu *q, const struct hs_vm_boot *b, uint64_t size
 	const char *dir = b->dir;
 	uint64_t frames = size / HS_SNAP_PAGE;
 	int dumped, rc = 0;
-	uint8_t *data = b->whole_ram ? NULL : data_frames(q, size);
-	const uint8_t *ram = dump_ram(q, dir, size, &dumped);
+	uint8_t *data;
+	const uint8_t *ram;
+
+	hs_qemu_map_ram(q, size);
+	data = b->whole_ram ? NULL : data_frames(q, size);
+	ram = dump_ram(q, dir, size, &dumped);
 
 	if (!ram) {
 		free(data);
@@ -240,6 +244,9 @@ static int take_ram(struct hs_qemu *q, const struct hs_vm_boot *b, uint64_t size
 	if (dumped) {
 		free(data);	/* a pmemsave file: no holes to go by */
 		data = NULL;
+		if (point == 0)
+			fprintf(stderr, "hotsim: QEMU's RAM is not shared with hotsim (no memfd of it found): "
+				"every boot point dumps all of it, a slower boot\n");
 	}
 	if (point == 0 && !(p->base = malloc(frames * sizeof(*p->base))))
 		rc = hs_fail("out of memory for the snapshot");

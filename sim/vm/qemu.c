@@ -236,15 +236,19 @@ static int start_failed(struct hs_qemu *q, const char *log)
 }
 
 /* QEMU's RAM memfd, found among its open files and mapped read-only;
- * left NULL when it is not there (another QEMU, a kernel without memfd). */
-static void map_ram(struct hs_qemu *q, size_t len)
+ * left NULL when it is not there (another QEMU, a kernel without memfd).
+ * Not at start: QEMU listens on its sockets (chardevs, made first) before
+ * it creates the memory backend, so a look right after connecting finds
+ * no memfd when QEMU is slow to start (another boot beside it) - and
+ * every point then went through pmemsave, a boot three times as long. */
+void hs_qemu_map_ram(struct hs_qemu *q, size_t len)
 {
 	char dir[64], path[340], link[200];
 	struct dirent *e;
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)q->pid);
-	if (!(d = opendir(dir)))
+	if (q->ram || !(d = opendir(dir)))
 		return;
 	while (!q->ram && (e = readdir(d))) {
 		ssize_t n;
@@ -287,7 +291,6 @@ int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
 	    (cfg->incoming && hs_qmp_wait_incoming(q, 60000)) ||
 	    (q->gdb = connect_unix(c.gdb, 10000, q->pid)) < 0)
 		return start_failed(q, c.log);
-	map_ram(q, (size_t)cfg->mem_mb << 20);
 	return 0;
 }
 

@@ -104,8 +104,9 @@ struct hs_qemu {
 	struct hs_rsp_map *map;		/* read on first register access */
 	char dir[240];
 	char console[300];		/* the guest console log */
-	/* the guest's RAM, shared with QEMU (its memfd backend), read-only;
-	 * NULL when it could not be mapped (RAM is then dumped, pmemsave) */
+	/* the guest's RAM, shared with QEMU (its memfd backend), read-only,
+	 * from hs_qemu_map_ram; NULL when it could not be mapped (RAM is
+	 * then dumped, pmemsave) */
 	const uint8_t *ram;
 	size_t ram_len;
 	int ram_fd;			/* the memfd (its holes: RAM the guest never wrote), -1 none */
@@ -118,6 +119,9 @@ int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg);
 /* The machine options every boot gets (record: as a cache boot gets
  * them), for the snapshot cache's key. */
 const char *hs_qemu_recipe(char *buf, size_t len, int record);
+/* Map the guest's RAM (q->ram, q->ram_fd) if not yet: once the guest has
+ * run (QEMU made its RAM after its sockets). len: the RAM's size. */
+void hs_qemu_map_ram(struct hs_qemu *q, size_t len);
 /* Kill it and reap it; harmless when it is gone. */
 void hs_qemu_stop(struct hs_qemu *q);
 /* The last lines of the guest console, for errors (into buf). */
