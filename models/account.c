@@ -9,24 +9,11 @@
 
 #include "model_internal.h"
 
-/* 8-byte datapath chunks touched beyond what an aligned access needs. */
-static int unaligned(uint64_t addr, unsigned size)
+void hs_mem_unaligned(const struct hs_model *m, struct hs_mem *out)
 {
-	return size > 1 && ((addr + size - 1) >> 3) - (addr >> 3) + 1 > (size + 7) / 8;
-}
-
-void hs_mem_access(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op, uint16_t *ev,
-		   struct hs_model_result *res, struct hs_mem *out)
-{
-	unsigned size = op->mem_size ? op->mem_size : 1;
-
-	out->extra = hs_data_access(m, hs_data_at(m, rec->addr), size, !!(op->fl & HS_OP_STORE), ev,
-				    &out->cause, &out->uncal, res);
-	if ((op->fl & HS_OP_LOAD) && unaligned(rec->addr, size)) {
-		out->extra += (uint32_t)m->v[HS_P_UNALIGNED_EXTRA];
-		if (!m->p[HS_P_UNALIGNED_EXTRA].calibrated)
-			out->uncal = 1;
-	}
+	out->extra += (uint32_t)m->v[HS_P_UNALIGNED_EXTRA];
+	if (!m->p[HS_P_UNALIGNED_EXTRA].calibrated)
+		out->uncal = 1;
 }
 
 /* Records [a, b) out of the ring, in runs the ring holds contiguously. */

@@ -225,27 +225,29 @@ int hs_level_uncal_of(const struct hs_model *m, enum hs_level lv, int tlb_miss)
 	return u;
 }
 
-uint32_t hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, int write,
-			uint16_t *events, uint8_t *cause, int *uncal, struct hs_model_result *res)
+void hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, uint16_t *events,
+		    struct hs_model_result *res, struct hs_mem *out)
 {
 	struct hs_memsys *ms = &m->mem;
 	uint32_t extra = 0, t;
 	enum hs_level lv;
 	int miss;
 
-	(void)write;	/* stores allocate like loads (write-allocate; A) */
-	*uncal = 0;
+	/* stores allocate like loads (write-allocate; A): no write flag */
+	out->cause = HS_ST_DCACHE;
+	out->uncal = 0;
 	/* the common case: same page and line as the access before */
 	if ((addr >> ms->dtlb.shift) + 1 == ms->dtlb.last && (addr >> ms->l1d.shift) + 1 == ms->l1d.last &&
 	    !((addr ^ (addr + size - 1)) >> ms->l1d.shift)) {
 		ms->dtlb.hits++;
 		ms->l1d.hits++;
-		return 0;
+		out->extra = 0;
+		return;
 	}
 	t = hs_mem_translate(ms, addr, 0, &miss);
 	if (miss) {
 		extra += t;
-		*cause = HS_ST_TLB;
+		out->cause = HS_ST_TLB;
 		if (miss == 1) {
 			*events |= HS_EV_TLB_MISS;
 			res->tlb_misses++;
@@ -261,10 +263,10 @@ uint32_t hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, int wr
 			lv = lv2;
 		}
 	}
-	*uncal = hs_level_uncal(m, lv, miss);
+	out->uncal = hs_level_uncal(m, lv, miss);
 	if (lv != HS_LV_L1) {
 		extra += t;
-		*cause = HS_ST_DCACHE;
+		out->cause = HS_ST_DCACHE;
 		*events |= HS_EV_DCACHE_MISS;
 		res->dcache_misses++;
 		if (lv != HS_LV_L2) {
@@ -272,5 +274,5 @@ uint32_t hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, int wr
 			res->l2_misses++;
 		}
 	}
-	return extra;
+	out->extra = extra;
 }

@@ -390,7 +390,8 @@ static inline void hs_fe_fetch(struct hs_model *m, struct hs_fe *fe, uint64_t pc
 {
 	uint64_t t;
 
-	if (fe->redirected || rflags || fe->n == 0 || (pc >> m->mem.l1i.shift) + 1 != fe->line) {
+	/* (the first fetch takes the slow path too: fe->line starts 0, no line's + 1) */
+	if (fe->redirected || rflags || (pc >> m->mem.l1i.shift) + 1 != fe->line) {
 		hs_fe_fetch_slow(m, fe, pc, rflags, f, res);
 		return;
 	}
@@ -435,12 +436,20 @@ void hs_fe_restart(struct hs_fe *fe, uint64_t t, uint8_t cause, int uncal);
 
 /* --- data side (cache.c helpers bound to the model) ---------------------------- */
 
+/* What a record's data access cost beyond an L1 hit. */
+struct hs_mem {
+	uint32_t extra;			/* cycles beyond an L1 hit */
+	uint8_t cause;			/* of those cycles */
+	int uncal;			/* an uncalibrated parameter priced them */
+};
+
 /*
- * A data access of size bytes at addr: extra cycles beyond an L1 hit (TLB
- * miss, L1 miss...), events and the cause of the extra cycles.
+ * A data access of size bytes at addr: fills out with the extra cycles
+ * beyond an L1 hit (TLB miss, L1 miss...), their cause (HS_ST_DCACHE when
+ * none) and whether an uncalibrated latency priced them; adds events.
  */
-uint32_t hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, int write,
-			uint16_t *events, uint8_t *cause, int *uncal, struct hs_model_result *res);
+void hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, uint16_t *events,
+		    struct hs_model_result *res, struct hs_mem *out);
 
 /* Would the latency of a miss served at lv (or a TLB miss) use an
  * uncalibrated parameter? */
@@ -517,23 +526,31 @@ static inline void hs_charge_stall(struct hs_model_result *res, struct hs_insn_c
 void hs_move_charge(struct hs_model_result *res, struct hs_costs *costs, struct hs_insn_cost *e,
 		    size_t o, unsigned cause, uint64_t c, int uncal);
 
-/* The memory phase of a record: its data access beyond an L1 hit. */
-struct hs_mem {
-	uint32_t extra;			/* cycles beyond an L1 hit */
-	uint8_t cause;			/* of those cycles */
-	int uncal;			/* an uncalibrated parameter priced them */
-};
-void hs_mem_access(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op, uint16_t *ev,
-		   struct hs_model_result *res, struct hs_mem *out);
-/* Most records access no memory: inline, the access itself is account.c's. */
+/* 8-byte datapath chunks touched beyond what an aligned access needs. */
+static inline int hs_unaligned(uint64_t addr, unsigned size)
+{
+	return size > 1 && ((addr + size - 1) >> 3) - (addr >> 3) + 1 > (size + 7) / 8;
+}
+/* A load that needs more datapath chunks than aligned: unaligned_extra (account.c). */
+void hs_mem_unaligned(const struct hs_model *m, struct hs_mem *out);
+
+/* The memory phase of a record: its data access beyond an L1 hit. Inline
+ * to the cache model's call (a third of the records access memory). */
 static inline void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, const struct hs_op *op,
 				uint16_t *ev, struct hs_model_result *res, struct hs_mem *out)
 {
-	out->extra = 0;
-	out->cause = HS_ST_DCACHE;
-	out->uncal = 0;
-	if ((op->fl & (HS_OP_LOAD | HS_OP_STORE)) && rec->addr)
-		hs_mem_access(m, rec, op, ev, res, out);
+	unsigned size;
+
+	if (!(op->fl & (HS_OP_LOAD | HS_OP_STORE)) || !rec->addr) {
+		out->extra = 0;
+		out->cause = HS_ST_DCACHE;
+		out->uncal = 0;
+		return;
+	}
+	size = op->mem_size ? op->mem_size : 1;
+	hs_data_access(m, hs_data_at(m, rec->addr), size, ev, res, out);
+	if ((op->fl & HS_OP_LOAD) && hs_unaligned(rec->addr, size))
+		hs_mem_unaligned(m, out);
 }
 
 /* The uncalibrated share of an instruction's charge (entry e): all of an
