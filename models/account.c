@@ -1,8 +1,8 @@
 /*
  * account.c - what both engines share after an instruction is placed in
- * time: its memory access, the charge of its cycles (and whose stall they
- * are), the uncalibrated share, the front end's next step, and the tail of
- * the run. One file, so the two engines cannot drift apart in how they
+ * time: an unaligned access's extra, the charge of its cycles (and whose
+ * stall they are), the uncalibrated share, and the tail of the run (the
+ * front end's next step is frontend.c's). One file, so the two engines cannot drift apart in how they
  * attribute cycles.
  */
 #include <string.h>
@@ -73,38 +73,6 @@ void hs_move_charge(struct hs_model_result *res, struct hs_costs *costs, struct 
 	eo->stall[cause] = (uint16_t)(eo->stall[cause] + c > 0xffff ? 0xffff : eo->stall[cause] + c);
 	if (uncal)
 		eo->events |= HS_EV_UNCALIBRATED;
-}
-
-int hs_control_slow(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t, size_t i,
-		    const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
-		    struct hs_model_result *res, struct hs_insn_cost *e)
-{
-	const struct hs_tinsn *rec = &t->v[i];
-	int redirect_open = 0;
-
-	if (op->fl & HS_OP_REFETCH) {
-		hs_fe_restart(fe, resolve_t + op->cost, HS_ST_SERIAL, !!(op->fl & HS_OP_UNCAL));
-		redirect_open = 1;
-	} else if (op->bkind != HS_B_NONE) {
-		/* the next record's pc from its descriptor (the line the next
-		 * iteration reads anyway), not the decode cache */
-		uint64_t next = i + 1 >= t->n ? 0 : t->v[i + 1].sidx < m->nops ? m->ops[t->v[i + 1].sidx].pc
-							       : hs_trace_next_pc(t, i);
-		/* the target from the descriptor too (the decode entry's
-		 * line was a cache miss per branch) */
-		uint64_t target = op->tgt ? op->pc + (uint64_t)(int64_t)op->tgt :
-				  op->far ? t->dc->v[rec->sidx].in.target : 0;
-		uint16_t ev = hs_fe_control(m, fe, op, hs_code_at(m, op->pc),
-					    next ? hs_code_at(m, next) : 0, target ? hs_code_at(m, target) : 0,
-					    rec->flags, fetch_t, resolve_t, res);
-
-		redirect_open = fe->redirected;
-		if (e)
-			e->events |= ev & HS_EV_MISPREDICT;
-	}
-	if (op->fl & HS_OP_UNKNOWN)
-		res->unknown_insns++;
-	return redirect_open;
 }
 
 /*

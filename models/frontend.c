@@ -125,7 +125,8 @@ void hs_fe_fetch_slow(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_
 	f->t = t;
 }
 
-void hs_fe_restart(struct hs_fe *fe, uint64_t t, uint8_t cause, int uncal)
+/* A serialising instruction restarts fetch at t (ISB, ERET, firmware). */
+static void restart(struct hs_fe *fe, uint64_t t, uint8_t cause, int uncal)
 {
 	fe->redirect = t;
 	fe->redirect_cause = cause;
@@ -139,13 +140,20 @@ static void taken(struct hs_model *m, struct hs_fe *fe, uint64_t fetch_t, enum h
 {
 	int bubble = pid < HS_NPARAMS ? m->v[pid] : 0;
 
-	hs_fe_restart(fe, fetch_t + 1 + (uint64_t)(bubble > 0 ? bubble : 0), HS_ST_BRANCH,
-		      pid < HS_NPARAMS && bubble > 0 && !m->p[pid].calibrated);
+	restart(fe, fetch_t + 1 + (uint64_t)(bubble > 0 ? bubble : 0), HS_ST_BRANCH,
+		pid < HS_NPARAMS && bubble > 0 && !m->p[pid].calibrated);
 }
 
-uint16_t hs_fe_control(struct hs_model *m, struct hs_fe *fe, const struct hs_op *op,
-		       uint64_t pc, uint64_t next_pc, uint64_t target, uint32_t rflags,
-		       uint64_t fetch_t, uint64_t resolve_t, struct hs_model_result *res)
+/*
+ * A branch is done: fetched at fetch_t, resolved at resolve_t (in-order:
+ * issue; OoO: completion). next_pc is the following record's pc (0 at the
+ * end of the trace). Sets the redirect for the next fetch; returns
+ * HS_EV_MISPREDICT when mispredicted. Its one caller is below: one call a
+ * branch, not two.
+ */
+static uint16_t predict(struct hs_model *m, struct hs_fe *fe, const struct hs_op *op,
+			uint64_t pc, uint64_t next_pc, uint64_t target, uint32_t rflags,
+			uint64_t fetch_t, uint64_t resolve_t, struct hs_model_result *res)
 {
 	struct hs_bpred *bp = &m->bp;
 	int mis = 0;
@@ -191,7 +199,41 @@ uint16_t hs_fe_control(struct hs_model *m, struct hs_fe *fe, const struct hs_op 
 	if (!mis)
 		return 0;
 	res->mispredicts++;
-	hs_fe_restart(fe, resolve_t + 1 + (uint64_t)m->v[HS_P_MISPREDICT], HS_ST_BRANCH,
-		      !m->p[HS_P_MISPREDICT].calibrated);
+	restart(fe, resolve_t + 1 + (uint64_t)m->v[HS_P_MISPREDICT], HS_ST_BRANCH,
+		!m->p[HS_P_MISPREDICT].calibrated);
 	return HS_EV_MISPREDICT;
+}
+
+/* After a branch, a serialising or an unknown op (hs_control_phase's slow
+ * side): the redirect or restart it causes. */
+int hs_control_slow(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t, size_t i,
+		    const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
+		    struct hs_model_result *res, struct hs_insn_cost *e)
+{
+	const struct hs_tinsn *rec = &t->v[i];
+	int redirect_open = 0;
+
+	if (op->fl & HS_OP_REFETCH) {
+		restart(fe, resolve_t + op->cost, HS_ST_SERIAL, !!(op->fl & HS_OP_UNCAL));
+		redirect_open = 1;
+	} else if (op->bkind != HS_B_NONE) {
+		/* the next record's pc from its descriptor (the line the next
+		 * iteration reads anyway), not the decode cache */
+		uint64_t next = i + 1 >= t->n ? 0 : t->v[i + 1].sidx < m->nops ? m->ops[t->v[i + 1].sidx].pc
+							       : hs_trace_next_pc(t, i);
+		/* the target from the descriptor too (the decode entry's
+		 * line was a cache miss per branch) */
+		uint64_t target = op->tgt ? op->pc + (uint64_t)(int64_t)op->tgt :
+				  op->far ? t->dc->v[rec->sidx].in.target : 0;
+		uint16_t ev = predict(m, fe, op, hs_code_at(m, op->pc),
+				      next ? hs_code_at(m, next) : 0, target ? hs_code_at(m, target) : 0,
+				      rec->flags, fetch_t, resolve_t, res);
+
+		redirect_open = fe->redirected;
+		if (e)
+			e->events |= ev & HS_EV_MISPREDICT;
+	}
+	if (op->fl & HS_OP_UNKNOWN)
+		res->unknown_insns++;
+	return redirect_open;
 }

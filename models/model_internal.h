@@ -22,13 +22,15 @@
  *                cache entry so the engines do no decoding per record
  *   frontend.c   fetch: fetch width, queue, taken-branch bubbles, I-cache and
  *                I-TLB, branch prediction outcome -> when the next instruction
- *                can issue (shared by both engines)
+ *                can issue; after a branch or a serialising op, the redirect
+ *                (shared by both engines)
  *   defaults.c   the value of every parameter a core file does not set
  *   cache.c      set-associative LRU caches and TLBs, the memory hierarchy
  *   bpred.c      conditional predictor, BTIC, BTAC, return stack
  *   account.c    what both engines share after placing an instruction in
- *                time: memory access, charges and who a stall belongs to,
- *                the uncalibrated share, the front end's next step, the tail
+ *                time: charges and who a stall belongs to, the uncalibrated
+ *                share, the tail (the memory access is inline, below, into
+ *                cache.c)
  *   engine_inorder.c, engine_ooo.c   the pipelines, as named phases
  */
 #ifndef HOTSIM_MODEL_INTERNAL_H
@@ -421,19 +423,6 @@ static inline void hs_fe_issued(struct hs_fe *fe, uint64_t t)
 		fe->q[fe->qi] = t;
 }
 
-/*
- * A control-flow instruction (or a serialising one) is done: fetched at
- * fetch_t, resolved at resolve_t (in-order: issue; OoO: completion). next_pc
- * is the following record's pc (0 at the end of the trace). Sets the redirect
- * for the next fetch; returns HS_EV_MISPREDICT when mispredicted.
- */
-uint16_t hs_fe_control(struct hs_model *m, struct hs_fe *fe, const struct hs_op *op,
-		       uint64_t pc, uint64_t next_pc, uint64_t target, uint32_t rflags,
-		       uint64_t fetch_t, uint64_t resolve_t, struct hs_model_result *res);
-
-/* A serialising instruction restarts fetch at t (ISB, ERET, firmware). */
-void hs_fe_restart(struct hs_fe *fe, uint64_t t, uint8_t cause, int uncal);
-
 /* --- data side (cache.c helpers bound to the model) ---------------------------- */
 
 /* What a record's data access cost beyond an L1 hit. */
@@ -570,7 +559,8 @@ static inline void hs_account_uncal(struct hs_model_result *res, struct hs_insn_
 
 /* After instruction i resolves: restart or redirect the front end; 1 when
  * the redirect is still open (for the tail). Only branches, serialising
- * and unknown ops have anything to do: the rest return at once, inline. */
+ * and unknown ops have anything to do: the rest return at once, inline;
+ * the others are frontend.c's (the predictors and the redirect). */
 int hs_control_slow(struct hs_model *m, struct hs_fe *fe, const struct hs_trace *t, size_t i,
 		    const struct hs_op *op, uint64_t fetch_t, uint64_t resolve_t,
 		    struct hs_model_result *res, struct hs_insn_cost *e);
