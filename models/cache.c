@@ -236,14 +236,6 @@ void hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, uint16_t *
 	/* stores allocate like loads (write-allocate; A): no write flag */
 	out->cause = HS_ST_DCACHE;
 	out->uncal = 0;
-	/* the common case: same page and line as the access before */
-	if ((addr >> ms->dtlb.shift) + 1 == ms->dtlb.last && (addr >> ms->l1d.shift) + 1 == ms->l1d.last &&
-	    !((addr ^ (addr + size - 1)) >> ms->l1d.shift)) {
-		ms->dtlb.hits++;
-		ms->l1d.hits++;
-		out->extra = 0;
-		return;
-	}
 	t = hs_mem_translate(ms, addr, 0, &miss);
 	if (miss) {
 		extra += t;

@@ -10,6 +10,7 @@
 #ifndef HOTSIM_MODELS_CACHE_H
 #define HOTSIM_MODELS_CACHE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct hs_cache {
@@ -40,34 +41,53 @@ void hs_cache_flush(struct hs_cache *c);
  * that fills the LRU way (cache.c). 1 hit, 0 miss. */
 int hs_cache_scan(struct hs_cache *c, uint64_t blk, uint64_t *tag, uint64_t *use, uint16_t *hint);
 
+/* Is blk (block number + 1) a hit found without a scan: the block touched
+ * last, or the way its hint names? Reads only; *at says where (SIZE_MAX:
+ * the last block) for hs_cache_take(). Absent caches never hit. */
+static inline int hs_cache_quick(const struct hs_cache *c, uint64_t blk, size_t *at)
+{
+	if (!c->nsets)
+		return 0;
+	if (blk == c->last) {
+		*at = SIZE_MAX;
+		return 1;
+	}
+	*at = (size_t)((blk - 1) & (c->nsets - 1)) * c->assoc + c->hint[blk & c->hmask];
+	return c->tag[*at] == blk;
+}
+
+/* The hit hs_cache_quick() found: the last block is the most recently used
+ * already; any other becomes it. */
+static inline void hs_cache_take(struct hs_cache *c, uint64_t blk, size_t at)
+{
+	c->hits++;
+	if (at == SIZE_MAX)
+		return;
+	c->last = blk;
+	c->use[at] = ++c->clock;
+}
+
 /* Look addr up; on a miss the block is filled (LRU victim). 1 hit, 0 miss.
  * Inline to the hint's hit; the scan is cache.c's. */
 static inline int hs_cache_access(struct hs_cache *c, uint64_t addr)
 {
 	uint64_t blk = (addr >> c->shift) + 1;
 	uint64_t *tag, *use;
-	uint16_t *hint;
+	size_t at;
 
 	if (!c->nsets) {
 		c->misses++;
 		return 0;
 	}
-	/* the block touched last is the most recently used one: nothing to do */
-	if (blk == c->last) {
-		c->hits++;
+	if (hs_cache_quick(c, blk, &at)) {
+		hs_cache_take(c, blk, at);
 		return 1;
 	}
 	tag = c->tag + (size_t)((blk - 1) & (c->nsets - 1)) * c->assoc;
 	use = c->use + (tag - c->tag);
-	hint = &c->hint[blk & c->hmask];
 	c->last = blk;
 	c->clock++;
-	if (tag[*hint] == blk) {
-		use[*hint] = c->clock;
-		c->hits++;
-		return 1;
-	}
-	return hs_cache_scan(c, blk, tag, use, hint);
+	return hs_cache_scan(c, blk, tag, use, &c->hint[blk & c->hmask]);
 }
 
 /* Is addr's block present (no state change)? */
@@ -105,5 +125,22 @@ uint32_t hs_mem_line(struct hs_memsys *ms, uint64_t addr, int iside, enum hs_lev
 /* Cycles beyond a micro-TLB hit to translate addr (main TLB, walk); *miss is
  * 1 for a main-TLB miss (a walk), 2 for a micro-TLB miss only. */
 uint32_t hs_mem_translate(struct hs_memsys *ms, uint64_t addr, int iside, int *miss);
+
+/* A data access of size bytes at addr that hits the micro-TLB and L1 on
+ * one line without a scan: taken (1), as hs_mem_translate and hs_mem_line
+ * would; else nothing changed (0) and the caller takes the whole way. Most
+ * accesses: inline, no call. */
+static inline int hs_mem_data_quick(struct hs_memsys *ms, uint64_t addr, unsigned size)
+{
+	uint64_t page = (addr >> ms->dtlb.shift) + 1, line = (addr >> ms->l1d.shift) + 1;
+	size_t pat, lat;
+
+	if (((addr ^ (addr + size - 1)) >> ms->l1d.shift) || !hs_cache_quick(&ms->dtlb, page, &pat) ||
+	    !hs_cache_quick(&ms->l1d, line, &lat))
+		return 0;
+	hs_cache_take(&ms->dtlb, page, pat);
+	hs_cache_take(&ms->l1d, line, lat);
+	return 1;
+}
 
 #endif

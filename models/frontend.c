@@ -35,8 +35,9 @@ static int fetch_line(struct hs_model *m, struct hs_fe *fe, uint64_t pc, struct 
 		      struct hs_model_result *res)
 {
 	struct hs_memsys *ms = &m->mem;
-	uint64_t page = pc >> ms->itlb.shift;
+	uint64_t page = pc >> ms->itlb.shift, line = (pc >> ms->l1i.shift) + 1;
 	enum hs_level lv;
+	size_t at;
 	uint32_t c;
 	int miss = 0;
 
@@ -52,7 +53,14 @@ static int fetch_line(struct hs_model *m, struct hs_fe *fe, uint64_t pc, struct 
 			}
 		}
 	}
-	c = hs_mem_line(ms, pc, 1, &lv);
+	if (hs_cache_quick(&ms->l1i, line, &at)) {
+		/* a hit without a scan: inline, as hs_mem_line would take it */
+		hs_cache_take(&ms->l1i, line, at);
+		c = 0;
+		lv = HS_LV_L1;
+	} else {
+		c = hs_mem_line(ms, pc, 1, &lv);
+	}
 	f->miss_uncal = (uint8_t)hs_level_uncal(m, lv, miss);
 	if (lv != HS_LV_L1) {
 		f->miss_cycles += c;

@@ -537,7 +537,14 @@ static inline void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, 
 		return;
 	}
 	size = op->mem_size ? op->mem_size : 1;
-	hs_data_access(m, hs_data_at(m, rec->addr), size, ev, res, out);
+	if (hs_mem_data_quick(&m->mem, hs_data_at(m, rec->addr), size)) {
+		/* an L1 hit (on a hit, no latency is priced: calibrated) */
+		out->extra = 0;
+		out->cause = HS_ST_DCACHE;
+		out->uncal = 0;
+	} else {
+		hs_data_access(m, hs_data_at(m, rec->addr), size, ev, res, out);
+	}
 	if ((op->fl & HS_OP_LOAD) && hs_unaligned(rec->addr, size))
 		hs_mem_unaligned(m, out);
 }
