@@ -26,7 +26,6 @@ void hs_fe_reset(const struct hs_model *m, struct hs_fe *fe)
 	memset(fe, 0, sizeof(*fe));
 	fe->width = m->v[HS_P_FETCH_WIDTH] > 0 ? (unsigned)m->v[HS_P_FETCH_WIDTH] : 1;
 	fe->qn = m->v[HS_P_FETCH_QUEUE] > HS_FE_QMAX ? HS_FE_QMAX : (unsigned)m->v[HS_P_FETCH_QUEUE];
-	fe->qi = fe->qn ? fe->qn - 1 : 0;
 }
 
 /* A new I-cache line (and maybe page): the I-TLB and the I-cache; 1 when
@@ -43,7 +42,12 @@ static int fetch_line(struct hs_model *m, struct hs_fe *fe, uint64_t pc, struct 
 
 	if (page + 1 != fe->page) {
 		fe->page = page + 1;
-		c = hs_mem_translate(ms, pc, 1, &miss);
+		/* a micro-TLB hit without a scan: inline, as hs_mem_translate
+		 * would take it */
+		if (hs_cache_quick(&ms->itlb, page + 1, &at))
+			hs_cache_take(&ms->itlb, page + 1, at);
+		else
+			c = hs_mem_translate(ms, pc, 1, &miss);
 		if (miss) {
 			f->miss_cycles += c;
 			f->cause = HS_ST_TLB;
@@ -99,12 +103,9 @@ void hs_fe_fetch_slow(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_
 		fe->redirected = 0;
 		newgroup = 1;
 	}
-	/* the queue is full until instruction n - q has issued: its slot is
-	 * the one this instruction takes */
-	if (fe->qn && ++fe->qi == fe->qn)
-		fe->qi = 0;
-	if (fe->qn && fe->n >= fe->qn && fe->q[fe->qi] > t) {
-		t = fe->q[fe->qi];
+	/* the queue is full until instruction n - q has issued */
+	if (fe->qn && fe->n >= fe->qn && fe->q[(fe->n - fe->qn) % HS_FE_QMAX] > t) {
+		t = fe->q[(fe->n - fe->qn) % HS_FE_QMAX];
 		f->cause = HS_ST_STRUCT;
 		f->t_redirect = 0;
 	}

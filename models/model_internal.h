@@ -352,7 +352,8 @@ int hs_model_configure(struct hs_model *m);
 
 /* --- front end (frontend.c) --------------------------------------------------- */
 
-#define HS_FE_QMAX 64
+#define HS_FE_QMAX 64		/* a power of two: instruction j's slot is j % HS_FE_QMAX */
+_Static_assert((HS_FE_QMAX & (HS_FE_QMAX - 1)) == 0, "HS_FE_QMAX: a power of two");
 
 struct hs_fe {
 	uint64_t cyc;		/* fetch cycle of the last instruction fetched */
@@ -362,10 +363,11 @@ struct hs_fe {
 	uint8_t redirect_uncal;
 	uint8_t redirected;	/* a redirect applies to the next instruction */
 	uint64_t line, page;	/* last I-cache line / I-TLB page looked up (+1) */
-	uint64_t q[HS_FE_QMAX];	/* issue (dispatch) times of the last fetch_queue insns */
+	/* issue (dispatch) time of instruction j at q[j % HS_FE_QMAX]: the
+	 * last fetch_queue (<= HS_FE_QMAX) are there */
+	uint64_t q[HS_FE_QMAX];
 	size_t n;		/* instructions fetched so far */
 	unsigned width, qn;	/* fetch_width, fetch_queue (cached at reset) */
-	unsigned qi;		/* ring slot of the instruction fetched last */
 };
 
 /* What the front end says about instruction i. */
@@ -398,12 +400,9 @@ static inline void hs_fe_fetch(struct hs_model *m, struct hs_fe *fe, uint64_t pc
 		return;
 	}
 	t = fe->ngroup >= fe->width ? fe->cyc + 1 : fe->cyc;
-	if (fe->qn) {
-		/* the queue is full until instruction n - q has issued */
-		fe->qi = fe->qi + 1 == fe->qn ? 0 : fe->qi + 1;
-		if (fe->n >= fe->qn && fe->q[fe->qi] > t)
-			t = fe->q[fe->qi];
-	}
+	/* the queue is full until instruction n - q has issued */
+	if (fe->qn && fe->n >= fe->qn && fe->q[(fe->n - fe->qn) % HS_FE_QMAX] > t)
+		t = fe->q[(fe->n - fe->qn) % HS_FE_QMAX];
 	f->t = t;
 	f->t_redirect = 0;
 	f->cause = HS_ST_STRUCT;
@@ -419,8 +418,7 @@ static inline void hs_fe_fetch(struct hs_model *m, struct hs_fe *fe, uint64_t pc
 /* Instruction fetched last issued (dispatched) at t: frees its queue slot. */
 static inline void hs_fe_issued(struct hs_fe *fe, uint64_t t)
 {
-	if (fe->qn)
-		fe->q[fe->qi] = t;
+	fe->q[(fe->n - 1) % HS_FE_QMAX] = t;
 }
 
 /* --- data side (cache.c helpers bound to the model) ---------------------------- */
