@@ -28,10 +28,8 @@ void hs_fe_reset(const struct hs_model *m, struct hs_fe *fe)
 	fe->qn = m->v[HS_P_FETCH_QUEUE] > HS_FE_QMAX ? HS_FE_QMAX : (unsigned)m->v[HS_P_FETCH_QUEUE];
 }
 
-/* A new I-cache line (and maybe page): the I-TLB and the I-cache; 1 when
- * it costs miss cycles (in f). */
-static int fetch_line(struct hs_model *m, struct hs_fe *fe, uint64_t pc, struct hs_fetch *f,
-		      struct hs_model_result *res)
+int hs_fe_line(struct hs_model *m, struct hs_fe *fe, uint64_t pc, struct hs_fetch *f,
+	       struct hs_model_result *res)
 {
 	struct hs_memsys *ms = &m->mem;
 	uint64_t page = pc >> ms->itlb.shift, line = (pc >> ms->l1i.shift) + 1;
@@ -77,61 +75,6 @@ static int fetch_line(struct hs_model *m, struct hs_fe *fe, uint64_t pc, struct 
 		}
 	}
 	return f->miss_cycles != 0;
-}
-
-void hs_fe_fetch_slow(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_t rflags,
-		      struct hs_fetch *f, struct hs_model_result *res)
-{
-	struct hs_memsys *ms = &m->mem;
-	uint64_t t, line;
-	int newgroup = 0;
-
-	f->t_redirect = 0;
-	f->redirect_cause = f->redirect_uncal = f->miss_uncal = 0;
-	f->events = 0;
-	f->miss_cycles = f->exc_cycles = 0;
-	f->cause = HS_ST_STRUCT;
-	t = fe->n == 0 ? 0 : fe->ngroup >= fe->width ? fe->cyc + 1 : fe->cyc;
-	if (fe->redirected) {
-		f->redirect_cause = fe->redirect_cause;
-		f->redirect_uncal = fe->redirect_uncal;
-		if (fe->redirect >= t) {
-			t = fe->redirect;
-			f->t_redirect = t;
-			f->cause = fe->redirect_cause;
-		}
-		fe->redirected = 0;
-		newgroup = 1;
-	}
-	/* the queue is full until instruction n - q has issued */
-	if (fe->qn && fe->n >= fe->qn && fe->q[(fe->n - fe->qn) % HS_FE_QMAX] > t) {
-		t = fe->q[(fe->n - fe->qn) % HS_FE_QMAX];
-		f->cause = HS_ST_STRUCT;
-		f->t_redirect = 0;
-	}
-	if (rflags & HS_T_EXC_ENTRY) {
-		/* the exception is taken before this, the vector's first insn */
-		f->exc_cycles = (uint32_t)m->v[HS_P_EXC_ENTRY];
-		t += f->exc_cycles;
-		f->cause = HS_ST_SERIAL;
-		newgroup = 1;
-	}
-	line = pc >> ms->l1i.shift;
-	if (line + 1 != fe->line) {
-		fe->line = line + 1;
-		if (fetch_line(m, fe, pc, f, res)) {
-			t += f->miss_cycles;
-			newgroup = 1;
-		}
-	}
-	if (newgroup || t > fe->cyc || fe->n == 0) {
-		fe->cyc = t;
-		fe->ngroup = 1;
-	} else {
-		fe->ngroup++;
-	}
-	fe->n++;
-	f->t = t;
 }
 
 /* A serialising instruction restarts fetch at t (ISB, ERET, firmware). */

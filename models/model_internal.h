@@ -383,37 +383,67 @@ struct hs_fetch {
 };
 
 void hs_fe_reset(const struct hs_model *m, struct hs_fe *fe);
-/* Fetch the instruction at pc (record flags rflags); fills f. */
-void hs_fe_fetch_slow(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_t rflags,
-		      struct hs_fetch *f, struct hs_model_result *res);
+/* Fetch entered the I-cache line of pc (and maybe a page): the I-TLB and
+ * I-cache lookups; 1 when they cost miss cycles (added to f). */
+int hs_fe_line(struct hs_model *m, struct hs_fe *fe, uint64_t pc, struct hs_fetch *f,
+	       struct hs_model_result *res);
 
-/* The common case inline: no redirect, no exception, the same I-cache line
- * (the fetch queue, full or not, is this case too). */
+/* Fetch the instruction at pc (record flags rflags); fills f. Inline, every
+ * record: only a new line's lookups are a call (frontend.c). */
 static inline void hs_fe_fetch(struct hs_model *m, struct hs_fe *fe, uint64_t pc, uint32_t rflags,
 			       struct hs_fetch *f, struct hs_model_result *res)
 {
-	uint64_t t;
+	uint64_t t = fe->ngroup >= fe->width ? fe->cyc + 1 : fe->cyc, line = (pc >> m->mem.l1i.shift) + 1;
+	int newgroup = 0;
 
-	/* (the first fetch takes the slow path too: fe->line starts 0, no line's + 1) */
-	if (fe->redirected || rflags || (pc >> m->mem.l1i.shift) + 1 != fe->line) {
-		hs_fe_fetch_slow(m, fe, pc, rflags, f, res);
-		return;
-	}
-	t = fe->ngroup >= fe->width ? fe->cyc + 1 : fe->cyc;
-	/* the queue is full until instruction n - q has issued */
-	if (fe->qn && fe->n >= fe->qn && fe->q[(fe->n - fe->qn) % HS_FE_QMAX] > t)
-		t = fe->q[(fe->n - fe->qn) % HS_FE_QMAX];
-	f->t = t;
 	f->t_redirect = 0;
 	f->cause = HS_ST_STRUCT;
 	f->redirect_cause = f->redirect_uncal = f->miss_uncal = 0;
 	f->events = 0;
 	f->miss_cycles = f->exc_cycles = 0;
-	/* a new fetch group when t moved on (selects, not a branch: which way
-	 * it goes is the pipeline's data) */
-	fe->ngroup = t > fe->cyc ? 1 : fe->ngroup + 1;
-	fe->cyc = t > fe->cyc ? t : fe->cyc;
+	if (fe->redirected) {
+		/* the instruction before redirected fetch: here no earlier */
+		f->redirect_cause = fe->redirect_cause;
+		f->redirect_uncal = fe->redirect_uncal;
+		if (fe->redirect >= t) {
+			t = fe->redirect;
+			f->t_redirect = t;
+			f->cause = fe->redirect_cause;
+		}
+		fe->redirected = 0;
+		newgroup = 1;
+	}
+	/* the queue is full until instruction n - q has issued */
+	if (fe->qn && fe->n >= fe->qn && fe->q[(fe->n - fe->qn) % HS_FE_QMAX] > t) {
+		t = fe->q[(fe->n - fe->qn) % HS_FE_QMAX];
+		f->cause = HS_ST_STRUCT;
+		f->t_redirect = 0;
+	}
+	if (rflags & HS_T_EXC_ENTRY) {
+		/* the exception is taken before this, the vector's first insn */
+		f->exc_cycles = (uint32_t)m->v[HS_P_EXC_ENTRY];
+		t += f->exc_cycles;
+		f->cause = HS_ST_SERIAL;
+		newgroup = 1;
+	}
+	if (line != fe->line) {
+		/* a new line (the first fetch's too: fe->line starts 0) */
+		fe->line = line;
+		if (hs_fe_line(m, fe, pc, f, res)) {
+			t += f->miss_cycles;
+			newgroup = 1;
+		}
+	}
+	/* a new fetch group after a redirect, an exception or a miss, or when
+	 * t moved on (t never goes back) */
+	if (newgroup || t > fe->cyc) {
+		fe->cyc = t;
+		fe->ngroup = 1;
+	} else {
+		fe->ngroup++;
+	}
 	fe->n++;
+	f->t = t;
 }
 /* Instruction fetched last issued (dispatched) at t: frees its queue slot. */
 static inline void hs_fe_issued(struct hs_fe *fe, uint64_t t)
