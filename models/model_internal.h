@@ -413,8 +413,9 @@ static inline void hs_fe_fetch(struct hs_model *m, struct hs_fe *fe, uint64_t pc
 		fe->redirected = 0;
 		newgroup = 1;
 	}
-	/* the queue is full until instruction n - q has issued */
-	if (fe->qn && fe->n >= fe->qn && fe->q[(fe->n - fe->qn) % HS_FE_QMAX] > t) {
+	/* the queue is full until instruction n - q has issued (for n < q the
+	 * slot is one no instruction has used yet: 0 from the reset) */
+	if (fe->qn && fe->q[(fe->n - fe->qn) % HS_FE_QMAX] > t) {
 		t = fe->q[(fe->n - fe->qn) % HS_FE_QMAX];
 		f->cause = HS_ST_STRUCT;
 		f->t_redirect = 0;
