@@ -2,8 +2,8 @@
  * account.c - what both engines share after an instruction is placed in
  * time: an unaligned access's extra, the charge of its cycles (and whose
  * stall they are), the uncalibrated share, and the tail of the run (the
- * front end's next step is frontend.c's). One file, so the two engines cannot drift apart in how they
- * attribute cycles.
+ * front end's next step is frontend.c's). One file, so the two engines
+ * cannot drift apart in how they attribute cycles.
  */
 #include <string.h>
 

@@ -35,7 +35,7 @@ int hs_fe_line(struct hs_model *m, struct hs_fe *fe, uint64_t pc, struct hs_fetc
 	uint64_t page = pc >> ms->itlb.shift, line = (pc >> ms->l1i.shift) + 1;
 	enum hs_level lv;
 	size_t at;
-	uint32_t c;
+	uint32_t c = 0;
 	int miss = 0;
 
 	if (page + 1 != fe->page) {

@@ -402,7 +402,7 @@ static inline void hs_fe_fetch(struct hs_model *m, struct hs_fe *fe, uint64_t pc
 	f->events = 0;
 	f->miss_cycles = f->exc_cycles = 0;
 	if (fe->redirected) {
-		/* the instruction before redirected fetch: here no earlier */
+		/* the instruction before redirected fetch: not here before the redirect */
 		f->redirect_cause = fe->redirect_cause;
 		f->redirect_uncal = fe->redirect_uncal;
 		if (fe->redirect >= t) {
