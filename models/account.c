@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "frontend.h"
 #include "model_internal.h"
 
 void hs_mem_unaligned(const struct hs_model *m, struct hs_mem *out)

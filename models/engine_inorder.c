@@ -39,6 +39,7 @@
  */
 #include <string.h>
 
+#include "frontend.h"
 #include "model_internal.h"
 
 #define R_UNCAL		0x01	/* value's latency came from an uncalibrated parameter */

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "hotsim/err.h"
+#include "frontend.h"
 #include "model_internal.h"
 
 #define ROB_MAX 512

@@ -19,6 +19,7 @@
  */
 #include <string.h>
 
+#include "frontend.h"
 #include "model_internal.h"
 
 void hs_fe_reset(const struct hs_model *m, struct hs_fe *fe)

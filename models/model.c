@@ -11,6 +11,7 @@
 
 #include "hotsim/err.h"
 #include "hotsim/core.h"
+#include "frontend.h"
 #include "model_internal.h"
 
 const char *const hs_stall_names[HS_NSTALLS] = {
