@@ -77,8 +77,6 @@ struct hs_booted {
 	uint32_t *undo_pfn;
 	size_t nundo, capundo;
 	uint32_t npoint0;		/* the snapshot's pages of point 0 (the first ones) */
-	int lazy;			/* ram maps the snapshot's file (hs_snap_map_point0):
-					 * a page's pristine content is had by dropping it */
 	/* pages the overlay patched (hs_bt_patch), as sealed */
 	uint32_t *sealed_pfn;
 	uint8_t *sealed_data;
