@@ -14,6 +14,9 @@ int ms_cost_rows(struct hs_model *m, const struct ms_options *o, const struct hs
 int ms_result_one(struct ms_result *s, const struct hs_model_result *r);
 
 int ms_cmp_u64(const void *a, const void *b);
+/* The distinct pcs of a stream, ascending, in a malloc'd array of *n
+ * (NULL when out of memory, or for an empty stream). */
+uint64_t *ms_distinct_pcs(const struct hs_trace *t, size_t *n);
 
 /* Measure the selected paths of an opened image on its o->cores[c],
  * appending the rows (measure.c); ms_measure_images runs these. */
