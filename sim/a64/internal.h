@@ -1,5 +1,5 @@
 /*
- * internal.h - shared pieces of the A64 decoder (sim/a64_*.c only).
+ * internal.h - shared pieces of the A64 decoder (the files of sim/a64/ only).
  *
  * The decoder is a set of ordered { mask, value } tables in the style of
  * the kernel's arch/arm64/include/asm/insn.h (__AARCH64_INSN_FUNCS): the
@@ -10,13 +10,14 @@
  * express; the word is then unallocated.  Groups follow the Arm ARM
  * (DDI 0487) encoding index, one file each:
  *
- *	a64_sys.c	branches, exception generation, system
- *	a64_dp.c	data processing, immediate and register
- *	a64_ldst.c	loads and stores, LSE atomics
- *	a64_simd.c	Advanced SIMD data processing
- *	a64_fp.c	scalar FP and crypto data processing
+ *	sys.c		branches, exception generation, system
+ *	dp.c		data processing, immediate and register
+ *	ldst.c		loads and stores, LSE atomics (ldst_simd.c: the
+ *			Advanced SIMD structure loads/stores)
+ *	simd.c		Advanced SIMD data processing
+ *	fp.c		scalar FP and crypto data processing
  *
- * Text: a64_disasm.c (Capstone), a64_text.c and a64_text_fb.c (own text).
+ * Text: disasm.c (Capstone), text.c and text_fb.c (own text).
  */
 #ifndef HOTSIM_A64_INTERNAL_H
 #define HOTSIM_A64_INTERNAL_H
@@ -163,6 +164,17 @@ static inline unsigned a64_vreg(unsigned n)
 #define A64_VACC	0x80
 #define A64_VNARROW	0x40
 void a64_vregs(struct a64_insn *in, uint32_t w, int has_rm, unsigned rule);
+
+/*
+ * Loads and stores, split in two files: ldst.c has the group's table and
+ * the base register every form shares (Xn|SP, written back when wb is
+ * set); ldst_simd.c decodes the Advanced SIMD structure rows of the table.
+ */
+void a64_ldst_base(struct a64_insn *in, uint32_t w, int wb);
+int a64_x_vmult(const struct a64_enc *e, uint32_t w, uint64_t pc,
+		struct a64_insn *in);
+int a64_x_vsingle(const struct a64_enc *e, uint32_t w, uint64_t pc,
+		  struct a64_insn *in);
 
 /* Shared extraction used by more than one group: nothing to record. */
 int a64_x_none(const struct a64_enc *e, uint32_t w, uint64_t pc,

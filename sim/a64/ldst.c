@@ -1,8 +1,9 @@
 /*
  * ldst.c - loads and stores (Arm ARM DDI 0487, C4.1.5 "Loads and
  * Stores", op0 = x1x0), including exclusives, load-acquire/store-release,
- * RCpc, LSE atomics, pointer-authenticated loads, MTE tag stores and the
- * Advanced SIMD structure loads/stores.
+ * RCpc, LSE atomics, pointer-authenticated loads and MTE tag stores.  The
+ * Advanced SIMD structure loads/stores are rows of the table here, decoded
+ * in ldst_simd.c.
  *
  * The base register is always Xn|SP.  Writeback (pre/post index) makes it
  * a destination too.  mem_size is the total number of bytes the access
@@ -10,8 +11,8 @@
  */
 #include "a64/internal.h"
 
-/* base register read, and written back when wb is set */
-static void base(struct a64_insn *in, uint32_t w, int wb)
+/* base register read, and written back when wb is set (ldst_simd.c too) */
+void a64_ldst_base(struct a64_insn *in, uint32_t w, int wb)
 {
 	a64_src_sp(in, A64_RN(w));
 	if (wb) {
@@ -122,7 +123,7 @@ static int single(uint32_t w, int form, struct a64_insn *in)
 		in->flags |= A64_F_64;
 	if (sext)
 		in->flags |= A64_F_SIGNEXT;
-	base(in, w, wb);
+	a64_ldst_base(in, w, wb);
 	if (kind != 2)
 		xfer(in, A64_RT(w), kind == 1, fp);
 	return 0;
@@ -218,7 +219,7 @@ static int x_pair(const struct a64_enc *e, uint32_t w, uint64_t pc,
 	in->cls = load ? A64_C_LOAD : A64_C_STORE;
 	in->flags |= A64_F_PAIR;
 	in->mem_size = (uint8_t)(2 * each);
-	base(in, w, type == 1 || type == 3);
+	a64_ldst_base(in, w, type == 1 || type == 3);
 	xfer(in, A64_RT(w), load, fp);
 	xfer(in, A64_RT2(w), load, fp);
 	return 0;
@@ -250,7 +251,7 @@ static int excl_cas(uint32_t w, struct a64_insn *in)
 		return -1;
 	in->cls = A64_C_ATOMIC;
 	in->flags |= (l ? A64_F_ACQ : 0) | (o0 ? A64_F_REL : 0);
-	base(in, w, 0);
+	a64_ldst_base(in, w, 0);
 	if (!o2) {
 		if ((rs & 1) || (rt & 1))
 			return -1;
@@ -289,7 +290,7 @@ static int excl_ordered(uint32_t w, struct a64_insn *in)
 	if (size == 3)
 		in->flags |= A64_F_64;
 	in->mem_size = (uint8_t)(1u << size);
-	base(in, w, 0);
+	a64_ldst_base(in, w, 0);
 	xfer(in, A64_RT(w), (int)l, 0);
 	return 0;
 }
@@ -311,7 +312,7 @@ static int excl_exclusive(uint32_t w, struct a64_insn *in)
 		in->flags |= A64_F_64;
 	}
 	in->mem_size = (uint8_t)(o1 ? 2 * each : each);
-	base(in, w, 0);
+	a64_ldst_base(in, w, 0);
 	if (l) {
 		in->cls = A64_C_LOAD_EX;
 		if (o0)
@@ -370,7 +371,7 @@ static int x_atomic(const struct a64_enc *e, uint32_t w, uint64_t pc,
 			return -1;
 		in->cls = A64_C_LOAD;
 		in->flags |= A64_F_ACQ | A64_F_RCPC;
-		base(in, w, 0);
+		a64_ldst_base(in, w, 0);
 		a64_dst_zr(in, A64_RT(w));
 		return 0;
 	}
@@ -378,7 +379,7 @@ static int x_atomic(const struct a64_enc *e, uint32_t w, uint64_t pc,
 		return -1;
 	in->cls = A64_C_ATOMIC;
 	in->flags |= (a ? A64_F_ACQ : 0) | (r ? A64_F_REL : 0);
-	base(in, w, 0);
+	a64_ldst_base(in, w, 0);
 	a64_src_zr(in, A64_RS(w));
 	a64_dst_zr(in, A64_RT(w));
 	return 0;
@@ -400,7 +401,7 @@ static int x_rcpc2(const struct a64_enc *e, uint32_t w, uint64_t pc,
 	in->mem_size = (uint8_t)(1u << size);
 	if ((opc < 2 && size == 3) || opc == 2)
 		in->flags |= A64_F_64;
-	base(in, w, 0);
+	a64_ldst_base(in, w, 0);
 	if (opc == 0) {
 		in->cls = A64_C_STORE;
 		in->flags |= A64_F_REL;
@@ -420,7 +421,7 @@ static int x_ldra(const struct a64_enc *e, uint32_t w, uint64_t pc,
 	(void)e;
 	(void)pc;
 	in->mem_size = 8;
-	base(in, w, (int)a64_field(w, 11, 1));
+	a64_ldst_base(in, w, (int)a64_field(w, 11, 1));
 	a64_dst_zr(in, A64_RT(w));
 	return 0;
 }
@@ -445,7 +446,7 @@ static int x_tag(const struct a64_enc *e, uint32_t w, uint64_t pc,
 	if (op2 == 0) {
 		if (opc != 1 && imm9)
 			return -1;
-		base(in, w, 0);
+		a64_ldst_base(in, w, 0);
 		if (opc & 1) {			/* ldg, ldgm */
 			in->cls = A64_C_LOAD;
 			if (opc == 1)
@@ -459,103 +460,8 @@ static int x_tag(const struct a64_enc *e, uint32_t w, uint64_t pc,
 	}
 	in->cls = A64_C_STORE;
 	in->mem_size = (opc & 2) ? 32 : 16;
-	base(in, w, op2 != 2);
+	a64_ldst_base(in, w, op2 != 2);
 	a64_src_sp(in, A64_RT(w));
-	return 0;
-}
-
-/* V registers Rt..Rt+n-1 (mod 32) of a structure load/store */
-static void vlist(struct a64_insn *in, unsigned rt, unsigned n, int load,
-		  int lane)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++) {
-		if (!load || lane)		/* a lane load keeps the rest */
-			a64_src(in, a64_vreg(rt + i));
-		if (load)
-			a64_dst(in, a64_vreg(rt + i));
-	}
-}
-
-/* GPR side of a structure access: Rn|SP, post-index Rm (31 = immediate) */
-static void vbase(struct a64_insn *in, uint32_t w, int post)
-{
-	in->flags |= A64_F_FPREG;
-	base(in, w, post);
-	if (post)
-		a64_src_zr(in, A64_RM(w));
-}
-
-/*
- * ld1-4/st1-4 (multiple structures): 0 Q 001100 P L 0 Rm opcode size Rn Rt
- *	opcode 0000 ld4 (4 regs), 0010 ld1 x4, 0100 ld3, 0110 ld1 x3,
- *	0111 ld1 x1, 1000 ld2, 1010 ld1 x2; size 11 with Q 0 is reserved
- *	for the interleaving forms.
- */
-static int x_vmult(const struct a64_enc *e, uint32_t w, uint64_t pc,
-		   struct a64_insn *in)
-{
-	static const int8_t nregs[16] = {
-		4, -1, 4, -1, 3, -1, 3, 1, 2, -1, 2, -1, -1, -1, -1, -1
-	};
-	unsigned op = a64_field(w, 12, 4), q = a64_field(w, 30, 1);
-	int load = (int)a64_field(w, 22, 1), n = nregs[op];
-
-	(void)e;
-	(void)pc;
-	if (n < 0)
-		return -1;
-	/* interleaving (selem > 1) forms: opcode 0000, 0100, 1000 */
-	if ((op == 0 || op == 4 || op == 8) && a64_field(w, 10, 2) == 3 && !q)
-		return -1;
-	in->cls = load ? A64_C_LOAD : A64_C_STORE;
-	in->mem_size = (uint8_t)(n * (q ? 16 : 8));
-	vbase(in, w, (int)a64_field(w, 23, 1));
-	vlist(in, A64_RT(w), (unsigned)n, load, 0);
-	return 0;
-}
-
-/*
- * ld1-4/st1-4 (single structure) and ld1r-ld4r:
- * 0 Q 001101 P L R Rm opcode S size Rn Rt.  opcode<2:1> is the element
- * size (b, h, s/d, replicate), opcode<0>:R + 1 the number of registers.
- */
-static int x_vsingle(const struct a64_enc *e, uint32_t w, uint64_t pc,
-		     struct a64_insn *in)
-{
-	unsigned op = a64_field(w, 13, 3), s = a64_field(w, 12, 1);
-	unsigned size = a64_field(w, 10, 2);
-	unsigned selem = ((op & 1) << 1 | a64_field(w, 21, 1)) + 1;
-	int load = (int)a64_field(w, 22, 1);
-	unsigned esize;
-
-	(void)e;
-	(void)pc;
-	switch (op >> 1) {
-	case 0:
-		esize = 1;
-		break;
-	case 1:
-		if (size & 1)
-			return -1;
-		esize = 2;
-		break;
-	case 2:
-		if (size & 2 || (size == 1 && s))
-			return -1;
-		esize = size ? 8 : 4;
-		break;
-	default:				/* ld1r..ld4r */
-		if (!load || s)
-			return -1;
-		esize = 1u << size;
-		break;
-	}
-	in->cls = load ? A64_C_LOAD : A64_C_STORE;
-	in->mem_size = (uint8_t)(selem * esize);
-	vbase(in, w, (int)a64_field(w, 23, 1));
-	vlist(in, A64_RT(w), selem, load, (op >> 1) != 3);
 	return 0;
 }
 
@@ -579,10 +485,10 @@ static int x_mops(const struct a64_enc *e, uint32_t w, uint64_t pc, struct a64_i
 
 const struct a64_enc a64_ldst_tab[] = {
 	/* Advanced SIMD structures: no offset, then post-index */
-	{ 0xbfbf0000, 0x0c000000, A64_C_LOAD, 0, x_vmult, "ld/st multiple" },
-	{ 0xbfa00000, 0x0c800000, A64_C_LOAD, 0, x_vmult, "ld/st multiple post" },
-	{ 0xbf9f0000, 0x0d000000, A64_C_LOAD, 0, x_vsingle, "ld/st single" },
-	{ 0xbf800000, 0x0d800000, A64_C_LOAD, 0, x_vsingle, "ld/st single post" },
+	{ 0xbfbf0000, 0x0c000000, A64_C_LOAD, 0, a64_x_vmult, "ld/st multiple" },
+	{ 0xbfa00000, 0x0c800000, A64_C_LOAD, 0, a64_x_vmult, "ld/st multiple post" },
+	{ 0xbf9f0000, 0x0d000000, A64_C_LOAD, 0, a64_x_vsingle, "ld/st single" },
+	{ 0xbf800000, 0x0d800000, A64_C_LOAD, 0, a64_x_vsingle, "ld/st single post" },
 
 	/* size 001000: exclusive, ordered, cas/casp */
 	{ 0x3f000000, 0x08000000, A64_C_LOAD, 0, x_excl, "excl/ordered/cas" },
