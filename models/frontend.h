@@ -3,8 +3,8 @@
  * only): fetch, the queue slot an issue frees, and the control step after
  * a branch or a serialising op. Inline, because every record takes them;
  * what is not per record (a new line's lookups, the predictors, the
- * redirect) is frontend.c's. Needs struct hs_model: include after
- * model_internal.h.
+ * redirect) is frontend.c's. It uses struct hs_model, so it includes
+ * model_internal.h itself.
  */
 #ifndef HOTSIM_MODELS_FRONTEND_H
 #define HOTSIM_MODELS_FRONTEND_H

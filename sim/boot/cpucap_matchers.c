@@ -268,12 +268,18 @@ static int m_n1_1542419(struct ctx *c, uint64_t e, int depth)
 	return (int)((hs_core_idreg(c->core, HS_CTR_EL0) >> 29) & 1);
 }
 
-/* proton-pack.c, as spectre.c settles it */
+/* proton-pack.c, as spectre.c settles it: affected unless the state is
+ * "unaffected", with spectre.c's reason */
+static int mitigated(struct ctx *c, enum hs_mitigation state, const char *why)
+{
+	c->why = why;
+	return state != HS_MIT_UNAFFECTED;
+}
+
 static int m_spectre_v2(struct ctx *c, uint64_t e, int depth)
 {
 	(void)e, (void)depth;
-	c->why = c->out->spectre.v2_why;
-	return c->out->spectre.v2 != HS_MIT_UNAFFECTED;
+	return mitigated(c, c->out->spectre.v2, c->out->spectre.v2_why);
 }
 
 static int m_spectre_v3a(struct ctx *c, uint64_t e, int depth)
@@ -286,15 +292,13 @@ static int m_spectre_v3a(struct ctx *c, uint64_t e, int depth)
 static int m_spectre_v4(struct ctx *c, uint64_t e, int depth)
 {
 	(void)e, (void)depth;
-	c->why = c->out->spectre.v4_why;
-	return c->out->spectre.v4 != HS_MIT_UNAFFECTED;
+	return mitigated(c, c->out->spectre.v4, c->out->spectre.v4_why);
 }
 
 static int m_spectre_bhb(struct ctx *c, uint64_t e, int depth)
 {
 	(void)e, (void)depth;
-	c->why = c->out->spectre.bhb_why;
-	return c->out->spectre.bhb != HS_MIT_UNAFFECTED;
+	return mitigated(c, c->out->spectre.bhb, c->out->spectre.bhb_why);
 }
 
 /* Matchers whose answer is fixed by the platform (sim/boot/platform.c)
