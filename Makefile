@@ -244,13 +244,14 @@ check-san: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra
 test: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra lint
 	@HOTSIM_KERNELS=skip scripts/run-tests.sh $(BUILD) $(TESTS)
 
-# The dependency rule between the layers (README, "Layers"), no function
-# over 80 lines anywhere (named phases, tables), and every file's header
-# naming the file.
+# The dependency rule between the layers (README, "Layers"), nothing built
+# tracked in git, no function over 80 lines anywhere (named phases,
+# tables), and every file's header naming the file.
 LINT_C = $(sort $(wildcard sim/*/*.[ch] models/*.[ch] cli/*.[ch] kernels/paths/*.[ch] include/hotsim/*.h \
 		tests/*.[ch] tests/*/*.[ch] kernels/qemu/*.c kernels/workload/*.c))
 lint:
 	@scripts/check-layers.sh
+	@scripts/check-tracked.sh
 	@long=$$(scripts/func-lengths.sh $(filter %.c,$(LINT_C))); \
 	 if [ -n "$$long" ]; then echo "$$long" >&2; echo "lint: functions over 80 lines" >&2; exit 1; fi; \
 	 echo "lint: no function over 80 lines"
