@@ -62,11 +62,13 @@ static void compare_defaults(void *p)
 
 static void ms_opts(struct cmp_opts *o, struct ms_options *m)
 {
+	_Static_assert(HS_ARRAY_SIZE(m->cores) == HS_ARRAY_SIZE(o->cpus.v), "a core list for each");
+	_Static_assert(HS_ARRAY_SIZE(m->paths) == HS_ARRAY_SIZE(o->paths.v), "a path list for each");
 	memset(m, 0, sizeof(*m));
 	opt_paths_for_source(&o->paths, o->src);
-	for (int i = 0; i < o->cpus.n && i < (int)HS_ARRAY_SIZE(m->cores); i++)
+	for (int i = 0; i < o->cpus.n; i++)
 		m->cores[m->ncores++] = o->cpus.v[i];
-	for (int i = 0; i < o->paths.n && i < (int)HS_ARRAY_SIZE(m->paths); i++)
+	for (int i = 0; i < o->paths.n; i++)
 		m->paths[m->npaths++] = o->paths.v[i];
 	memcpy(m->want, o->state.want, sizeof(m->want));
 	m->samples = (unsigned)o->samples;
@@ -129,7 +131,7 @@ static int largest_explained(const struct ms_options *m, const struct ms_compare
 {
 	enum ms_state st = MS_TYPICAL;
 	const struct ms_pair *p = ms_compare_explainable(c, &st);
-	const struct hs_core *core = p ? hs_core_find(p->cpu) : NULL;
+	const struct hs_core *core = p ? p->core : NULL;
 	const struct hs_path_def *def = p ? hs_path_find(p->base->path) : NULL;
 
 	if (!core || !def)
@@ -181,7 +183,7 @@ static int workload_failed(const struct ms_image *b, const struct ms_image *p)
 
 		for (int i = 0; m && i < m->nrows; i++)
 			if (!m->rows[i].ok)
-				return hs_fail("%s on %s: %s", m->rows[i].name, m->rows[i].cpu, m->rows[i].why) ||
+				return hs_fail("%s on %s: %s", m->rows[i].name, m->rows[i].core->name, m->rows[i].why) ||
 				       1;
 	}
 	return 0;
@@ -341,7 +343,7 @@ int cli_compare(void *opts, const char *base_file, const char *patched_file, con
 	}
 	/* a workload's rows are the whole run: one that cannot run fails it,
 	 * before anything is printed */
-	if (cli_path_set() && workload_failed(&base, patched_file ? &patched : NULL)) {
+	if (cli_path_set()->wl && workload_failed(&base, patched_file ? &patched : NULL)) {
 		rc = cli_error();
 		goto out;
 	}

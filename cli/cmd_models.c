@@ -82,7 +82,7 @@ static int run(void *p, char **args)
 		json_begin_arr(&j, "models");
 	}
 	for (int i = 0; i < o->cpus.n; i++) {
-		struct hs_model *m = hs_model_new(o->cpus.v[i]->name);
+		struct hs_model *m = hs_model_new(o->cpus.v[i]);
 
 		if (!m)
 			return cli_error();

@@ -299,7 +299,7 @@ static int run(void *p, char **args)
 	}
 	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
 		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
-		struct hs_session *ses = pt ? hs_session_new_for(pt, o->src, cli_path_set()) : NULL;
+		struct hs_session *ses = pt ? hs_session_new(pt, o->src, cli_path_set()) : NULL;
 
 		if (!ses) {
 			hs_patched_free(pt);

@@ -165,7 +165,7 @@ static int run(void *p, char **args)
 	}
 	header(jp, o, &s);
 	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
-		struct hs_model *m = ms_model(&mo, o->cpus.v[i]->name);
+		struct hs_model *m = ms_model(&mo, o->cpus.v[i]);
 		struct ms_snippet_cost c;
 
 		if (!m || ms_snippet_cost(&s, m, &c)) {

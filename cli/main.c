@@ -51,7 +51,7 @@ int cli_check_params(const struct opt_params *p, const struct opt_cpus *cpus)
 		for (int k = 0; k < p->n; k++)
 			if (all || hs_core_find(p->v[k].core) == hs_cores[i])
 				o.params[o.nparams++] = p->v[k];
-		if (!(m = ms_model(&o, hs_cores[i]->name)))
+		if (!(m = ms_model(&o, hs_cores[i])))
 			return -1;
 		hs_model_free(m);
 	}
@@ -77,6 +77,26 @@ static void help_all(FILE *f)
 	}
 }
 
+/* Every core and path a registry (or a workload) has fits a command's
+ * lists: one that outgrew them is an error, never a silent cut. */
+static int registries_fit(void)
+{
+	const struct hs_path_def *const *paths = cli_paths();
+	int nc = 0, np = 0;
+
+	while (hs_cores[nc])
+		nc++;
+	while (paths[np])
+		np++;
+	if (nc > MS_MAX_CORES)
+		return hs_fail("hotsim has %d cores, more than the %d one command can run (MS_MAX_CORES)", nc,
+			       MS_MAX_CORES);
+	if (np > MS_MAX_PATHS)
+		return hs_fail("hotsim has %d paths, more than the %d one command can run (MS_MAX_PATHS)", np,
+			       MS_MAX_PATHS);
+	return 0;
+}
+
 static int dispatch(const struct cli_cmd *c, int argc, char **argv)
 {
 	void *o = calloc(1, c->size);
@@ -89,7 +109,7 @@ static int dispatch(const struct cli_cmd *c, int argc, char **argv)
 	}
 	cli_argc = argc;
 	cli_argv = argv;
-	if (cli_workload_prescan(c, argc, argv)) {
+	if (cli_workload_prescan(c, argc, argv) || registries_fit()) {
 		free(o);
 		return cli_error();
 	}

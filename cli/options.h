@@ -38,8 +38,8 @@ enum opt_kind {
 enum opt_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN };
 
 struct opt_pct { int set; double v; };
-struct opt_cpus { const struct hs_core *v[16]; int n; };
-struct opt_paths { const struct hs_path_def *v[32]; int n; int given; };
+struct opt_cpus { const struct hs_core *v[MS_MAX_CORES]; int n; };
+struct opt_paths { const struct hs_path_def *v[MS_MAX_PATHS]; int n; int given; };
 struct opt_state { int want[MS_NSTATES]; };
 struct opt_params { struct ms_param v[MS_MAX_PARAMS]; int n; };
 struct opt_u64s { uint64_t v[8]; int n; };

@@ -44,7 +44,7 @@ int rp_diverge_text(FILE *f, const struct ms_compare *c)
 		}
 		largest(l, sizeof(l), &v[0]);
 		/* the name column, cpu, counts: the rest of 72 columns */
-		fprintf(f, "%-*s %-3s %5d %6.0f %.*s\n", w, p->name, p->cpu, n, insns,
+		fprintf(f, "%-*s %-3s %5d %6.0f %.*s\n", w, p->name, p->core->name, n, insns,
 			RP_TEXT_WIDTH - w - 18 > 8 ? RP_TEXT_WIDTH - w - 18 : 8, l);
 	}
 	return shown;
@@ -64,7 +64,7 @@ void rp_diverge_markdown(FILE *f, const struct ms_compare *c)
 			continue;
 		if (!shown++)
 			fprintf(f, "\n**Different paths through unchanged code**: %s\n\n", why);
-		fprintf(f, "- `%s` %s: %d functions, %.0f instructions per op:", p->name, p->cpu, n, insns);
+		fprintf(f, "- `%s` %s: %d functions, %.0f instructions per op:", p->name, p->core->name, n, insns);
 		for (int k = 0; k < n && k < TOP; k++)
 			fprintf(f, "%s `%s` %.1f→%.1f", k ? "," : "", v[k].name, v[k].insns[0], v[k].insns[1]);
 		fprintf(f, "%s\n", n > TOP ? ", …" : "");

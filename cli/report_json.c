@@ -96,7 +96,7 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 
 	json_begin_obj(j, NULL);
 	json_str(j, "path", p->name);
-	json_str(j, "cpu", p->cpu);
+	json_str(j, "cpu", p->core->name);
 	json_str(j, "state", ms_state_names[st]);
 	if (!c->patched) {
 		json_str(j, "state_source", p->base->booted ? "booted" : "synthesized");
@@ -162,7 +162,7 @@ static void summary(struct json *j, const struct ms_compare *c)
 	if (s->largest) {
 		json_begin_obj(j, "largest");
 		json_str(j, "path", s->largest->name);
-		json_str(j, "cpu", s->largest->cpu);
+		json_str(j, "cpu", s->largest->core->name);
 		json_str(j, "state", ms_state_names[s->largest_state]);
 		json_num(j, "delta", s->largest_delta, 2);
 		json_end_obj(j);

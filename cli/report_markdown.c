@@ -58,7 +58,7 @@ static void compare_row(FILE *f, const struct ms_compare *c, const struct ms_pai
 		snprintf(ci, sizeof(ci), "%.2f%%", 100.0 * mv.ci95 / rb->d.mean);
 	fprintf(f, "| %s | %s | %s | %.0f | %.0f | %+lld | %+.2f%% | %s | %s | %u/%u | %.0f/%.0f | %llu/%llu "
 		"| %.1f/%.1f |\n",
-		p->name, p->cpu, ms_state_names[st], rb->d.mean, rp->d.mean,
+		p->name, p->core->name, ms_state_names[st], rb->d.mean, rp->d.mean,
 		llround(rp->d.mean) - llround(rb->d.mean), mv.pct, ci, rp_verdict(mv.verdict), rb->d.n, rp->d.n,
 		rb->insns, rp->insns, (unsigned long long)p->base->code_bytes,
 		(unsigned long long)p->patched->code_bytes, rp_uncal_pct(&rb->r), rp_uncal_pct(&rp->r));
@@ -71,7 +71,7 @@ static void run_row(FILE *f, const struct ms_pair *p, enum ms_state st)
 
 	if (r->d.n > 1)
 		snprintf(ci, sizeof(ci), "%.0f", r->d.ci95);
-	fprintf(f, "| %s | %s | %s | %.0f | %s | %u | %.0f | %llu | %.1f |\n", p->name, p->cpu,
+	fprintf(f, "| %s | %s | %s | %.0f | %s | %u | %.0f | %llu | %.1f |\n", p->name, p->core->name,
 		ms_state_names[st], r->d.mean, ci, r->d.n, r->insns, (unsigned long long)p->base->code_bytes,
 		rp_uncal_pct(&r->r));
 }
@@ -82,9 +82,9 @@ static void not_run_row(FILE *f, const struct ms_compare *c, const struct ms_pai
 			  !p->patched ? "absent in patched" : "cannot run";
 
 	if (c->patched)
-		fprintf(f, "| %s | %s | | n/a | n/a | | %s | | | | | | |\n", p->name, p->cpu, why);
+		fprintf(f, "| %s | %s | | n/a | n/a | | %s | | | | | | |\n", p->name, p->core->name, why);
 	else
-		fprintf(f, "| %s | %s | | n/a | | | %s | | |\n", p->name, p->cpu, why);
+		fprintf(f, "| %s | %s | | n/a | | | %s | | |\n", p->name, p->core->name, why);
 }
 
 /* The rows of pairs that moved (moved = 1) or did not (0), in table order. */
@@ -152,7 +152,7 @@ static void why_items(FILE *f, const struct ms_compare *c)
 		if (!any++)
 			fprintf(f, "\nNot run:\n\n");
 		for (int k = 0; k < 2; k++) {
-			fprintf(f, "- %s on %s: ", p->name, p->cpu);
+			fprintf(f, "- %s on %s: ", p->name, p->core->name);
 			if (!r[k]) {
 				fprintf(f, "only in %s\n", k ? "base" : "patched");
 			} else if (!r[k]->ok) {

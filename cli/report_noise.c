@@ -75,7 +75,7 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 			if (!c->want[st])
 				continue;
 			if (!c->patched) {
-				fprintf(f, "%-*s %-3s %-7s %12s %6.0f\n", w, p->name, p->cpu, ms_state_names[st],
+				fprintf(f, "%-*s %-3s %-7s %12s %6.0f\n", w, p->name, p->core->name, ms_state_names[st],
 					range(rb, sizeof(rb), b), b->noise_hi - b->noise_lo);
 				continue;
 			}
@@ -90,7 +90,7 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 			beyond += apart;
 			within += !apart;
 			marked += diverged;
-			fprintf(f, "%-*s %-3s %-7s %12s %12s %+6lld %s%s\n", w, p->name, p->cpu, ms_state_names[st],
+			fprintf(f, "%-*s %-3s %-7s %12s %12s %+6lld %s%s\n", w, p->name, p->core->name, ms_state_names[st],
 				range(rb, sizeof(rb), b), range(rp, sizeof(rp), ms_pair_result(p, 1, (enum ms_state)st)),
 				d, apart ? "beyond" : "within", diverged ? "*" : "");
 		}

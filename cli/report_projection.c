@@ -33,12 +33,12 @@ static void clocks_note(FILE *f, const struct rp_details *d)
 	int k = 0;
 
 	for (int i = 0; i < d->nproj && n < sizeof(note); i++) {
-		const struct hs_core *core = hs_core_find(d->proj[i].cpu);
+		const struct hs_core *core = d->proj[i].core;
 		int dup = 0;
 
 		for (int j = 0; j < k; j++)
-			dup |= !strcmp(seen[j], d->proj[i].cpu);
-		if (dup || k == 16 || d->proj[i].hz || !core || core->clock_hz != d->proj[i].clock_hz)
+			dup |= !strcmp(seen[j], core->name);
+		if (dup || k == 16 || d->proj[i].hz || core->clock_hz != d->proj[i].clock_hz)
 			continue;
 		snprintf(seen[k], sizeof(seen[k]), "%s", core->name);
 		n += (size_t)snprintf(note + n, sizeof(note) - n, "%s%s: %s", k++ ? "; " : " (", core->name,
@@ -61,11 +61,11 @@ static void projection_row(FILE *f, const struct ms_compare *c, const struct ms_
 	snprintf(pct, sizeof(pct), "%+.2f%%", p->delta_pct);
 	if (c->patched) {
 		snprintf(ci, sizeof(ci), p->delta_ci95 > 0 ? "%.3f" : "-", p->delta_ci95);
-		fprintf(f, "%-15.15s %-3s %7s %4s %7.3f %7.3f %+7.3f %6s %7s\n", name, p->cpu, clk, hz,
+		fprintf(f, "%-15.15s %-3s %7s %4s %7.3f %7.3f %+7.3f %6s %7s\n", name, p->core->name, clk, hz,
 			p->us[0], p->us[1], p->delta_us, ci, pct);
 	} else {
 		snprintf(ci, sizeof(ci), p->us_ci95[0] > 0 ? "%.3f" : "-", p->us_ci95[0]);
-		fprintf(f, "%-15.15s %-3s %7s %4s %7.3f %6s %8.0f\n", name, p->cpu, clk, hz, p->us[0], ci,
+		fprintf(f, "%-15.15s %-3s %7s %4s %7.3f %6s %8.0f\n", name, p->core->name, clk, hz, p->us[0], ci,
 			p->ops[0]);
 	}
 }
@@ -110,7 +110,7 @@ void rp_projection_json(struct json *j, const struct rp_details *d)
 
 		json_begin_obj(j, NULL);
 		json_str(j, "path", p->def->name);
-		json_str(j, "cpu", p->cpu);
+		json_str(j, "cpu", p->core->name);
 		json_uint(j, "clock_hz", p->clock_hz);
 		json_uint(j, "tick_hz", p->hz);
 		json_str(j, "state", ms_state_names[p->state]);

@@ -126,7 +126,7 @@ int rp_svg(const char *path, const struct ms_compare *c)
 		ms_pair_move(c, p, st, &mv);
 		fprintf(f, "<text x=\"10\" y=\"%d\">", y + 18);
 		esc(f, p->name);
-		fprintf(f, " %s</text>\n", p->cpu);
+		fprintf(f, " %s</text>\n", p->core->name);
 		bar(f, b, max, y + 3, "#9e9e9e", "#e0e0e0");
 		bar(f, q, max, y + 17, "#1565c0", "#bbdefb");
 		fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%.0f -&gt; %.0f (%+.2f%%) %s</text>\n",

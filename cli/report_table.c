@@ -62,15 +62,15 @@ static void state_lines(FILE *f, const char *role, const struct ms_image *m, con
 			continue;
 		}
 		for (int k = 0; k < ndone; k++)
-			seen |= !strcmp(done[k], r->cpu);
+			seen |= !strcmp(done[k], r->core->name);
 		if (seen || ndone == 16 || !r->state[0])
 			continue;
-		done[ndone++] = r->cpu;
+		done[ndone++] = r->core->name;
 		for (int k = 0; other && k < other->nrows && !same; k++)
-			same = !strcmp(other->rows[k].cpu, r->cpu) && !strcmp(other->rows[k].state, r->state);
+			same = other->rows[k].core == r->core && !strcmp(other->rows[k].state, r->state);
 		if (same)
 			continue;
-		snprintf(line, sizeof(line), "%s: %s", r->cpu, r->state);
+		snprintf(line, sizeof(line), "%s: %s", r->core->name, r->state);
 		rp_wrap(f, role, "           ", line, RP_TEXT_WIDTH);
 	}
 	for (int k = 0; k < nsynth && !other; k++) {
@@ -116,7 +116,7 @@ static void run_line(FILE *f, const struct ms_pair *p, enum ms_state st)
 	snprintf(ins, sizeof(ins), "%.0f", r->insns);
 	snprintf(cb, sizeof(cb), "%llu", (unsigned long long)p->base->code_bytes);
 	ci_text(ci, sizeof(ci), r->d.ci95, r->d.n > 1, 0);
-	fprintf(f, RUN_HEAD, name_w, p->name, p->cpu, ms_state_names[st], cyc, ci, ins, cb, unc);
+	fprintf(f, RUN_HEAD, name_w, p->name, p->core->name, ms_state_names[st], cyc, ci, ins, cb, unc);
 }
 
 static void compare_line(FILE *f, const struct ms_compare *c, const struct ms_pair *p, enum ms_state st)
@@ -131,7 +131,7 @@ static void compare_line(FILE *f, const struct ms_compare *c, const struct ms_pa
 	snprintf(d, sizeof(d), "%+lld", llround(rp->d.mean) - llround(rb->d.mean));
 	snprintf(pct, sizeof(pct), "%+.2f%%", mv.pct);
 	ci_text(ci, sizeof(ci), mv.ci95, mv.tested, rb->d.mean);
-	fprintf(f, CMP_HEAD, name_w, p->name, p->cpu, ms_state_names[st], b, q, d, pct, ci,
+	fprintf(f, CMP_HEAD, name_w, p->name, p->core->name, ms_state_names[st], b, q, d, pct, ci,
 		rp_verdict(mv.verdict));
 }
 
@@ -141,15 +141,15 @@ static void not_run_line(FILE *f, const struct ms_compare *c, const struct ms_pa
 			  !p->patched ? "absent in patched" : "cannot run";
 
 	if (c->patched)
-		fprintf(f, "%-*s %-3s %-5s %6s  (%s, see below)\n", name_w, p->name, p->cpu, "", "n/a", why);
+		fprintf(f, "%-*s %-3s %-5s %6s  (%s, see below)\n", name_w, p->name, p->core->name, "", "n/a", why);
 	else
-		fprintf(f, "%-*s %-4s %-5s %10s  (%s, see below)\n", name_w, p->name, p->cpu, "", "n/a", why);
+		fprintf(f, "%-*s %-4s %-5s %10s  (%s, see below)\n", name_w, p->name, p->core->name, "", "n/a", why);
 }
 
 static void why_line(FILE *f, const struct ms_pair *p, const char *fmt, const char *a, const char *b)
 {
 	char line[1200];
-	int n = snprintf(line, sizeof(line), "%s on %s: ", p->name, p->cpu);
+	int n = snprintf(line, sizeof(line), "%s on %s: ", p->name, p->core->name);
 
 	snprintf(line + n, sizeof(line) - (size_t)n, fmt, a, b);
 	rp_wrap(f, "  ", "    ", line, RP_TEXT_WIDTH);
@@ -226,11 +226,11 @@ static void samples_block(FILE *f, const struct ms_compare *c)
 		if (!any++)
 			fprintf(f, "\nsamples (typical, per operation): mean +-95%%, range, count\n");
 		if (!c->patched) {
-			snprintf(lead, sizeof(lead), "  %s %s: ", p->name, p->cpu);
+			snprintf(lead, sizeof(lead), "  %s %s: ", p->name, p->core->name);
 			sample_line(f, lead, ms_pair_result(p, 0, MS_TYPICAL));
 			continue;
 		}
-		fprintf(f, "  %s %s\n", p->name, p->cpu);
+		fprintf(f, "  %s %s\n", p->name, p->core->name);
 		sample_line(f, "    base     ", ms_pair_result(p, 0, MS_TYPICAL));
 		sample_line(f, "    patched  ", ms_pair_result(p, 1, MS_TYPICAL));
 	}

@@ -44,7 +44,7 @@ const char *rp_summary(char *buf, size_t len, const struct ms_compare *c)
 		int first_cpu = 1, first_row = 1;
 
 		for (int k = 0; k < i; k++) {
-			first_cpu &= strcmp(c->pairs[k].cpu, c->pairs[i].cpu) != 0;
+			first_cpu &= c->pairs[k].core != c->pairs[i].core;
 			first_row &= strcmp(c->pairs[k].name, c->pairs[i].name) != 0;
 		}
 		ncores += first_cpu;
@@ -60,7 +60,7 @@ const char *rp_summary(char *buf, size_t len, const struct ms_compare *c)
 		const struct ms_result *b = ms_pair_result(s->largest, 0, s->largest_state);
 
 		used += (size_t)snprintf(buf + used, len - used, "; largest %s %s %s %+.0f cycles (%+.2f%%)",
-					 s->largest->name, s->largest->cpu, ms_state_names[s->largest_state],
+					 s->largest->name, s->largest->core->name, ms_state_names[s->largest_state],
 					 s->largest_delta, ms_delta_pct(b->d.mean, b->d.mean + s->largest_delta));
 	}
 	if (s->not_run && used < len)

@@ -80,7 +80,7 @@ static void write_row(struct json *j, const struct ms_row *r)
 	json_begin_obj(j, NULL);
 	json_str(j, "name", r->name);
 	json_str(j, "path", r->path);
-	json_str(j, "cpu", r->cpu);
+	json_str(j, "cpu", r->core->name);
 	json_int(j, "ok", r->ok);
 	json_str(j, "why", r->why);
 	json_uint(j, "insns", r->insns);
@@ -116,11 +116,11 @@ static void write_units(struct json *j, const struct ms_image *img)
 	for (int i = 0; i < img->nrows;) {
 		int e = i;
 
-		while (e < img->nrows && !strcmp(img->rows[e].cpu, img->rows[i].cpu) &&
+		while (e < img->nrows && img->rows[e].core == img->rows[i].core &&
 		       !strcmp(img->rows[e].path, img->rows[i].path))
 			e++;
 		json_begin_obj(j, NULL);
-		json_str(j, "cpu", img->rows[i].cpu);
+		json_str(j, "cpu", img->rows[i].core->name);
 		json_str(j, "path", img->rows[i].path);
 		json_begin_arr(j, "rows");
 		for (; i < e; i++)
@@ -366,7 +366,7 @@ static int read_row(const struct jr *v, struct ms_row *r)
 	if (!(r->def = cli_path_find(path)) || !(core = hs_core_find(cpu)))
 		return field("path or cpu");
 	r->path = r->def->name;
-	r->cpu = core->name;
+	r->core = core;
 	if (!st || st->t != JR_ARR || st->n != MS_NSTATES)
 		return field("states");
 	for (int k = 0; k < MS_NSTATES; k++)

@@ -44,7 +44,7 @@ void cli_workload_done(void)
 
 const struct hs_path_set *cli_path_set(void)
 {
-	return cur ? &cur->set : NULL;
+	return cur ? &cur->set : &hs_path_set_builtin;
 }
 
 const struct hs_path_def *const *cli_paths(void)

@@ -103,13 +103,12 @@ int hs_model_configure(struct hs_model *m)
 	return 0;
 }
 
-struct hs_model *hs_model_new(const char *core)
+struct hs_model *hs_model_new(const struct hs_core *d)
 {
-	const struct hs_core *d = hs_core_find(core);
 	struct hs_model *m;
 
 	if (!d || !d->params || !d->engine) {
-		hs_fail("unknown core model '%.32s' (known: %s)", core ? core : "(null)", hs_core_names());
+		hs_fail("no timing model for core %.32s", d ? d->name : "(none)");
 		return NULL;
 	}
 	m = hs_calloc(1, sizeof(*m));

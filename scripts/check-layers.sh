@@ -1,9 +1,15 @@
 #!/bin/sh
-# The dependency rule (README, "Layers"), enforced: every #include of the
-# library, the models, the path definitions and the CLI must point at a
-# layer below (or the same). A header belongs to the layer of its folder;
-# the public headers in include/hotsim/ to the layer that implements them.
-# Unicorn is the emulator layer's alone (and above it).
+# The dependency rule (docs/how-it-works.md, "Layers"), enforced twice:
+#  - every #include of the library, the models, the path definitions and
+#    the CLI must point at a layer below (or the same). A header belongs
+#    to the layer of its folder; the public headers in include/hotsim/ to
+#    the layer that implements them. Unicorn is the emulator layer's alone
+#    (and above it);
+#  - given the built objects (scripts/check-layers.sh OBJ...: make lint
+#    does), every symbol an object uses must be defined in its own layer
+#    or one below. A header may declare what a higher layer defines (a
+#    registry's array, say); only the link shows who really uses whom.
+# Usage: scripts/check-layers.sh [OBJECT...]
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -22,7 +28,7 @@ emu:base cpu elf a64 trace boot vm
 paths:base cpu elf a64 trace boot vm emu scan
 defs:base cpu elf a64 trace boot vm emu scan paths
 measure:base cpu elf a64 trace boot vm emu scan paths defs models
-cli:base elf a64 trace boot scan paths models measure
+cli:base elf a64 trace boot scan paths defs models measure
 '
 # public header -> layer that implements it
 public='
@@ -33,6 +39,7 @@ workload.h:vm
 
 layer_of_file() {
 	case "$1" in
+	*/obj/*) layer_of_file "${1#*/obj/}" ;;
 	sim/*/*) echo "$1" | cut -d/ -f2 ;;
 	models/*) echo models ;;
 	kernels/paths/*) echo defs ;;
@@ -89,5 +96,24 @@ for h in include/hotsim/*.h; do
 	[ "$(layer_of_public "$(basename "$h")")" != "?" ] ||
 		{ echo "layers: $h is not a public header (move it beside its code)" >&2; bad=1; }
 done
-[ $bad = 0 ] && echo "layers: every include follows the dependency rule"
+
+# the link: "OBJ LAYER" of every object, then who uses whose symbols
+if [ $# -gt 0 ]; then
+	map=$(for o in "$@"; do echo "$o $(layer_of_file "$o")"; done)
+	pairs=$( { echo "$map" | sed 's/^/L /'; nm -A -g --defined-only "$@" | sed 's/^/D /'; nm -A -u "$@" | sed 's/^/U /'; } |
+		awk '$1 == "L" { layer[$2] = $3; next }
+		     { split($2, f, ":"); o = f[1]; s = $NF }
+		     $1 == "D" { def[s] = layer[o]; deffile[s] = o; next }
+		     $1 == "U" && (s in def) && def[s] != layer[o] { print layer[o], def[s], o, s, deffile[s] }' | sort -u)
+	links=$(echo "$pairs" | grep -c . || true)
+	echo "$pairs" | while read -r from to obj sym where; do
+		[ -n "$from" ] || continue
+		allowed "$from" "$to" && continue
+		echo "layers: ${obj#*/obj/} ($from) uses $sym, defined in ${where#*/obj/} ($to): not allowed" >&2
+		echo x
+	done > "${TMPDIR:-/tmp}/hotsim-layers.$$"
+	if [ -s "${TMPDIR:-/tmp}/hotsim-layers.$$" ]; then bad=1; fi
+	rm -f "${TMPDIR:-/tmp}/hotsim-layers.$$"
+fi
+[ $bad = 0 ] && echo "layers: every include${links:+ and every use across layers ($links)} follows the dependency rule"
 exit $bad

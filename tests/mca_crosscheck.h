@@ -347,7 +347,7 @@ static inline int mca_core_run(struct mca_core *c, const struct hs_image *img,
 			mca_collect(c, &c->runs[c->nruns].run.tr, d->name, max_blocks);
 		c->nruns++;
 	}
-	m = hs_model_new(c->name);
+	m = hs_model_new(core);
 	buf = malloc(MCA_MAX_LEN * MCA_ITER * sizeof(*buf));
 	if (!m || !buf) {
 		hs_model_free(m);

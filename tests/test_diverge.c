@@ -27,7 +27,7 @@ static void side(struct ms_image *m, const char *kernel)
 	m->nrows = 1;
 	snprintf(m->rows[0].name, sizeof(m->rows[0].name), "p");
 	m->rows[0].path = "p";
-	m->rows[0].cpu = "a53";
+	m->rows[0].core = hs_core_find("a53");
 	m->rows[0].ok = 1;
 	m->rows[0].nsamples = 1;	/* one draw unless a test samples */
 	m->rows[0].fns = calloc(4, sizeof(struct ms_fn_count));

@@ -50,7 +50,7 @@ Test(models, registry)
 		cr_assert(hs_stall_names[s] && *hs_stall_names[s]);
 	cr_assert_not_null(hs_cores[0]);
 	for (int c = 0; hs_cores[c]; c++) {
-		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		struct hs_model *m = hs_model_new(hs_cores[c]);
 		char cortex[40];
 
 		/* each core found by its name and as "cortex-<name>", once */
@@ -86,13 +86,14 @@ Test(models, registry)
 		cr_assert_null(hs_model_param(m, hs_model_nparams(m)));
 		hs_model_free(m);
 	}
-	cr_assert_null(hs_model_new("a99"));
-	cr_assert(strstr(hs_errmsg(), "a99"), "%s", hs_errmsg());
+	cr_assert_null(hs_core_find("a99"));
+	cr_assert_null(hs_model_new(NULL));
+	cr_assert(strstr(hs_errmsg(), "no timing model"), "%s", hs_errmsg());
 }
 
 Test(models, params)
 {
-	struct hs_model *m = hs_model_new("a55");
+	struct hs_model *m = hs_model_new(hs_core_find("a55"));
 
 	cr_assert_not_null(m);
 	cr_assert_eq(hs_model_set_param(m, "isb", 20), 0, "%s", hs_errmsg());
@@ -305,7 +306,7 @@ Test(models, exception_entry_and_firmware)
 	static const uint32_t exc[] = { HS_T_EXC_ENTRY, 0, HS_T_FIRMWARE, 0 };
 
 	for (int c = 0; hs_cores[c]; c++) {
-		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		struct hs_model *m = hs_model_new(hs_cores[c]);
 		struct tt a, b;
 		struct hs_model_result ra, rb;
 
@@ -334,7 +335,7 @@ Test(models, exception_entry_and_firmware)
 Test(models, stub_and_emulated_sysreg)
 {
 	for (int c = 0; hs_cores[c]; c++) {
-		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		struct hs_model *m = hs_model_new(hs_cores[c]);
 		struct tt s, n, e, o;
 		/* a stubbed bl costs the call instruction only: like a nop there */
 		static const uint32_t ws[] = { W_ADDX0, W_BL2, W_ADDX0, W_ADDX0 };
@@ -369,7 +370,7 @@ Test(models, eret_and_isb_costs)
 	static const uint32_t w[] = { W_ADDX0, W_ISB, W_ADDX0, W_ERET };
 
 	for (int c = 0; hs_cores[c]; c++) {
-		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		struct hs_model *m = hs_model_new(hs_cores[c]);
 		char name[32];
 		uint64_t base, isb, eret;
 		struct tt x;
@@ -404,7 +405,7 @@ Test(models, unknown_instructions)
 			unk = cand[i];
 	cr_assert(unk, "no unclassified word among the candidates");
 	for (int c = 0; hs_cores[c]; c++) {
-		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		struct hs_model *m = hs_model_new(hs_cores[c]);
 		uint32_t w[] = { W_ADDX0, unk, W_ADDX0, unk, W_ADDX0 };
 		struct hs_insn_cost per[5];
 		struct hs_model_result r;
@@ -424,7 +425,7 @@ Test(models, unknown_instructions)
 Test(models, data_misses_cold_and_warm)
 {
 	for (int c = 0; hs_cores[c]; c++) {
-		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		struct hs_model *m = hs_model_new(hs_cores[c]);
 		struct hs_model_result cold, w;
 		struct tt x;
 
@@ -490,7 +491,7 @@ Test(models, window_is_the_whole_array)
 			tt_push(&x, 0x400000 + 4 * k, body[k], k == 0 ? 0x100000 + (it * 4096u) % 65536 : 0, 0);
 	tt_push(&x, 0x400000 + 4 * HS_ARRAY_SIZE(body), W_ADDX0, 0, 0);
 	for (int c = 0; hs_cores[c]; c++) {
-		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		struct hs_model *m = hs_model_new(hs_cores[c]);
 		struct hs_insn_cost *whole = calloc(x.t.n, sizeof(*whole));
 		struct hs_model_result rw, rr;
 		unsigned charged = 0;
@@ -545,13 +546,13 @@ Test(models, kernel_path, .timeout = 60)
 	for (int c = 0; hs_cores[c]; c++) {
 		const struct hs_core *core = hs_core_find(hs_cores[c]->name);
 		struct hs_patched *pt = hs_patch(img, core);
-		struct hs_model *m = hs_model_new(hs_cores[c]->name);
+		struct hs_model *m = hs_model_new(hs_cores[c]);
 		struct hs_model_result cold, w1, w2, plain;
 		struct hs_insn_cost *p1, *p2;
 		struct hs_path_run pr;
 
 		cr_assert_not_null(pt, "%s", hs_errmsg());
-		cr_assert_eq(hs_path_run_alone(hs_path_find("irq-el1"), pt, HS_SRC_SYNTH, &(struct hs_run_opts){ .trace_limit = 1u << 20 }, &pr), 0);
+		cr_assert_eq(hs_path_run_alone(hs_path_find("irq-el1"), pt, HS_SRC_SYNTH, &(struct hs_run_opts){ .trace_limit = 1u << 20, .set = &hs_path_set_builtin }, &pr), 0);
 		cr_assert(pr.ok, "%s", pr.why);
 		p1 = calloc(pr.tr.n, sizeof(*p1));
 		p2 = calloc(pr.tr.n, sizeof(*p2));

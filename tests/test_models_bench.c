@@ -69,7 +69,7 @@ static uint64_t sym(const struct bench *b, const char *name)
 static uint64_t warm_cycles(struct bench *b, const char *core, const char *fn, uint64_t arg,
 			    struct hs_model_result *out)
 {
-	struct hs_model *m = hs_model_new(core);
+	struct hs_model *m = hs_model_new(hs_core_find(core));
 	struct hs_model_result res;
 	struct hs_trace tr;
 

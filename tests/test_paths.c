@@ -35,7 +35,7 @@ static struct hs_patched *patch(const struct hs_image *img, const char *cpu)
 
 static void run(const char *path, const struct hs_patched *p, struct hs_path_run *pr)
 {
-	cr_assert_eq(hs_path_run_alone(hs_path_find(path), p, HS_SRC_SYNTH, &(struct hs_run_opts){ .trace_limit = LIMIT }, pr), 0, "%s", hs_errmsg());
+	cr_assert_eq(hs_path_run_alone(hs_path_find(path), p, HS_SRC_SYNTH, &(struct hs_run_opts){ .trace_limit = LIMIT, .set = &hs_path_set_builtin }, pr), 0, "%s", hs_errmsg());
 	cr_assert(pr->ok, "%s on %s (%s): %s", path, p->core->name, p->img->path, pr->why);
 }
 
@@ -354,7 +354,7 @@ Test(paths, session_runs_are_independent)
 {
 	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *p = patch(img, "a55");
-	struct hs_session *s = hs_session_new(p, HS_SRC_SYNTH);
+	struct hs_session *s = hs_session_new(p, HS_SRC_SYNTH, &hs_path_set_builtin);
 	struct hs_path_run alone, after, tmp;
 
 	cr_assert_not_null(s);
@@ -382,8 +382,8 @@ Test(paths, booted_session_runs_are_independent, .timeout = 600)
 {
 	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
 	struct hs_patched *p = patch(img, "a53");
-	struct hs_session *first = hs_session_new(p, HS_SRC_BOOTED);
-	struct hs_session *s = hs_session_new(p, HS_SRC_BOOTED);
+	struct hs_session *first = hs_session_new(p, HS_SRC_BOOTED, &hs_path_set_builtin);
+	struct hs_session *s = hs_session_new(p, HS_SRC_BOOTED, &hs_path_set_builtin);
 	static const char *const others[] = { "irq-el1", "syscall.getpid", "irq-el0", "syscall.invalid" };
 	struct hs_path_run alone, after, tmp;
 

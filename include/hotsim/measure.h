@@ -26,6 +26,10 @@
 #include "hotsim/paths.h"
 
 #define MS_MAX_ROWS 512
+/* The most cores and paths one command runs: every registry must fit
+ * (the CLI checks it before parsing, and says so; nothing is cut). */
+#define MS_MAX_CORES 16
+#define MS_MAX_PATHS 64
 #define MS_MAX_PARAMS 32
 /* One cap for every trace a path or a snippet produces (records), and one
  * for the warm repetitions of every model run. */
@@ -69,7 +73,7 @@ struct ms_row {
 	char name[40];			/* "cswitch", "percpu.add", "percpu.census" */
 	const char *path;		/* path definition name */
 	const struct hs_path_def *def;	/* ... and the definition */
-	const char *cpu;
+	const struct hs_core *core;
 	int ok;
 	char why[800];			/* !ok: why it cannot run */
 	uint64_t insns;			/* dynamic instructions */
@@ -95,9 +99,9 @@ struct ms_param {
 };
 
 struct ms_options {
-	const struct hs_core *cores[8];
+	const struct hs_core *cores[MS_MAX_CORES];
 	int ncores;
-	const struct hs_path_def *paths[32];
+	const struct hs_path_def *paths[MS_MAX_PATHS];
 	int npaths;
 	int want[MS_NSTATES];		/* the states to cost */
 	unsigned samples;		/* booted rows: 0 each path's default */
@@ -144,7 +148,7 @@ unsigned ms_jobs(void);
 void ms_free(struct ms_image *m);
 
 /* A model for core with the command-line overrides applied. */
-struct hs_model *ms_model(const struct ms_options *o, const char *core);
+struct hs_model *ms_model(const struct ms_options *o, const struct hs_core *core);
 
 /* Parse "a55.isb=20" or "isb=20". */
 int ms_parse_param(const char *arg, struct ms_param *p);
@@ -204,7 +208,8 @@ struct ms_compare;
 /* The same (name, cpu) in both images; either side may be absent. */
 struct ms_pair {
 	const struct ms_row *base, *patched;
-	const char *name, *cpu;
+	const char *name;
+	const struct hs_core *core;
 };
 
 /*
@@ -363,7 +368,7 @@ int ms_compare_regressed(const struct ms_compare *c, double pct);
 struct ms_projection {
 	const struct hs_path_def *def;	/* the path projected (def->bench) */
 	const char *tick;		/* the tick's path (hs_path_tick), NULL: none */
-	const char *cpu;
+	const struct hs_core *core;
 	uint64_t clock_hz;
 	unsigned hz;
 	enum ms_state state;

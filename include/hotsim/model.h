@@ -80,8 +80,11 @@ struct hs_param {
 
 struct hs_model;
 
-/* A fresh model (cold state) for a core; NULL with hs_errmsg() if unknown. */
-struct hs_model *hs_model_new(const char *core);
+struct hs_core;		/* hotsim/core.h: resolved once, from its name, by the caller */
+
+/* A fresh model (cold state) for a core; NULL with hs_errmsg() if the core
+ * has no timing. */
+struct hs_model *hs_model_new(const struct hs_core *core);
 void hs_model_free(struct hs_model *m);
 
 const char *hs_model_name(const struct hs_model *m);

@@ -179,10 +179,12 @@ struct hs_path_def {
 	int tick;			/* the periodic tick: a projection at HZ adds its cost */
 };
 
-/* All paths, NULL-terminated, in report order. */
+/* The registry (kernels/paths/registry.c, the layer above the path
+ * engine: the engine is handed a set, it never reads the registry). All
+ * paths, NULL-terminated, in report order; by name; the periodic tick
+ * (def->tick), or NULL. */
 extern const struct hs_path_def *const hs_paths[];
 const struct hs_path_def *hs_path_find(const char *name);
-/* The path that is the periodic tick (def->tick), or NULL. */
 const struct hs_path_def *hs_path_tick(void);
 
 /*
@@ -193,8 +195,10 @@ const struct hs_path_def *hs_path_tick(void);
 struct hs_workload;	/* sim/vm: the user's program and its markers */
 struct hs_path_set {
 	const struct hs_path_def *const *defs;	/* NULL-terminated */
-	const struct hs_workload *wl;
+	const struct hs_workload *wl;		/* NULL: hotsim's own workload */
 };
+/* The registry's paths with hotsim's own workload (registry.c). */
+extern const struct hs_path_set hs_path_set_builtin;
 
 /* A user workload's paths: user.NAME for each hotsim_op_begin("NAME"),
  * a range op from the marker to the next hotsim_op_end(). */
@@ -222,7 +226,7 @@ struct hs_run_opts {
 	size_t trace_limit;			/* records; 0: 4,000,000 */
 	const struct hs_path_pins *pins;	/* NULL: the path picks its sites */
 	unsigned samples;			/* booted: 0 the path's default */
-	const struct hs_path_set *set;		/* NULL: the registry's */
+	const struct hs_path_set *set;		/* the paths the session boots for */
 };
 
 /*
@@ -234,10 +238,9 @@ struct hs_run_opts {
  * is valid until the next run or hs_session_free.
  */
 struct hs_session;
-struct hs_session *hs_session_new(const struct hs_patched *pt, enum hs_state_source src);
-/* ... booting for set's paths (NULL: the registry's) */
-struct hs_session *hs_session_new_for(const struct hs_patched *pt, enum hs_state_source src,
-				      const struct hs_path_set *set);
+/* ... booting for set's paths (hs_path_set_builtin: the registry's) */
+struct hs_session *hs_session_new(const struct hs_patched *pt, enum hs_state_source src,
+				  const struct hs_path_set *set);
 /* What a session's booted state is: "booted on QEMU cortex-a53 ..." or why
  * there is none. */
 const char *hs_session_state(const struct hs_session *s, int *booted);

@@ -3,6 +3,8 @@
  * file with its definition (kernels/paths/<name>.c) plus one line here;
  * every list of paths hotsim prints or accepts comes from this array.
  */
+#include <string.h>
+
 #include "hotsim/paths.h"
 
 extern const struct hs_path_def hs_path_irq_el1, hs_path_irq_el0, hs_path_syscall_getpid,
@@ -37,3 +39,21 @@ const struct hs_path_def *const hs_paths[] = {
 	&hs_path_extra,
 	NULL
 };
+
+const struct hs_path_set hs_path_set_builtin = { .defs = hs_paths, .wl = NULL };
+
+const struct hs_path_def *hs_path_find(const char *name)
+{
+	for (int i = 0; hs_paths[i]; i++)
+		if (!strcmp(hs_paths[i]->name, name))
+			return hs_paths[i];
+	return NULL;
+}
+
+const struct hs_path_def *hs_path_tick(void)
+{
+	for (int i = 0; hs_paths[i]; i++)
+		if (hs_paths[i]->tick)
+			return hs_paths[i];
+	return NULL;
+}

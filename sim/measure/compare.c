@@ -22,10 +22,10 @@ double ms_delta_pct(double base, double patched)
 	return 100.0 * (patched - base) / base;
 }
 
-static const struct ms_row *find(const struct ms_image *m, const char *name, const char *cpu)
+static const struct ms_row *find(const struct ms_image *m, const char *name, const struct hs_core *core)
 {
 	for (int i = 0; m && i < m->nrows; i++)
-		if (!strcmp(m->rows[i].name, name) && !strcmp(m->rows[i].cpu, cpu))
+		if (!strcmp(m->rows[i].name, name) && m->rows[i].core == core)
 			return &m->rows[i];
 	return NULL;
 }
@@ -39,21 +39,21 @@ static void pair_rows(struct ms_compare *c)
 		struct ms_pair *p = &c->pairs[c->npairs++];
 
 		p->base = b;
-		p->patched = c->patched ? find(c->patched, b->name, b->cpu) : NULL;
+		p->patched = c->patched ? find(c->patched, b->name, b->core) : NULL;
 		p->name = b->name;
-		p->cpu = b->cpu;
+		p->core = b->core;
 	}
 	for (int i = 0; c->patched && i < c->patched->nrows; i++) {
 		const struct ms_row *r = &c->patched->rows[i];
 		struct ms_pair *p;
 
-		if (find(c->base, r->name, r->cpu))
+		if (find(c->base, r->name, r->core))
 			continue;
 		p = &c->pairs[c->npairs++];
 		p->base = NULL;
 		p->patched = r;
 		p->name = r->name;
-		p->cpu = r->cpu;
+		p->core = r->core;
 	}
 }
 

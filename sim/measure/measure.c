@@ -42,7 +42,7 @@ int ms_parse_param(const char *arg, struct ms_param *p)
 	return 0;
 }
 
-struct hs_model *ms_model(const struct ms_options *o, const char *core)
+struct hs_model *ms_model(const struct ms_options *o, const struct hs_core *core)
 {
 	struct hs_model *m = hs_model_new(core);
 
@@ -51,7 +51,7 @@ struct hs_model *ms_model(const struct ms_options *o, const char *core)
 	for (int i = 0; i < o->nparams; i++) {
 		const struct ms_param *p = &o->params[i];
 
-		if (p->core[0] && strcmp(p->core, core))
+		if (p->core[0] && strcmp(p->core, core->name))
 			continue;
 		if (hs_model_set_param(m, p->name, p->value)) {
 			hs_model_free(m);
@@ -66,7 +66,8 @@ struct hs_model *ms_model(const struct ms_options *o, const char *core)
  * kernel's entry maps 16K), not the core file's 4K, unless --param set
  * page_bytes. A 4K image keeps the model exactly as it was.
  */
-static struct hs_model *model_for(const struct ms_options *o, const char *core, const struct hs_image *img)
+static struct hs_model *model_for(const struct ms_options *o, const struct hs_core *core,
+				  const struct hs_image *img)
 {
 	struct hs_model *m = ms_model(o, core);
 	const struct hs_param *p;
@@ -75,7 +76,7 @@ static struct hs_model *model_for(const struct ms_options *o, const char *core, 
 		return m;
 	for (int i = 0; i < o->nparams; i++)
 		if (!strcmp(o->params[i].name, "page_bytes") && (!o->params[i].core[0] ||
-								 !strcmp(o->params[i].core, core)))
+								 !strcmp(o->params[i].core, core->name)))
 			return m;
 	for (size_t i = 0; (p = hs_model_param(m, i)); i++)
 		if (!strcmp(p->name, "page_bytes") && p->value != img->page_size &&
@@ -140,7 +141,7 @@ static uint64_t code_bytes(const struct hs_trace *t)
 }
 
 static struct ms_row *new_row(struct ms_image *out, const char *name, const char *path,
-			      const char *cpu)
+			      const struct hs_core *core)
 {
 	struct ms_row *r;
 
@@ -152,7 +153,7 @@ static struct ms_row *new_row(struct ms_image *out, const char *name, const char
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->path = path;
-	r->cpu = cpu;
+	r->core = core;
 	return r;
 }
 
@@ -256,8 +257,8 @@ static int census_row(struct hs_model *m, const struct ms_options *o, const stru
 }
 
 /* The sites pin_from measured the segments of path d in, on cpu. */
-static void pins_of(const struct ms_image *pin_from, const struct hs_path_def *d, const char *cpu,
-		    struct hs_path_pins *pins)
+static void pins_of(const struct ms_image *pin_from, const struct hs_path_def *d,
+		    const struct hs_core *core, struct hs_path_pins *pins)
 {
 	size_t l = strlen(d->name);
 
@@ -265,7 +266,7 @@ static void pins_of(const struct ms_image *pin_from, const struct hs_path_def *d
 	for (int i = 0; pin_from && i < pin_from->nrows && pins->n < HS_ARRAY_SIZE(pins->v); i++) {
 		const struct ms_row *r = &pin_from->rows[i];
 
-		if (strcmp(r->cpu, cpu) || strncmp(r->name, d->name, l) || r->name[l] != '.' ||
+		if (r->core != core || strncmp(r->name, d->name, l) || r->name[l] != '.' ||
 		    !r->site_fn[0])
 			continue;
 		snprintf(pins->v[pins->n].label, sizeof(pins->v[0].label), "%s", r->name + l + 1);
@@ -313,7 +314,7 @@ static int run_rows(struct hs_model *m, const struct ms_options *o, const struct
 		snprintf(row->name, sizeof(row->name), "%s", name);
 		row->path = d->name;
 		row->def = d;
-		row->cpu = pt->core->name;
+		row->core = pt->core;
 		row->booted = pr->booted;
 		snprintf(row->state, sizeof(row->state), "%s", pr->state);
 		row->code_bytes = op_code_bytes(pr, (int)k - 1);
@@ -348,7 +349,7 @@ static int segment_rows(struct hs_model *m, const struct ms_options *o, const st
 		seg.part_of = NULL;
 		seg.nparts = 0;
 		snprintf(name, sizeof(name), "%s.%s", d->name, pr->segs[s].label);
-		if (!(row = new_row(out, name, d->name, pt->core->name)) || ms_cost_rows(m, o, &seg, row, 0))
+		if (!(row = new_row(out, name, d->name, pt->core)) || ms_cost_rows(m, o, &seg, row, 0))
 			return -1;
 		snprintf(row->site_fn, sizeof(row->site_fn), "%s", pr->segs[s].fn);
 		snprintf(row->state, sizeof(row->state), "%s", pr->state);
@@ -361,7 +362,7 @@ static int segment_rows(struct hs_model *m, const struct ms_options *o, const st
 		char name[40];
 
 		snprintf(name, sizeof(name), "%s.census", d->name);
-		if (!(row = new_row(out, name, d->name, pt->core->name)) || census_row(m, o, pr, pt, row))
+		if (!(row = new_row(out, name, d->name, pt->core)) || census_row(m, o, pr, pt, row))
 			return -1;
 		snprintf(row->state, sizeof(row->state), "%s", pr->state);
 	}
@@ -372,20 +373,19 @@ static int measure_path(struct hs_model *m, const struct ms_options *o, const st
 			struct hs_session *ses, const struct hs_path_def *d,
 			const struct ms_image *pin_from, struct ms_image *out)
 {
-	const char *cpu = pt->core->name;
 	struct hs_path_pins pins;
 	struct hs_path_run pr;
 	struct ms_row *row;
 	int rc = 0;
 
-	pins_of(pin_from, d, cpu, &pins);
+	pins_of(pin_from, d, pt->core, &pins);
 	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .pins = pin_from ? &pins : NULL,
 				  .samples = o->samples };
 
 	if (hs_path_run(ses, d, &ro, &pr))
 		return -1;
 	if (!pr.ok) {
-		if (!(row = new_row(out, d->name, d->name, cpu)))
+		if (!(row = new_row(out, d->name, d->name, pt->core)))
 			rc = -1;
 		else {
 			snprintf(row->why, sizeof(row->why), "%s", pr.why);
@@ -434,8 +434,8 @@ int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out)
 		return 0;
 	if (!(pt = hs_patch(out->img, o->cores[c])))
 		return -1;
-	m = model_for(o, o->cores[c]->name, out->img);
-	ses = m ? hs_session_new_for(pt, o->src, o->set) : NULL;
+	m = model_for(o, o->cores[c], out->img);
+	ses = m ? hs_session_new(pt, o->src, ms_path_set(o)) : NULL;
 	if (!m || !ses) {
 		hs_model_free(m);
 		hs_patched_free(pt);
@@ -504,7 +504,8 @@ static void mean_of_ops(struct ms_detail *d)
 int ms_detail(const struct hs_image *img, const struct ms_options *o, const struct hs_core *core,
 	      const struct hs_path_def *d, enum ms_state state, struct ms_detail *out)
 {
-	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .samples = o->samples, .set = o->set };
+	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .samples = o->samples,
+				  .set = ms_path_set(o) };
 	struct hs_trace t;
 	struct hs_model *m;
 	unsigned first;
@@ -528,7 +529,7 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 	first = out->run.warmup < out->run.nops ? out->run.warmup : 0;
 	if (state == MS_TYPICAL && !out->run.booted)
 		state = MS_WARM;	/* no history to sample: typical is the warm op */
-	if (!(m = model_for(o, core->name, img)))
+	if (!(m = model_for(o, core, img)))
 		return -1;
 	out->per = hs_calloc(out->run.tr.n ? out->run.tr.n : 1, sizeof(*out->per));
 	if (!out->per) {

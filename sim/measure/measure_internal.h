@@ -22,4 +22,10 @@ uint64_t *ms_distinct_pcs(const struct hs_trace *t, size_t *n);
  * appending the rows (measure.c); ms_measure_images runs these. */
 int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out);
 
+/* The paths the options' sessions boot for: o->set, else the registry's. */
+static inline const struct hs_path_set *ms_path_set(const struct ms_options *o)
+{
+	return o->set ? o->set : &hs_path_set_builtin;
+}
+
 #endif

@@ -41,14 +41,14 @@ int ms_parse_clock(const char *arg, struct ms_clock *c)
 	return 0;
 }
 
-static const struct ms_row *row_of(const struct ms_compare *c, const char *name, const char *cpu,
-				   int patched)
+static const struct ms_row *row_of(const struct ms_compare *c, const char *name,
+				   const struct hs_core *core, int patched)
 {
 	for (int i = 0; i < c->npairs; i++) {
 		const struct ms_pair *p = &c->pairs[i];
 		const struct ms_row *r = patched ? p->patched : p->base;
 
-		if (r && r->ok && !strcmp(p->name, name) && !strcmp(p->cpu, cpu))
+		if (r && r->ok && !strcmp(p->name, name) && p->core == core)
 			return r;
 	}
 	return NULL;
@@ -70,13 +70,12 @@ static int first_of_def(const struct ms_compare *c, int k)
 	return d != NULL;
 }
 
-static uint64_t clock_of(const char *cpu, const struct ms_clock *clocks, int n)
+static uint64_t clock_of(const struct hs_core *core, const struct ms_clock *clocks, int n)
 {
-	const struct hs_core *core = hs_core_find(cpu);
-	uint64_t hz = core ? core->clock_hz : 0;
+	uint64_t hz = core->clock_hz;
 
 	for (int i = 0; i < n; i++)
-		if (!clocks[i].core[0] || !strcmp(clocks[i].core, cpu))
+		if (!clocks[i].core[0] || !strcmp(clocks[i].core, core->name))
 			hz = clocks[i].hz;
 	return hz;
 }
@@ -99,7 +98,7 @@ int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nc
 	for (int i = 0; i < c->npairs && first_of_def(c, di); i++) {
 		const struct ms_pair *p = &c->pairs[i];
 		const struct hs_path_def *d = def_of(&c->pairs[di]);
-		uint64_t f = clock_of(p->cpu, clocks, nclocks);
+		uint64_t f = clock_of(p->core, clocks, nclocks);
 
 		/* the path's own row (not a sub-row), with a benchmark */
 		if (!d->bench || strcmp(p->name, d->name) || !f)
@@ -111,14 +110,14 @@ int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nc
 			memset(x, 0, sizeof(*x));
 			x->def = d;
 			x->tick = tick ? tick->name : NULL;
-			x->cpu = p->cpu;
+			x->core = p->core;
 			x->clock_hz = f;
 			x->hz = k < 0 ? 0 : hz[k];
 			x->state = st;
 			x->both = c->patched != NULL;
 			for (int side = 0; side <= x->both; side++) {
-				const struct ms_row *op = row_of(c, d->name, p->cpu, side);
-				const struct ms_row *irq = tick ? row_of(c, tick->name, p->cpu, side) : NULL;
+				const struct ms_row *op = row_of(c, d->name, p->core, side);
+				const struct ms_row *irq = tick ? row_of(c, tick->name, p->core, side) : NULL;
 				double cyc;
 
 				if (!op || (x->hz && !irq))
@@ -136,7 +135,7 @@ int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nc
 				continue;
 			if (x->both) {
 				struct ms_welch w;
-				const struct ms_row *b = row_of(c, d->name, p->cpu, 0), *q = row_of(c, d->name, p->cpu, 1);
+				const struct ms_row *b = row_of(c, d->name, p->core, 0), *q = row_of(c, d->name, p->core, 1);
 
 				x->delta_us = x->us[1] - x->us[0];
 				x->delta_pct = 100.0 * x->delta_us / x->us[0];

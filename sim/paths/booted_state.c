@@ -26,10 +26,10 @@
  * file the MIDR and ID_AA64PFR0_EL1, which the gdbstub does not show.
  * Its errata and Spectre state follow from those, as for any core; the
  * platform is QEMU's virt, whose PSCI 0.2 offers no SMCCC 1.1. */
-static void boot_core(struct hs_boot_state *b)
+static void boot_core(struct hs_boot_state *b, const struct hs_core *core)
 {
 	const struct hs_snap_hdr *h = &b->snap.h;
-	const struct hs_qemu_cpu *qc = hs_qemu_cpu_find(h->cpu);
+	const struct hs_qemu_cpu *qc = &core->boot;
 	unsigned n = 0, pfr0 = 0;
 
 	for (unsigned i = 0; i < h->nidregs && n + 2 < HS_ARRAY_SIZE(b->idregs); i++) {
@@ -38,7 +38,7 @@ static void boot_core(struct hs_boot_state *b)
 		pfr0 |= (uint32_t)h->idregs[i].reg == HS_ID_AA64PFR0_EL1;
 		b->idregs[n++] = (struct hs_idreg){ (uint32_t)h->idregs[i].reg, h->idregs[i].val };
 	}
-	if (!pfr0 && qc)
+	if (!pfr0)
 		b->idregs[n++] = (struct hs_idreg){ HS_ID_AA64PFR0_EL1, qc->pfr0 };
 	b->idregs[n] = (struct hs_idreg){ 0, 0 };
 	snprintf(b->boot_name, sizeof(b->boot_name), "qemu-%s", h->cpu);
@@ -260,11 +260,11 @@ static int bootable(const struct hs_image *img, const struct hs_core *core)
 	return 0;
 }
 
-/* The boot points the set's definitions name (the registry's: NULL),
- * once each, in their order: one boot takes them all. */
+/* The boot points the set's definitions name, once each, in their order:
+ * one boot takes them all. */
 void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *v, struct hs_vm_points *out)
 {
-	const struct hs_path_def *const *defs = set ? set->defs : hs_paths;
+	const struct hs_path_def *const *defs = set->defs;
 	unsigned n = 0;
 
 	for (int i = 0; defs[i]; i++) {
@@ -278,7 +278,7 @@ void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *v, stru
 	}
 	out->v = v;
 	out->n = n;
-	out->wl = set ? set->wl : NULL;
+	out->wl = set->wl;
 }
 
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set)
@@ -294,11 +294,11 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, con
 	hs_boot_points(set, b->points, &b->pts);
 	if (!b->pts.n)
 		return hs_fail("no path definition names a boot point");
-	if (hs_vm_snapshot(pt->img, pt->core->boot_cpu, &b->pts, &b->snap, &booted))
+	if (hs_vm_snapshot(pt->img, pt->core, &b->pts, &b->snap, &booted))
 		return -1;
 	b->loaded = 1;
 	b->booted_now = booted;
-	boot_core(b);
+	boot_core(b, pt->core);
 	if (!(b->r = hs_runner_booted(pt->img, &b->snap, pt->core)) || overlay(b, pt) || vectors(b, pt) ||
 	    hs_bt_seal(b->r))
 		return -1;
@@ -452,7 +452,7 @@ static void memo_keep(struct hs_boot_state *b, int k, const struct hs_bt_opspec 
 static int shared(const struct hs_boot_state *b, const struct hs_path_def *d, int k,
 		  const struct hs_bt_opspec *spec)
 {
-	const struct hs_path_def *const *defs = b->set ? b->set->defs : hs_paths;
+	const struct hs_path_def *const *defs = b->set->defs;
 	struct hs_bt_opspec other;
 
 	for (int i = 0; defs[i]; i++)

@@ -31,22 +31,6 @@ void hs_path_note(struct hs_path_run *out, const char *fmt, ...)
 	va_end(ap);
 }
 
-const struct hs_path_def *hs_path_tick(void)
-{
-	for (int i = 0; hs_paths[i]; i++)
-		if (hs_paths[i]->tick)
-			return hs_paths[i];
-	return NULL;
-}
-
-const struct hs_path_def *hs_path_find(const char *name)
-{
-	for (int i = 0; hs_paths[i]; i++)
-		if (!strcmp(hs_paths[i]->name, name))
-			return hs_paths[i];
-	return NULL;
-}
-
 /*
  * VBAR_EL1 as boot leaves it: the canonical vectors, or on cores that need a
  * Spectre-BHB mitigation the matching 2 KiB slot of __bp_harden_el1_vectors
@@ -328,13 +312,8 @@ struct hs_session {
 	char boot_why[700];	/* when !boot.ok: why there is no booted state */
 };
 
-struct hs_session *hs_session_new(const struct hs_patched *pt, enum hs_state_source src)
-{
-	return hs_session_new_for(pt, src, NULL);
-}
-
-struct hs_session *hs_session_new_for(const struct hs_patched *pt, enum hs_state_source src,
-				      const struct hs_path_set *set)
+struct hs_session *hs_session_new(const struct hs_patched *pt, enum hs_state_source src,
+				  const struct hs_path_set *set)
 {
 	struct hs_session *s = hs_calloc(1, sizeof(*s));
 
@@ -539,7 +518,7 @@ int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct
 int hs_path_run_alone(const struct hs_path_def *d, const struct hs_patched *pt, enum hs_state_source src,
 		      const struct hs_run_opts *o, struct hs_path_run *out)
 {
-	struct hs_session *s = hs_session_new_for(pt, src, o ? o->set : NULL);
+	struct hs_session *s = hs_session_new(pt, src, o->set);
 
 	memset(out, 0, sizeof(*out));
 	if (!s)

@@ -209,7 +209,7 @@ static int fresh_boot(struct hs_boot_state *b, const struct hs_patched *pt, cons
 	for (int tries = 0;; tries++) {
 		int same = 1;
 
-		if (hs_vm_boot_keep(pt->img, pt->core->boot_cpu, &b->pts, dir, fresh))
+		if (hs_vm_boot_keep(pt->img, pt->core, &b->pts, dir, fresh))
 			return -1;
 		for (unsigned k = 0; k < b->pts.n && same; k++)
 			same = same_snapshot(fresh, &b->snap, b->pts.v[k].name, why, sizeof(why));

@@ -85,7 +85,8 @@ static int read_regs(struct hs_qemu *q, struct hs_snap_regs *r)
 }
 
 /* The ID registers the kernel's capability detection reads, as QEMU
- * implements them for this CPU (MIDR is not visible: see qemu_cpus.c). */
+ * implements them for this CPU (MIDR is not visible through the gdbstub:
+ * the core file gives its boot CPU's, struct hs_qemu_cpu). */
 static int read_idregs(struct hs_qemu *q, struct hs_snap_hdr *h)
 {
 	static const struct { const char *names; uint32_t reg; } ids[] = {

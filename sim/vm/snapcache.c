@@ -172,18 +172,17 @@ static const char *full_append(char *buf, size_t len)
 }
 
 /* The boot every snapshot of this recipe gets. */
-static int boot_params(const char *cpu, struct hs_vm_boot *b, char *append, size_t len)
+static int boot_params(const struct hs_core *core, struct hs_vm_boot *b, char *append, size_t len)
 {
-	const struct hs_qemu_cpu *qc = hs_qemu_cpu_find(cpu);
 	const char *t = getenv("HOTSIM_BOOT_TIMEOUT");
 
-	if (!qc)
-		return hs_fail("no QEMU CPU %s in hotsim's table", cpu);
+	if (!core->boot_cpu)
+		return hs_fail("no QEMU CPU is chosen for %s", core->name);
 	memset(b, 0, sizeof(*b));
-	b->cpu = cpu;
+	b->cpu = core->boot_cpu;
 	b->mem_mb = MEM_MB;
 	b->timeout_s = BOOT_TIMEOUT_S;
-	b->midr = qc->midr;
+	b->midr = core->boot.midr;
 	if (t && atoi(t) > 0)
 		b->timeout_s = (unsigned)atoi(t);
 	b->whole_ram = getenv("HOTSIM_RAM_WHOLE") != NULL;
@@ -191,13 +190,13 @@ static int boot_params(const char *cpu, struct hs_vm_boot *b, char *append, size
 	return 0;
 }
 
-int hs_vm_boot_keep(const struct hs_image *img, const char *cpu, const struct hs_vm_points *pts,
+int hs_vm_boot_keep(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		    const char *dir, struct hs_snap *s)
 {
 	struct hs_vm_boot b;
 	char append[512];
 
-	if (boot_params(cpu, &b, append, sizeof(append)))
+	if (boot_params(core, &b, append, sizeof(append)))
 		return -1;
 	b.points = pts->v;
 	b.npoints = pts->n;
@@ -208,7 +207,7 @@ int hs_vm_boot_keep(const struct hs_image *img, const char *cpu, const struct hs
 }
 
 /* A cache boot: recorded (qemu.c), so no race moves the guest's clock. */
-static int boot_into(const struct hs_image *img, const char *cpu, const struct hs_vm_points *pts,
+static int boot_into(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		     const char *qemu, const char *dir, const char *path)
 {
 	struct hs_vm_boot b;
@@ -216,7 +215,7 @@ static int boot_into(const struct hs_image *img, const char *cpu, const struct h
 	struct hs_snap s;
 	int rc;
 
-	if (boot_params(cpu, &b, append, sizeof(append)))
+	if (boot_params(core, &b, append, sizeof(append)))
 		return -1;
 	b.points = pts->v;
 	b.npoints = pts->n;
@@ -274,9 +273,10 @@ static uint64_t boot_key(const struct hs_vm_points *pts, const char *qemu)
 	return points_key(pts, key);
 }
 
-int hs_vm_snapshot(const struct hs_image *img, const char *cpu, const struct hs_vm_points *pts,
+int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		   struct hs_snap *s, int *booted)
 {
+	const char *cpu = core->boot_cpu;
 	char dir[512], qemu[80], id[96], path[700], lock[720];
 	uint64_t key;
 	int fd, rc;
@@ -312,7 +312,7 @@ int hs_vm_snapshot(const struct hs_image *img, const char *cpu, const struct hs_
 	/* minutes for a distro kernel: say what is happening */
 	fprintf(stderr, "hotsim: booting %s under QEMU (%s) for its snapshot; cached afterwards\n",
 		img->path, cpu);
-	rc = boot_into(img, cpu, pts, qemu, dir, path);
+	rc = boot_into(img, core, pts, qemu, dir, path);
 	if (!rc)
 		rc = hs_snap_load(path, s);
 	else if (strstr(hs_errmsg(), "cannot write") || strstr(hs_errmsg(), "cannot create"))

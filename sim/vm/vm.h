@@ -187,11 +187,6 @@ struct hs_vm_patch {
 
 struct hs_snap;
 
-/* A QEMU CPU hotsim boots on, by -cpu name: the identity the core files
- * give their boot CPU (struct hs_qemu_cpu, hotsim/core.h; MIDR is not
- * visible through the gdbstub). NULL: no core boots on it. */
-const struct hs_qemu_cpu *hs_qemu_cpu_find(const char *name);
-
 struct hs_vm_boot {
 	const char *cpu;		/* QEMU -cpu */
 	uint32_t midr;
@@ -226,14 +221,14 @@ struct hs_vm_points {
 	unsigned n;
 	const struct hs_workload *wl;	/* a user workload to run, or NULL */
 };
-int hs_vm_snapshot(const struct hs_image *img, const char *qemu_cpu, const struct hs_vm_points *pts,
+int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		   struct hs_snap *s, int *booted);
 
 /* Boot img again as hs_vm_snapshot would (but for record mode, which
  * cannot save a machine: qemu.c), keeping the machine at every point in
  * dir (<point>.mig, with Image and initramfs.cpio) for hs_vm_record; s
  * gets the points' registers and RAM. */
-int hs_vm_boot_keep(const struct hs_image *img, const char *qemu_cpu, const struct hs_vm_points *pts,
+int hs_vm_boot_keep(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		    const char *dir, struct hs_snap *s);
 
 /*

@@ -80,7 +80,7 @@ static void machine(void)
  */
 static double emulate(const struct hs_path_def *d, const struct hs_patched *pt, int bare, size_t *n)
 {
-	struct hs_session *ses = hs_session_new(pt, HS_SRC_AUTO);
+	struct hs_session *ses = hs_session_new(pt, HS_SRC_AUTO, &hs_path_set_builtin);
 	double t[REPS];
 
 	if (!ses)
@@ -180,7 +180,7 @@ static void booted(const struct hs_image *img)
 
 		if (hs_cores[c]->opt_in)
 			continue;	/* the default set, as the README's table */
-		if (!(m = hs_model_new(hs_cores[c]->name)))
+		if (!(m = hs_model_new(hs_cores[c])))
 			die(hs_cores[c]->name);
 		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
 			const struct hs_path_def *d = hs_path_find(paths[k]);
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
 		if (hs_cores[c]->opt_in)
 			continue;	/* the default set, as the README's table */
 		pt = hs_patch(img, hs_cores[c]);
-		m = hs_model_new(hs_cores[c]->name);
+		m = hs_model_new(hs_cores[c]);
 		if (!pt || !m)
 			die(hs_cores[c]->name);
 		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
