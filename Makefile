@@ -244,7 +244,7 @@ check-san: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra
 test: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra lint
 	@HOTSIM_KERNELS=skip scripts/run-tests.sh $(BUILD) $(TESTS)
 
-# The dependency rule between the layers (README, "Layers"), nothing built
+# The dependency rule between the layers (docs/how-it-works.md), nothing built
 # tracked in git, no function over 80 lines anywhere (named phases,
 # tables), and every file's header naming the file.
 LINT_C = $(sort $(wildcard sim/*/*.[ch] models/*.[ch] cli/*.[ch] kernels/paths/*.[ch] include/hotsim/*.h \

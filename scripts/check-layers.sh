@@ -1,5 +1,5 @@
 #!/bin/sh
-# The dependency rule (README, "Layers"), enforced: every #include of the
+# The dependency rule (docs/how-it-works.md, "Layers"), enforced: every #include of the
 # library, the models, the path definitions and the CLI must point at a
 # layer below (or the same). A header belongs to the layer of its folder;
 # the public headers in include/hotsim/ to the layer that implements them.
