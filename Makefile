@@ -85,8 +85,8 @@ $(LIB): $(LIB_OBJS)
 	@ar rcs $@ $^
 
 # The cost models run once per traced instruction (hundreds of millions a
-# compare): -O3 there, measured 4-8% more model throughput in `make bench`
-# (stop 33); everything else -O2. The sanitizer build keeps its own OPT.
+# compare): -O3 there, measured 4-8% more model throughput in `make
+# bench`; everything else -O2. The sanitizer build keeps its own OPT.
 ifneq ($(SAN),1)
 $(BUILD)/obj/models/%.o: OPT := $(OPT) -O3
 endif
