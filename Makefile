@@ -85,8 +85,8 @@ $(LIB): $(LIB_OBJS)
 	@ar rcs $@ $^
 
 # The cost models run once per traced instruction (hundreds of millions a
-# compare): -O3 there, measured 4-8% more model throughput in `make bench`
-# (stop 33); everything else -O2. The sanitizer build keeps its own OPT.
+# compare): -O3 there, measured 4-8% more model throughput in `make
+# bench`; everything else -O2. The sanitizer build keeps its own OPT.
 ifneq ($(SAN),1)
 $(BUILD)/obj/models/%.o: OPT := $(OPT) -O3
 endif
@@ -244,7 +244,7 @@ check-san: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra
 test: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra lint
 	@HOTSIM_KERNELS=skip scripts/run-tests.sh $(BUILD) $(TESTS)
 
-# The dependency rule between the layers (README, "Layers"), nothing built
+# The dependency rule between the layers (docs/how-it-works.md), nothing built
 # tracked in git, no function over 80 lines anywhere (named phases,
 # tables), and every file's header naming the file.
 LINT_C = $(sort $(wildcard sim/*/*.[ch] models/*.[ch] cli/*.[ch] kernels/paths/*.[ch] include/hotsim/*.h \

@@ -2,7 +2,8 @@
  * main.c - hotsim, a cycle-level simulator for the arm64 Linux kernel's hottest paths.
  * main.c dispatches to one file per subcommand; each command's option table
  * (options.h) gives its parsing and its help, and `hotsim help` prints all
- * of them (the README's command list is that text).
+ * of them (the manual page and the completion are written from the same
+ * tables).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,7 @@ static void overview(FILE *f)
 	fprintf(f, "(hotsim help --man: the manual page; hotsim help --bash-completion: the completion)\n");
 }
 
-/* Every command's help: the README's "Commands" block. */
+/* Every command's help, one after the other: `hotsim help`. */
 static void help_all(FILE *f)
 {
 	for (int i = 0; cli_commands[i]; i++) {

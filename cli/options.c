@@ -508,8 +508,8 @@ void cli_help(FILE *f, const struct cli_cmd *c)
 		char left[64], extra[700] = "";
 
 		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		/* the default set, as the README's command list shows it; the
-		 * opt-in cores are named by `hotsim models` and accepted here */
+		/* the default set; the opt-in cores are named by `hotsim
+		 * models` and accepted here */
 		if (o->kind == OPT_CPUS)
 			snprintf(extra, sizeof(extra), "(%s, or all)", hs_core_default_names());
 		else if (o->kind == OPT_PATHS)

@@ -1,8 +1,8 @@
 /*
  * options.h - one option table per command gives its parsing, its --help
  * and its usage errors (the way tools/perf's parse-options does), so the
- * three cannot drift apart. `hotsim help` prints every table; the README's
- * command list is that output (tests/test_cli.c compares them).
+ * three cannot drift apart. `hotsim help` prints every table, and the
+ * manual page (doc_man.c) and the completion are written from them.
  */
 #ifndef HOTSIM_CLI_OPTIONS_H
 #define HOTSIM_CLI_OPTIONS_H

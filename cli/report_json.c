@@ -1,6 +1,6 @@
 /*
  * report_json.c - machine-readable results. Schema (versioned, documented in
- * the README): "hotsim-compare/2" or "hotsim-run/2"; one entry per
+ * docs/reference.md): "hotsim-compare/2" or "hotsim-run/2"; one entry per
  * (path, cpu, state) with its samples' distribution (and, compared, the
  * difference's interval, Welch's p and the verdict), the summary, and the
  * --explain / --timeline views when asked for.

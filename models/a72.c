@@ -18,7 +18,7 @@
  * Armv8.0: no LSE, no PAN, no CSV2/CSV3/SSBS. The BCM2711 has no crypto
  * extension (CRC32 only), unlike QEMU's cortex-a72; no cpucap depends on
  * it. PFR0.GIC = 1 is the platform's (QEMU virt's GICv3); the Pi 4's
- * GIC-400 reads 0 (README "Known limits").
+ * GIC-400 reads 0 (docs/kernels.md, "Known limits").
  */
 static const struct hs_idreg a72_regs[] = {
 	{ HS_CTR_EL0, 0x8444c004 },		/* PIPT L1I (Pi 4: "Detected PIPT I-cache") */

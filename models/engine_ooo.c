@@ -43,7 +43,7 @@
  * the count in its low byte under a stamp of run and cycle, so a lookup
  * is one load (a stamp array beside a count array was two cache lines);
  * row-major, so a slot is row << 10 | cycle % CAL, no multiply by the
- * row count (2.5% on the A73's sched-pipe stream, stop 33) */
+ * row count (2.5% on the A73's sched-pipe stream) */
 #define NROWS HS_NROWS		/* the units', HS_ROW_MEM and HS_ROW_NOP */
 #define GEN_BITS 16		/* runs a stamp tells apart; the ring is cleared when they wrap */
 struct calendar {

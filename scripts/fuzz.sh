@@ -8,7 +8,7 @@ secs=${FUZZ_SECONDS:-60}
 out=build-fuzz
 mkdir -p $out/corpus $out/crashes
 # the parser layers and the core registry the patcher takes its cores from
-# (README, "Layers"; models never reach the emulator): no emulator here
+# (docs/how-it-works.md, "Layers"; models never reach the emulator): no emulator here
 # every library layer but those above the image parsers (a new layer below
 # them is taken without a change here: a list by hand missed sim/cpu/ once)
 srcs="tests/fuzz/fuzz_image.c $(ls sim/*/*.c models/*.c | grep -v -e '^sim/vm/' -e '^sim/emu/' -e '^sim/paths/' -e '^sim/measure/')"

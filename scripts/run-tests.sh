@@ -7,7 +7,7 @@
 # Two suites run at once (HOTSIM_TEST_LANES), each with two test workers:
 # one suite's tests alone left a core idle a fifth of the time (a suite's
 # last long test, the snapshot files' I/O), and CI's budget is 60 minutes
-# (README). The suites whose tests take minutes start first, so the lanes
+# (docs/reliability.md). The suites whose tests take minutes start first, so the lanes
 # end together. Every test keeps its own scratch files and the caches take
 # locks, so a suite beside another sees what it would alone, only later.
 set -u
@@ -19,7 +19,7 @@ case "$build" in
 		LSAN_OPTIONS=suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp ;;
 esac
 lanes=${HOTSIM_TEST_LANES:-2}
-# the long ones first (measured: README, "A fresh machine, proved")
+# the long ones first (measured: docs/reliability.md, "A fresh machine")
 long="test_booted test_pair test_ci test_compare test_cli test_formats test_kcache"
 order=()
 for l in $long; do for t in "$@"; do [ "$(basename "$t")" = "$l" ] && order+=("$t"); done; done

@@ -1,5 +1,5 @@
 /*
- * test_booted.c - the booted state (README "Booted state"): every real
+ * test_booted.c - the booted state (docs/booted-state.md): every real
  * image of the three kernel lines and Debian's boots under QEMU, its paths
  * run from the snapshot on every core, and their instruction streams are
  * identical to QEMU's own from the same point; the snapshot and every
@@ -127,7 +127,7 @@ Test(booted, image_debian_7_2, .timeout = 1500) { booted_image("debian-7.2", 0);
  * core, validated on one each, a different one per image (every default
  * core is validated on every line above and on 7.2 here): a validation is
  * a second boot per core and QEMU's recording of every op, and CI's budget
- * (README) has no room for 3 more per image that the lines' own images and
+ * (an hour) has no room for 3 more per image that the lines' own images and
  * debian-7.2 already cover core by core. */
 Test(booted, image_debian_6_1, .timeout = 1500) { booted_cores("debian-6.1", 0, NULL, "a53"); }
 Test(booted, image_debian_6_1_prev, .timeout = 1500) { booted_cores("debian-6.1-prev", 0, NULL, "a73"); }
@@ -285,7 +285,7 @@ Test(booted, opt_in_cores_7_2, .timeout = 900) { opt_in_cores("7.2-base", 1); }
 Test(booted, opt_in_cores_debian_7_2, .timeout = 1500) { opt_in_cores("debian-7.2", 0); }
 
 /*
- * Steady state (README): every booted row is a mean over at least 32
+ * Steady state (docs/sampling-and-noise.md): every booted row is a mean over at least 32
  * sampled operations with an interval, in JSON (n, ci95, min <= median
  * <= max) and in text (the +-95 column); --samples N makes it N; the
  * same command twice is byte-identical, samples included.

@@ -175,27 +175,6 @@ Test(cli, merge_refuses_what_is_not_a_shard)
 	cr_assert_eq(run("merge", NULL), 2, "no shard at all");
 }
 
-/* The README's command list is `hotsim help`, byte for byte. */
-Test(cli, readme_commands_are_the_help_text)
-{
-	size_t n;
-	char *readme = (char *)hs_test_slurp("README.md", &n), *out;
-	const char *begin = "<!-- hotsim help -->\n```\n", *end = "```\n<!-- end hotsim help -->";
-	char *b, *e;
-
-	cr_assert_not_null(readme);
-	b = strstr(readme, begin);
-	cr_assert_not_null(b, "README has no hotsim help block");
-	b += strlen(begin);
-	e = strstr(b, end);
-	cr_assert_not_null(e);
-	cr_assert_eq(run("help", &out), 0);
-	cr_assert_eq(strlen(out), (size_t)(e - b), "README's command block differs from hotsim help");
-	cr_assert_eq(memcmp(out, b, (size_t)(e - b)), 0, "README's command block differs from hotsim help");
-	free(out);
-	free(readme);
-}
-
 /*
  * The CLI sweep: every option of every command, as `hotsim help` documents
  * it, run once on a real image (a fixture for snippet), and every command
@@ -455,7 +434,7 @@ Test(cli, extra_core_meltdown_kpti_and_no_booted_state)
 
 /*
  * The opt-in cores (issue 21): every command's default --cpu is the design
- * card's three, and the help lists those (the README's command list);
+ * card's three, and the help lists those;
  * --cpu all and the names select the others, `hotsim models` lists all six,
  * the completion and the manual page name them. A fixture, no kernel.
  */

@@ -641,11 +641,11 @@ Test(compare, every_path_every_core_on_every_image, .timeout = 600)
  * cswitch-inline: fewer instructions on every core; with the I-cache unable
  * to conflict (fully associative: the default 2-way A53 L1I turns the
  * layout shift the patch causes into a few conflict misses, a real effect
- * the README's seed analysis shows), cheaper on every core cold and on the
+ * docs/seeds.md shows), cheaper on every core cold and on the
  * in-order cores warm. Warm, the out-of-order A73 may hide the removed call
  * completely (its window overlaps it with the switch's dependency chains):
  * never dearer there; cold, its result depends on how fetch misses overlap
- * data misses (README, known limits) and is not asserted.
+ * data misses (docs/kernels.md, "Known limits") and is not asserted.
  */
 static void cswitch_inline_is_cheaper(const char *base, const char *inl)
 {
@@ -696,7 +696,7 @@ Test(compare, cswitch_inline_cheaper_6_1)
  * percpu-nopreempt: every percpu row cheaper on every core, warm (the
  * wrapper's instructions are gone), and the census warm and cold. A single
  * site's cold row is one or two cache misses whose overlap depends on how
- * the compiler ordered the loads; it can go either way (README, seeds).
+ * the compiler ordered the loads; it can go either way (docs/seeds.md).
  */
 Test(compare, percpu_nopreempt_every_percpu_row_cheaper)
 {

@@ -1,5 +1,5 @@
 /*
- * test_cores.c - a core as data (README "Models"): identity written once,
+ * test_cores.c - a core as data (docs/models.md): identity written once,
  * Linux's MIDR lists deciding errata, Spectre and Meltdown for any core,
  * granules from ID_AA64MMFR0_EL1, and timing parameters a core file may
  * leave to the engines' defaults. The registry here also holds the

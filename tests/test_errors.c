@@ -1,8 +1,8 @@
 /*
- * test_errors.c - the error catalogue (README, "Error catalogue"): every
- * entry is triggered here, its message must contain the catalogued text, be
- * one line, and name the file, symbol or address. A last test checks that
- * every catalogued text appears in the README, so the two cannot drift.
+ * test_errors.c - the error catalogue (docs/errors.md): every entry is
+ * triggered here, its message must contain the catalogued text, be one
+ * line, and name the file, symbol or address. A last test checks that
+ * every catalogued text appears in docs/errors.md, so the two cannot drift.
  */
 #include <criterion/criterion.h>
 #include <elf.h>
@@ -386,7 +386,7 @@ Test(errors, state_missing_symbol_role)
 	hs_image_close(img);
 }
 
-/* The catalogue in the README lists exactly these texts. */
+/* The catalogue in docs/errors.md lists exactly these texts. */
 static const char *const catalogue[] = {
 	"not an ELF file", "32-bit ELF", "big-endian ELF", "not aarch64", "is not an executable image",
 	"truncated", "filesz > memsz", "outside the loaded segments", "no .symtab", "bad BTF magic",
@@ -400,15 +400,15 @@ static const char *const catalogue[] = {
 	"cannot run", "unknown cpu", "unknown path", "--param",
 };
 
-Test(errors, readme_lists_the_catalogue)
+Test(errors, docs_list_the_catalogue)
 {
 	size_t n;
-	char *readme = (char *)slurp("README.md", &n);
+	char *doc = (char *)slurp("docs/errors.md", &n);
 
-	readme[n] = 0;
+	doc[n] = 0;
 	for (size_t i = 0; i < sizeof(catalogue) / sizeof(catalogue[0]); i++)
-		cr_assert(strstr(readme, catalogue[i]), "README's error catalogue lacks '%s'", catalogue[i]);
-	free(readme);
+		cr_assert(strstr(doc, catalogue[i]), "docs/errors.md's catalogue lacks '%s'", catalogue[i]);
+	free(doc);
 }
 
 /* A fault report with a call stack runs past 512 bytes: kept whole. */

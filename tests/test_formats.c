@@ -225,8 +225,8 @@ Test(formats, real_pair_markdown)
 }
 
 /*
- * The README's example outputs are what hotsim prints (issue: the README is
- * what a fresh machine prints): scripts/readme-examples runs every marked
+ * The example outputs in README.md and in docs/ are what hotsim prints
+ * (what a fresh machine prints): scripts/readme-examples runs every marked
  * command and compares its output with the block below the marker, byte
  * for byte. Real kernels, booted state; the normal build runs it (under
  * the sanitizers it would take many minutes and prove nothing more).

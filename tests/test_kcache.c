@@ -1,5 +1,5 @@
 /*
- * test_kcache.c - the kernel cache's guarantees (README, "Reliability"):
+ * test_kcache.c - the kernel cache's guarantees (docs/reliability.md):
  * an image that is truncated or has a flipped bit is found by its checksum
  * and built again, byte for byte the same (the build is reproducible).
  * Runs in a throwaway cache made of hard links to the real one (the

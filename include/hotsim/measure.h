@@ -322,7 +322,7 @@ int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct 
  * A53, 48 KB 3-way on the A72, 64 KB 4-way on the A73, A76 and N1: 16 KB;
  * the A55's 8 KB ways wrap inside it): a relinked
  * kernel puts a path at any offset modulo a way, and shifts below 512 bytes
- * (this band until stop 27) moved it by at most 8 of a way's 256 lines -
+ * move it by at most 8 of a way's 256 lines -
  * too few to cover a stable update's relink (Debian 6.12's pair: mmap 2.8%
  * cheaper on the A73 with the same instructions in 200 functions); with
  * shifts this wide, 4 layouts sampled the band too thinly (a false (R) on

@@ -101,7 +101,7 @@ typedef void (*hs_split_fn)(struct hs_split *s, struct hs_path_run *out, size_t 
 
 /*
  * One operation of a booted path, which the replay samples many times in a
- * row from the point (README, "Steady state").
+ * row from the point (docs/sampling-and-noise.md).
  */
 enum hs_op_kind {
 	HS_OP_SYSCALL,		/* A's svc at the point's site, to the eret that

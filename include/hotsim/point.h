@@ -1,7 +1,7 @@
 /*
  * point.h - a boot point: where the workload's boot stops so that a path
- * can start from the state the kernel built for itself (README, "Booted
- * state"). A path definition names its point (kernels/paths/); the vm layer
+ * can start from the state the kernel built for itself
+ * (docs/booted-state.md). A path definition names its point (kernels/paths/); the vm layer
  * takes the points it is given, boots once per image and QEMU CPU and keeps
  * every point's registers and RAM in the snapshot (sim/vm/); the replay
  * starts there and runs on through the operations it samples

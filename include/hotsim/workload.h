@@ -18,7 +18,7 @@
  * loop each operation (hotsim samples consecutive ones: at least 100
  * iterations), and run it unmarked first if it needs warming beyond a few
  * iterations. The program runs as /user, started by hotsim's /init once
- * the kernel has been up 130 s (README, "Steady state"); it must not exit
+ * the kernel has been up 130 s (docs/sampling-and-noise.md); it must not exit
  * before its last marked loop is done. NAME: letters, digits, '_', '-'.
  *
  * Each marker is a nop at a local label, recorded (address, kind, name)

@@ -1,11 +1,11 @@
 /*
- * init.c - the workload hotsim boots a kernel with (booted state, README):
+ * init.c - the workload hotsim boots a kernel with (docs/booted-state.md):
  * /init of a tiny initramfs, a static aarch64 program.
  *
  * First it waits until it runs alone: a distro kernel's boot leaves async
  * work running (crypto self-tests in kthreads), which would otherwise be
  * what the scheduler switches to. Then it takes the kernel to its steady
- * state before anything is measured (README, "Steady state"):
+ * state before anything is measured (docs/sampling-and-noise.md):
  *   - it sleeps until the kernel has been up STEADY_UPTIME_S seconds: 6.x
  *     reseeds its crng every max(1 s, uptime / 2) for the first two
  *     minutes, then once a minute; under -icount shift=0,sleep=off an

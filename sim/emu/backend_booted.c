@@ -116,7 +116,7 @@ static void written(struct hs_runner *r, uint64_t va, uint64_t len)
  * Dropping a page of the mapped snapshot instead (MADV_DONTNEED, the file's
  * content comes back by itself) was a system call and a TLB flush a page,
  * then a fault to read it and another to write it in the next op: about
- * 5% of a cached compare's CPU time (stop 34). The snapshot's own pages
+ * 5% of a cached compare's CPU time. The snapshot's own pages
  * the copies read are let go once after (one call), so the peak RSS does
  * not grow.
  */

@@ -1,8 +1,8 @@
 /*
  * project.c - cycles to the units kernel developers quote for the
  * benchmarks the paths mirror (def->bench; `perf bench sched pipe`):
- * usecs/op and ops/s (see measure.h). The assumptions are the README's
- * ("The seeds' questions"): one core, warm caches, a clock the user gives
+ * usecs/op and ops/s (see measure.h). The assumptions are those of
+ * docs/seeds.md: one core, warm caches, a clock the user gives
  * or the core's typical one, and the tick (the path flagged def->tick) as
  * its cost spread over the ops it interrupts.
  */

@@ -1,6 +1,6 @@
 /*
  * booted_state.c - paths run from the state the kernel built for itself while
- * booting under QEMU (README, "Booted state"): the snapshot for the core's
+ * booting under QEMU (docs/booted-state.md): the snapshot for the core's
  * boot CPU, hotsim's own patching for the modelled core overlaid on it, a
  * run from a workload point to its eret, then the window and sub-rows the
  * path definition asks for.

@@ -179,7 +179,7 @@ static void booted(const struct hs_image *img)
 		struct hs_model *m;
 
 		if (hs_cores[c]->opt_in)
-			continue;	/* the default set, as the README's table */
+			continue;	/* the default set, as docs/performance.md's table */
 		if (!(m = hs_model_new(hs_cores[c])))
 			die(hs_cores[c]->name);
 		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
@@ -251,7 +251,7 @@ int main(int argc, char **argv)
 		struct hs_model *m;
 
 		if (hs_cores[c]->opt_in)
-			continue;	/* the default set, as the README's table */
+			continue;	/* the default set, as docs/performance.md's table */
 		pt = hs_patch(img, hs_cores[c]);
 		m = hs_model_new(hs_cores[c]);
 		if (!pt || !m)
