@@ -155,6 +155,11 @@ $(BUILD)/obj/cli/version.o: VERSION_CFLAGS = -I$(BUILD)/gen
 
 # The fuzz regression test links the fuzz target's entry point.
 $(BUILD)/tests/test_fuzz_regress: $(BUILD)/obj/tests/fuzz/fuzz_image.o
+# The picture test draws the compare SVG with the CLI's own files from a
+# comparison it builds (no kernel), and reads the rendered PNG with zlib.
+$(BUILD)/tests/test_svg: $(addprefix $(BUILD)/obj/cli/,report_svg.o report_svg_forest.o report_svg_move.o \
+							 report_svg_bars.o)
+$(BUILD)/tests/test_svg: LDLIBS_ALL += -lz
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)

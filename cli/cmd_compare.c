@@ -33,6 +33,7 @@ struct cmp_opts {
 	long samples;
 	long limit;
 	int all;
+	int svg_bars;
 };
 
 static void defaults(void *p)
@@ -159,7 +160,7 @@ static int svgs(const struct cmp_opts *o, const struct ms_compare *c, const stru
 	char *name;
 	int rc;
 
-	if (c->patched && rp_svg(o->svg, c))
+	if (c->patched && rp_svg(o->svg, c, o->all, o->svg_bars))
 		return hs_fail("%s: cannot write the SVG", o->svg);
 	if (!d->timeline)
 		return 0;
@@ -386,7 +387,7 @@ static int run_run(void *p, char **args)
 	OPT("explain", "PATH", OPT_PATH, t, explain, "where a path's cycles go: per function, per instruction"), \
 	OPT("timeline", "PATH", OPT_PATH, t, timeline, "a path's pipeline timeline (first core)"), \
 	OPT("window", "A:B", OPT_WINDOW, t, window, "timeline records A..B-1 (default 0:40)"), \
-	OPT("svg", "FILE", OPT_STRING, t, svg, "bars to FILE (and FILE-timeline.svg with --timeline)"), \
+	OPT("svg", "FILE", OPT_STRING, t, svg, "the compare picture to FILE (and FILE-timeline.svg with --timeline)"), \
 	OPT("param", "[CORE.]NAME=V", OPT_PARAM, t, params, "override a model parameter (repeatable)"), \
 	OPT("freq", "[CORE=]F", OPT_CLOCK, t, freq, "clock for the sched-pipe projection (a55=1.8GHz; repeatable)"), \
 	OPT("hz", "LIST", OPT_HZ, t, hz, "tick rates the projection adds the tick at (default 100,250)"), \
@@ -405,6 +406,8 @@ static const struct cli_opt compare_opts[] = {
 	OPT("fail-above", "PCT", OPT_PERCENT, struct cmp_opts, fail_above,
 	    "exit 1 when a result regresses significantly, (R), by more than PCT%"),
 	OPT("all", NULL, OPT_FLAG, struct cmp_opts, all, "list unchanged results too"),
+	OPT("svg-bars", NULL, OPT_FLAG, struct cmp_opts, svg_bars,
+	    "with --svg: the absolute cycles as bars too, below the changes"),
 	OPT_TABLE_END
 };
 

@@ -35,7 +35,10 @@ void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d);
 /* For a pull request: summary, a table of what moved, the rest folded, the
  * totals, and the explain of the largest move (d) folded. */
 void rp_markdown(FILE *f, const struct ms_compare *c, const struct rp_details *d, int all);
-int rp_svg(const char *path, const struct ms_compare *c);
+/* compare's picture (report_svg.c): the changes as a forest plot, the
+ * rows the table shows (all: unchanged ones too); bars: then the absolute
+ * cycles. */
+int rp_svg(const char *path, const struct ms_compare *c, int all, int bars);
 
 /* The layout noise band (--noise) as text: every row's range, and
  * whether each move is larger than what layout alone does */

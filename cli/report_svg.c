@@ -1,22 +1,27 @@
 /*
- * report_svg.c - pictures a reviewer would rather look at: base vs patched
- * bars per path and core with the delta, and a pipeline timeline. Plain SVG
- * 1.1 text, fixed layout, no timestamps: byte-identical for equal inputs.
+ * report_svg.c - the pictures: `compare --svg FILE` answers what moved, a
+ * forest of the changes in percent (report_svg_forest.c) and with
+ * --svg-bars the absolute cycles (report_svg_bars.c); with --timeline a
+ * path's pipeline too (report_svg_timeline.c). Here: the compare
+ * picture's rows, columns and head, and text that fits. A picture is as
+ * wide as its longest text (measured in the font's advance) and no text
+ * passes its right edge. Plain SVG 1.1, fixed formatting, no timestamps:
+ * byte-identical for equal inputs.
  */
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "hotsim/a64.h"
 #include "report.h"
+#include "report_svg.h"
 
-#define W 960
-#define LABEL_W 200
-#define BAR_AREA 560
-#define ROW_H 34
+/* DejaVu Sans Mono, fontconfig's "monospace" on Debian, advances 0.602 em
+ * (7.22 px at 12 px); 0.61 leaves room for another monospace font's. */
+#define ADVANCE 0.61
+#define ELLIPSIS "\xe2\x80\xa6"
 
-static void esc(FILE *f, const char *s)
+void svg_esc(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<')
@@ -32,7 +37,7 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
-static void header(FILE *f, int w, int h)
+void svg_head(FILE *f, int w, int h)
 {
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -40,178 +45,283 @@ static void header(FILE *f, int w, int h)
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 }
 
-/* The first state the comparison shows: typical, else warm, else cold. */
-static enum ms_state shown_state(const struct ms_compare *c)
+/* characters, not bytes: a UTF-8 continuation byte starts none */
+static int chars(const char *s)
 {
-	for (int st = 0; st < MS_NSTATES; st++)
-		if (c->want[st])
-			return (enum ms_state)st;
-	return MS_TYPICAL;
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
 }
 
-static int x_of(double v, double max)
+/* where character k of s starts (its end when s is shorter) */
+static size_t char_at(const char *s, int k)
 {
-	return LABEL_W + (int)((double)BAR_AREA * v / max + 0.5);
+	size_t i = 0;
+
+	for (int seen = 0; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && seen++ == k)
+			break;
+	return i;
 }
 
-/* A bar, its layout band behind it (lighter) and its interval (whiskers). */
-static void bar(FILE *f, const struct ms_result *r, double max, int y, const char *fill, const char *band)
+double svg_text_w(const char *s, int px)
 {
-	int x0 = x_of(r->noise_lo, max), x1 = x_of(r->noise_hi, max);
-
-	if (x1 > x0)
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"16\" fill=\"%s\"/>\n", x0, y - 2,
-			x1 - x0, band);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"12\" fill=\"%s\"/>\n", LABEL_W, y,
-		x_of(r->d.mean, max) - LABEL_W, fill);
-	if (r->d.n > 1) {
-		int lo = x_of(r->d.mean - r->d.ci95, max), hi = x_of(r->d.mean + r->d.ci95, max);
-
-		fprintf(f, "<path d=\"M%d %dH%dM%d %dV%dM%d %dV%d\" stroke=\"#000000\" fill=\"none\"/>\n",
-			lo, y + 6, hi, lo, y + 2, y + 10, hi, y + 2, y + 10);
-	}
+	return chars(s) * px * ADVANCE;
 }
 
-int rp_svg(const char *path, const struct ms_compare *c)
+int svg_chars_in(double width, int px)
 {
-	FILE *f = fopen(path, "w");
-	enum ms_state st = shown_state(c);
-	double max = 1;
-	int n = 0, y;
+	return (int)floor(width / (px * ADVANCE));
+}
 
-	if (!f)
-		return -1;
-	for (int i = 0; i < c->npairs; i++) {
-		const struct ms_pair *p = &c->pairs[i];
+const char *svg_fit(char *buf, size_t len, const char *s, int n, int keep_tail)
+{
+	int have = chars(s);
 
-		if (!ms_pair_ok(c, p))
-			continue;
-		for (int side = 0; side < 2; side++) {
-			const struct ms_result *r = ms_pair_result(p, side, st);
+	if (have <= n || n < 2)
+		snprintf(buf, len, "%s", s);
+	else if (keep_tail)
+		snprintf(buf, len, ELLIPSIS "%s", s + char_at(s, have - (n - 1)));
+	else
+		snprintf(buf, len, "%.*s" ELLIPSIS, (int)char_at(s, n - 1), s);
+	return buf;
+}
 
-			max = fmax(max, fmax(r->noise_hi, r->d.mean + r->d.ci95));
+double svg_step(double raw)
+{
+	double mag = pow(10, floor(log10(raw)));
+
+	return mag * (raw <= mag ? 1 : raw <= 2 * mag ? 2 : raw <= 5 * mag ? 5 : 10);
+}
+
+void svg_text(FILE *f, double x, double y, const char *attrs, const char *s)
+{
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"%s%s>", x, y, *attrs ? " " : "", attrs);
+	svg_esc(f, s);
+	fprintf(f, "</text>\n");
+}
+
+double svg_wrap(FILE *f, double x, double y, double width, int line_h, int px, const char *attrs, const char *s)
+{
+	int max = svg_chars_in(width, px);
+	char line[400];
+
+	while (*s) {
+		int n = (int)strlen(s), cut = n;
+
+		if (chars(s) > max) {
+			cut = (int)char_at(s, max);
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			if (!cut)	/* one word longer than the line */
+				cut = (int)char_at(s, max);
 		}
-		n++;
+		snprintf(line, sizeof(line), "%.*s", cut, s);
+		svg_text(f, x, y, attrs, line);
+		y += line_h;
+		s += cut;
+		while (*s == ' ')
+			s++;
 	}
-	max *= 1.02;
-	header(f, W, 110 + n * ROW_H + 30);
-	fprintf(f, "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">hotsim compare: %s cycles "
-		"per operation, per path and core</text>\n", ms_state_names[st]);
-	fprintf(f, "<text x=\"10\" y=\"42\">base: ");
-	esc(f, c->base->img->path);
-	fprintf(f, " (%s)</text>\n", c->base->img->version);
-	fprintf(f, "<text x=\"10\" y=\"58\">patched: ");
-	esc(f, c->patched->img->path);
-	fprintf(f, " (%s)</text>\n", c->patched->img->version);
-	fprintf(f, "<rect x=\"10\" y=\"68\" width=\"12\" height=\"10\" fill=\"#9e9e9e\"/><text x=\"26\" "
-		"y=\"77\">base</text>\n");
-	fprintf(f, "<rect x=\"70\" y=\"68\" width=\"12\" height=\"10\" fill=\"#1565c0\"/><text x=\"86\" "
-		"y=\"77\">patched</text>\n");
-	fprintf(f, "<rect x=\"160\" y=\"68\" width=\"12\" height=\"10\" fill=\"#e0e0e0\"/><text x=\"176\" "
-		"y=\"77\">layout band (range over the layouts)</text>\n");
-	fprintf(f, "<path d=\"M450 73H470M450 69V77M470 69V77\" stroke=\"#000000\" fill=\"none\"/><text "
-		"x=\"476\" y=\"77\">95%% interval of the mean</text>\n");
-	fprintf(f, "<text x=\"10\" y=\"95\">(I) improved, (R) regressed: significant (Welch, 95%%) and beyond "
-		"the layout band; otherwise within noise</text>\n");
-	y = 110;
-	for (int i = 0; i < c->npairs; i++) {
-		const struct ms_pair *p = &c->pairs[i];
-		const struct ms_result *b, *q;
-		struct ms_move mv;
+	return y;
+}
 
+/* --- the rows and their columns ------------------------------------------ */
+
+static const struct ms_row *a_side(const struct ms_pair *p)
+{
+	return p->base ? p->base : p->patched;
+}
+
+/* Shown as the table shows it: moved, or cannot run, or everything (all). */
+static int shown(const struct ms_compare *c, const struct ms_pair *p, int all)
+{
+	return !ms_pair_ok(c, p) || all || ms_pair_moved(c, p);
+}
+
+/* Is p a sub-row of whole row w (sched-pipe.switch of sched-pipe, same core)? */
+static int part_of(const struct ms_pair *p, const struct ms_pair *w)
+{
+	return a_side(p)->part && !a_side(w)->part && p->core == w->core && !strcmp(a_side(p)->path, w->name);
+}
+
+static const struct ms_pair *whole_of(const struct ms_compare *c, const struct ms_pair *p)
+{
+	for (int i = 0; a_side(p)->part && i < c->npairs; i++)
+		if (part_of(p, &c->pairs[i]))
+			return &c->pairs[i];
+	return NULL;
+}
+
+/* A pair's rows: one per state shown, or one n/a row. */
+static void add(struct svg_rows *r, const struct ms_compare *c, const struct ms_pair *p, int indent)
+{
+	for (int st = 0; st < MS_NSTATES; st++) {
+		if (!c->want[st])
+			continue;
+		r->v[r->n++] = (struct svg_row){ p, (enum ms_state)st, a_side(p)->part, indent };
 		if (!ms_pair_ok(c, p))
-			continue;
-		b = ms_pair_result(p, 0, st);
-		q = ms_pair_result(p, 1, st);
-		ms_pair_move(c, p, st, &mv);
-		fprintf(f, "<text x=\"10\" y=\"%d\">", y + 18);
-		esc(f, p->name);
-		fprintf(f, " %s</text>\n", p->core->name);
-		bar(f, b, max, y + 3, "#9e9e9e", "#e0e0e0");
-		bar(f, q, max, y + 17, "#1565c0", "#bbdefb");
-		fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%.0f -&gt; %.0f (%+.2f%%) %s</text>\n",
-			LABEL_W + BAR_AREA + 8, y + 18,
-			mv.verdict == MS_REGRESSED ? "#c62828" : mv.verdict == MS_IMPROVED ? "#2e7d32" : "#000000",
-			b->d.mean, q->d.mean, fabs(mv.pct) < 0.005 ? 0.0 : mv.pct,
-			mv.verdict == MS_SAME || mv.verdict == MS_PART || mv.verdict == MS_UNJUDGED ? "" :
-			mv.verdict == MS_WITHIN ? "within noise" : rp_verdict(mv.verdict));
-		y += ROW_H;
+			return;
 	}
-	fprintf(f, "<text x=\"10\" y=\"%d\" fill=\"#555555\">deterministic: same inputs, byte-identical output</text>\n", y + 18);
-	fprintf(f, "</svg>\n");
-	return fclose(f) ? -1 : 0;
 }
 
-static uint64_t stall_of(const struct hs_insn_cost *c)
+/*
+ * The table's order, but a sub-row is drawn indented under its whole row
+ * (the table sorts it among all rows by its own change): the parts say
+ * where the row's move came from, and read so without searching. Shown,
+ * not left out, because they are in the table too; they carry no verdict
+ * (measure.h, MS_PART), so they are lighter and have no band. A sub-row
+ * whose whole row is not shown stays at its own place.
+ */
+int svg_rows(struct svg_rows *r, const struct ms_compare *c, int all)
 {
-	uint64_t s = 0;
-
-	for (int k = 0; k < HS_NSTALLS; k++)
-		s += c->stall[k];
-	return s > c->cycles ? c->cycles : s;
-}
-
-int rp_timeline_svg(const char *path, const struct ms_detail *d, size_t from, size_t to)
-{
-	FILE *f = fopen(path, "w");
-	uint64_t t0 = UINT64_MAX, tmax = 1;
-	const int cw = 8, rh = 16, lx = 300, top = 64;
-	int h;
-
-	if (!f)
+	memset(r, 0, sizeof(*r));
+	for (int st = 0; st < MS_NSTATES; st++)
+		r->nstates += c->want[st];
+	r->v = calloc((size_t)c->npairs * MS_NSTATES + 1, sizeof(*r->v));
+	if (!r->v)
 		return -1;
-	if (to > d->run.tr.n)
-		to = d->run.tr.n;
-	if (from >= to)
-		from = to ? to - 1 : 0;
-	/* the picture starts at the window's first cycle: the earliest stall
-	 * or issue in it (out of order, a later record may issue first) */
-	for (size_t i = from; i < to; i++) {
-		uint64_t st = stall_of(&d->per[i]), s = d->per[i].issue > st ? d->per[i].issue - st : 0;
+	for (int i = 0; i < c->npairs; i++) {
+		const struct ms_pair *p = &c->pairs[c->order[i]], *w;
 
-		t0 = s < t0 ? s : t0;
-	}
-	if (t0 == UINT64_MAX)
-		t0 = 0;
-	for (size_t i = from; i < to; i++) {
-		uint64_t end = d->per[i].issue + (d->per[i].lat ? d->per[i].lat : 1) - t0;
-
-		tmax = end > tmax ? end : tmax;
-	}
-	if (tmax > 400)
-		tmax = 400;	/* bounded picture */
-	h = top + (int)(to - from) * rh + 20;
-	header(f, lx + (int)tmax * cw + 20, h);
-	fprintf(f, "<text x=\"10\" y=\"18\" font-weight=\"bold\">timeline: %s on %s, records %zu..%zu</text>\n",
-		d->run.def->name, d->pt->core->name, from, to);
-	fprintf(f, "<rect x=\"10\" y=\"26\" width=\"16\" height=\"10\" fill=\"#ffcc80\"/><text x=\"30\" "
-		"y=\"35\">waiting (a stall: operand, pipe, miss, barrier)</text>\n");
-	fprintf(f, "<rect x=\"330\" y=\"26\" width=\"16\" height=\"10\" fill=\"#1565c0\"/><text x=\"350\" "
-		"y=\"35\">issued, until its result is ready (latency)</text>\n");
-	/* the cycle axis: a tick and its number every 10 cycles */
-	for (uint64_t k = 0; k <= tmax; k += 10)
-		fprintf(f, "<path d=\"M%d %dV%d\" stroke=\"#bdbdbd\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">%llu</text>\n",
-			lx + (int)k * cw, top - 8, h - 20, lx + (int)k * cw + 2, top - 10, (unsigned long long)k);
-	fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"10\">cycle (from %llu)</text>\n", top - 10,
-		(unsigned long long)t0);
-	for (size_t i = from; i < to; i++) {
-		const struct hs_insn_cost *c = &d->per[i];
-		int y = top + (int)(i - from) * rh;
-		uint64_t x0 = c->issue - t0, st = stall_of(c);
-		char text[80];
-
-		a64_disasm(hs_trace_insn(&d->run.tr, i)->word, hs_trace_pc(&d->run.tr, i), text, sizeof(text));
-		fprintf(f, "<text x=\"4\" y=\"%d\">[%zu] ", y + 11, i - from);
-		esc(f, text);
-		fprintf(f, "</text>\n");
-		if (x0 >= tmax)
+		if (!shown(c, p, all)) {
+			r->folded += r->nstates;
 			continue;
-		if (st && x0 >= st)
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ffcc80\"/>\n",
-				lx + (int)(x0 - st) * cw, y + 2, (int)st * cw, rh - 4);
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#1565c0\"/>\n",
-			lx + (int)x0 * cw, y + 2, (int)(c->lat ? c->lat : 1) * cw, rh - 4);
+		}
+		w = whole_of(c, p);
+		if (w && shown(c, w, all))
+			continue;	/* drawn under w */
+		add(r, c, p, 0);
+		for (int k = 0; !a_side(p)->part && k < c->npairs; k++) {
+			const struct ms_pair *q = &c->pairs[c->order[k]];
+
+			if (part_of(q, p) && shown(c, q, all))
+				add(r, c, q, 1);
+		}
 	}
-	fprintf(f, "</svg>\n");
-	return fclose(f) ? -1 : 0;
+	return 0;
+}
+
+/* The name column's text of a row, cut to the layout's column (l NULL:
+ * whole) */
+static const char *row_name(char *buf, size_t len, const struct svg_layout *l, const struct svg_row *r)
+{
+	/* the indent is two characters of the column (drawn as an offset:
+	 * SVG collapses leading spaces) */
+	return svg_fit(buf, len, r->p->name, l ? l->name_chars - 2 * r->indent : 64, 0);
+}
+
+void svg_columns(struct svg_layout *l, const struct svg_rows *r, int name_chars)
+{
+	double em = 12 * ADVANCE;
+	int cpu = 3;
+
+	for (int i = 0; i < r->n; i++)
+		cpu = chars(r->v[i].p->core->name) > cpu ? chars(r->v[i].p->core->name) : cpu;
+	l->name_chars = name_chars;
+	l->x_cpu = SVG_PAD + (name_chars + 1) * em;
+	l->x_state = r->nstates > 1 ? l->x_cpu + (cpu + 1) * em : 0;
+	l->x_plot = (l->x_state ? l->x_state + (int)strlen("typical") * em : l->x_cpu + cpu * em) + SVG_GAP;
+}
+
+void svg_row_label(FILE *f, const struct svg_layout *l, const struct svg_row *r, int state, double y,
+		   const char *attrs)
+{
+	char name[64];
+
+	svg_text(f, SVG_PAD + 2 * r->indent * 12 * ADVANCE, y, attrs, row_name(name, sizeof(name), l, r));
+	svg_text(f, l->x_cpu, y, attrs, r->p->core->name);
+	if (l->x_state && state)
+		svg_text(f, l->x_state, y, attrs, ms_state_names[r->st]);
+}
+
+/* --- the compare picture --------------------------------------------------- */
+
+/* "base:    FILE (version)", the file cut at its start only when the line
+ * would pass the picture's edge (w 0: never) */
+static const char *image_line(char *buf, size_t len, const char *role, const struct hs_image *img, int w)
+{
+	char file[400];
+	int room = w ? svg_chars_in(w - 2 * SVG_PAD, 12) - chars(role) - chars(img->version) - 3 : 400;
+
+	snprintf(buf, len, "%s %s (%s)", role, svg_fit(file, sizeof(file), img->path, room, 1), img->version);
+	return buf;
+}
+
+/* The width the content asks for; the name column cut only past SVG_MAX_W. */
+static void layout(struct svg_layout *l, const struct svg_rows *r, const struct ms_compare *c, int bars)
+{
+	char buf[600];
+	int name = 4;
+	double need;
+
+	for (int i = 0; i < r->n; i++) {
+		int n = chars(row_name(buf, sizeof(buf), NULL, &r->v[i])) + 2 * r->v[i].indent;
+
+		name = n > name ? n : name;
+	}
+	for (;;) {
+		svg_columns(l, r, name);
+		need = fmax(svg_forest_width(l, r, c), bars ? svg_bars_width(l) : 0);
+		if (need <= SVG_MAX_W || name <= 12)
+			break;
+		name--;
+	}
+	need = fmax(need, svg_text_w(image_line(buf, sizeof(buf), "base:   ", c->base->img, 0), 12) + 2 * SVG_PAD);
+	need = fmax(need, svg_text_w(image_line(buf, sizeof(buf), "patched:", c->patched->img, 0), 12) + 2 * SVG_PAD);
+	l->w = (int)ceil(fmin(fmax(need, SVG_MIN_W), SVG_MAX_W));
+}
+
+/* What is compared, and the answer in one line: how many regressed */
+static double title(FILE *f, const struct ms_compare *c, int w)
+{
+	const struct ms_summary *s = &c->summary;
+	char line[600];
+	double y;
+	int n;
+
+	y = svg_wrap(f, SVG_PAD, 24, w - 2 * SVG_PAD, 20, 15, "font-size=\"15\" font-weight=\"bold\"",
+		     "hotsim compare: how each result moved, patched against base");
+	svg_text(f, SVG_PAD, y, "", image_line(line, sizeof(line), "base:   ", c->base->img, w));
+	svg_text(f, SVG_PAD, y + 16, "", image_line(line, sizeof(line), "patched:", c->patched->img, w));
+	n = snprintf(line, sizeof(line), "%u regressed (R), %u improved (I) of %u results, %u moved", s->regressed,
+		     s->improved, s->results, s->moved);
+	if (s->not_run)
+		snprintf(line + n, sizeof(line) - (size_t)n, "; %u not run (n/a)", s->not_run);
+	return svg_wrap(f, SVG_PAD, y + 38, w - 2 * SVG_PAD, 16, 12, s->regressed ? "font-weight=\"bold\" fill=\""
+			INK_R "\"" : "font-weight=\"bold\"", line) + 10;
+}
+
+int rp_svg(const char *path, const struct ms_compare *c, int all, int bars)
+{
+	struct svg_rows r;
+	struct svg_layout l;
+	char *body = NULL;
+	size_t len = 0;
+	FILE *m, *f;
+	double y;
+	int rc = -1;
+
+	if (svg_rows(&r, c, all))
+		return -1;
+	layout(&l, &r, c, bars);
+	/* drawn first, to know the picture's height for its head */
+	m = open_memstream(&body, &len);
+	if (m) {
+		y = svg_forest(m, &l, &r, c, title(m, c, l.w));
+		if (bars && r.n)
+			y = svg_bars(m, &l, &r, c, y + 8);
+		svg_text(m, SVG_PAD, y + 14, "fill=\"#555555\"", "deterministic: same inputs, byte-identical output");
+		if (!fclose(m) && (f = fopen(path, "w"))) {
+			svg_head(f, l.w, (int)ceil(y + 24));
+			fwrite(body, 1, len, f);
+			fprintf(f, "</svg>\n");
+			rc = fclose(f) ? -1 : 0;
+		}
+	}
+	free(body);
+	free(r.v);
+	return rc;
 }

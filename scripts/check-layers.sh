@@ -1,5 +1,4 @@
 #!/bin/sh
-<<<<<<< HEAD
 # The dependency rule (docs/how-it-works.md, "Layers"), enforced twice:
 #  - every #include of the library, the models, the path definitions and
 #    the CLI must point at a layer below (or the same). A header belongs
@@ -11,13 +10,6 @@
 #    or one below. A header may declare what a higher layer defines (a
 #    registry's array, say); only the link shows who really uses whom.
 # Usage: scripts/check-layers.sh [OBJECT...]
-=======
-# The dependency rule (docs/how-it-works.md, "Layers"), enforced: every #include of the
-# library, the models, the path definitions and the CLI must point at a
-# layer below (or the same). A header belongs to the layer of its folder;
-# the public headers in include/hotsim/ to the layer that implements them.
-# Unicorn is the emulator layer's alone (and above it).
->>>>>>> docs
 set -eu
 cd "$(dirname "$0")/.."
 

@@ -14,7 +14,7 @@ linux-source-6.1 linux-source-6.12 flex bison bc libssl-dev dwarves xz-utils pat
 debian-archive-keyring ca-certificates
 valgrind libclang-rt-14-dev
 man-db groff-base python3 python3-yaml
-qemu-system-arm curl"
+qemu-system-arm curl librsvg2-bin"
 
 missing=""
 for p in $PKGS; do
