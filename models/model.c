@@ -61,7 +61,9 @@ static int check_limits(const struct hs_model *m)
 	return 0;
 }
 
-int hs_model_configure(struct hs_model *m)
+/* Re-derive m->v, resize caches/predictors; -1 (hs_errmsg) if a geometry is
+ * impossible (sizes not powers of two...). Flushes state. */
+static int hs_model_configure(struct hs_model *m)
 {
 	struct hs_memcfg c;
 
@@ -217,8 +219,9 @@ int hs_bad_record(const struct hs_trace *t, size_t i)
 	return hs_fail("trace record %zu names decode entry %u of %zu", i, t->v[i].sidx, t->dc->n);
 }
 
-int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
-		       struct hs_costs *costs)
+/* hs_model_run with the attribution in costs (NULL: none) */
+static int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+			      struct hs_costs *costs)
 {
 	memset(res, 0, sizeof(*res));
 	if (!t || !t->n)

@@ -416,8 +416,9 @@ static const struct op_class {
 };
 #undef NONE
 
-void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
-		 struct hs_op *op)
+/* Build the descriptor of one static instruction for model m's parameters. */
+static void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
+			struct hs_op *op)
 {
 	const struct op_class *c = &classes[in->cls < A64_C_NCLASSES ? in->cls : A64_C_UNKNOWN];
 

@@ -88,8 +88,6 @@ int a64_text_fallback(struct a64_out *o, uint32_t w, const struct a64_insn *in);
 
 /* "x3" or "w3"; register 31 is sp/wsp when sp is set, else xzr/wzr */
 const char *a64_gpr_name(unsigned r, int x, int sp);
-/* "[xn]", "[xn, #imm]" or, with pre, "[xn, #imm]!" */
-void a64_put_addr(struct a64_out *o, unsigned rn, long long imm, int pre);
 /* by form: 1 post-index "[xn], #imm", 2 offset, 3 pre-index */
 void a64_put_index(struct a64_out *o, unsigned rn, long long imm,
 		   unsigned form);
