@@ -92,12 +92,6 @@ const char *a64_gpr_name(unsigned r, int x, int sp);
 void a64_put_index(struct a64_out *o, unsigned rn, long long imm,
 		   unsigned form);
 
-/* Field extraction: n bits of w starting at bit lo. */
-static inline uint32_t a64_field(uint32_t w, unsigned lo, unsigned n)
-{
-	return (w >> lo) & ((1u << n) - 1);
-}
-
 /* Sign-extend the low n bits of v. */
 static inline int64_t a64_sext(uint64_t v, unsigned n)
 {
@@ -107,6 +101,7 @@ static inline int64_t a64_sext(uint64_t v, unsigned n)
 	return (int64_t)((v ^ m) - m);
 }
 
+/* Operand fields (a64_field() and the public a64_rn()... are in hotsim/a64.h) */
 #define A64_RD(w)	a64_field(w, 0, 5)
 #define A64_RT(w)	a64_field(w, 0, 5)
 #define A64_RN(w)	a64_field(w, 5, 5)

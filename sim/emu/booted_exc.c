@@ -138,7 +138,7 @@ int hs_bt_svc_entry(struct hs_runner *r)
 	/* the svc is the op's first record (traced before it raised) */
 	if (!bt->spec.irq && pc - 4 == bt->spec.site && !bt->in_op)
 		op_begin(bt, trace_len(r) ? trace_len(r) - 1 : 0, 0);
-	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x56000000ULL | ((word >> 5) & 0xffff));
+	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x56000000ULL | a64_imm16(word));
 	enter_el1(r, ps, pc, A64_VEC_SYNC);
 	return 0;
 }

@@ -90,8 +90,8 @@ static int ti_flags_offset(const struct hs_path_ctx *c, uint64_t *off)
 
 		hs_read32(c->img, c->pt->mem, f->addr + 4 * i, &w);
 		/* ldr xt, [x28, #imm12*8] */
-		if ((w & 0xffc003e0u) == (0xf9400000u | (28u << 5))) {
-			*off = ((w >> 10) & 0xfff) * 8ULL;
+		if (a64_is_ldr_x_uimm(w) && a64_rn(w) == 28) {
+			*off = a64_uimm12(w) * 8ULL;
 			return 0;
 		}
 	}
