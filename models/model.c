@@ -105,6 +105,17 @@ static int hs_model_configure(struct hs_model *m)
 	return 0;
 }
 
+/* A core's entry for parameter i: its own, else the one of the core it is
+ * derived from (params_base, and so on), else the default. Every entry has
+ * a source; a core leaves one out by giving none. */
+static const struct hs_param *param_entry(const struct hs_core *d, unsigned i)
+{
+	for (const struct hs_core *c = d; c; c = c->params_base)
+		if (c->params[i].source)
+			return &c->params[i];
+	return &hs_param_defaults[i];
+}
+
 struct hs_model *hs_model_new(const char *core)
 {
 	const struct hs_core *d = hs_core_find(core);
@@ -119,8 +130,7 @@ struct hs_model *hs_model_new(const char *core)
 		return NULL;
 	m->desc = d;
 	for (unsigned i = 0; i < HS_NPARAMS; i++) {
-		/* the core's own entry, else the default (every one has a source) */
-		m->p[i] = d->params[i].source ? d->params[i] : hs_param_defaults[i];
+		m->p[i] = *param_entry(d, i);
 		if (!m->p[i].source) {
 			hs_fail("parameter %s has no default in models/defaults.c", hs_param_name[i]);
 			free(m);

@@ -10,7 +10,10 @@
  * Adding a core: a new models/<core>.c defining `const struct hs_core
  * hs_core_<core>` (identity, engine, the HS_P_* entries it has a source
  * for) and one line in models/registry.c. A parameter the file leaves out
- * takes the engines' default (defaults.c), listed as uncalibrated.
+ * takes the engines' default (defaults.c), listed as uncalibrated. A core
+ * derived from another (n1.c from a76.c) names it as .params_base and
+ * lists only the entries whose value or source differ: the others are
+ * that core's.
  *
  * Adding a parameter: one X() line below, its default with the reason for
  * it in defaults.c, and the engine code that reads it; only the cores with
@@ -44,8 +47,6 @@
 #include "bpred.h"
 #include "cache.h"
 #include "hotsim/model.h"
-
-/* The cores, in report order: one line per core. */
 
 /*
  * Parameters: X(ID, "name", "unit"). The order is the listing order. Groups:
