@@ -87,8 +87,8 @@ static void sysreg_label(uint16_t enc, char *buf, size_t len)
 	if (n)
 		snprintf(buf, len, "%s", n);
 	else
-		snprintf(buf, len, "s%u_%u_c%u_c%u_%u", enc >> 14, (enc >> 11) & 7, (enc >> 7) & 15,
-			 (enc >> 3) & 15, enc & 7);
+		snprintf(buf, len, "s%u_%u_c%u_c%u_%u", A64_SYSREG_OP0(enc), A64_SYSREG_OP1(enc),
+			 A64_SYSREG_CRN(enc), A64_SYSREG_CRM(enc), A64_SYSREG_OP2(enc));
 }
 
 /* One item of a comma-separated list wrapped at 100 columns under a

@@ -9,7 +9,9 @@
  * proxy)". What is the A76's own comes from AT76 (AnandTech's front-end
  * article), WP76/WC76 (Wikipedia, WikiChip), TRM76 (the A76 TRM: TLBs,
  * ID registers), TD and UPT (the Pi 5's caches and clock). Keys as in
- * docs/core-data-a72-a76-n1.md §0.
+ * docs/core-data-a72-a76-n1.md §0. The N1 (n1.c) is derived from this
+ * core: every entry of the table below that n1.c does not set is the
+ * N1's too.
  */
 #include "hotsim/core.h"
 #include "model_internal.h"

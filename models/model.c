@@ -61,7 +61,9 @@ static int check_limits(const struct hs_model *m)
 	return 0;
 }
 
-int hs_model_configure(struct hs_model *m)
+/* Re-derive m->v, resize caches/predictors; -1 (hs_errmsg) if a geometry is
+ * impossible (sizes not powers of two...). Flushes state. */
+static int hs_model_configure(struct hs_model *m)
 {
 	struct hs_memcfg c;
 
@@ -103,6 +105,17 @@ int hs_model_configure(struct hs_model *m)
 	return 0;
 }
 
+/* A core's entry for parameter i: its own, else the one of the core it is
+ * derived from (params_base, and so on), else the default. Every entry has
+ * a source; a core leaves one out by giving none. */
+static const struct hs_param *param_entry(const struct hs_core *d, unsigned i)
+{
+	for (const struct hs_core *c = d; c; c = c->params_base)
+		if (c->params[i].source)
+			return &c->params[i];
+	return &hs_param_defaults[i];
+}
+
 struct hs_model *hs_model_new(const struct hs_core *d)
 {
 	struct hs_model *m;
@@ -116,8 +129,7 @@ struct hs_model *hs_model_new(const struct hs_core *d)
 		return NULL;
 	m->desc = d;
 	for (unsigned i = 0; i < HS_NPARAMS; i++) {
-		/* the core's own entry, else the default (every one has a source) */
-		m->p[i] = d->params[i].source ? d->params[i] : hs_param_defaults[i];
+		m->p[i] = *param_entry(d, i);
 		if (!m->p[i].source) {
 			hs_fail("parameter %s has no default in models/defaults.c", hs_param_name[i]);
 			free(m);
@@ -216,8 +228,9 @@ int hs_bad_record(const struct hs_trace *t, size_t i)
 	return hs_fail("trace record %zu names decode entry %u of %zu", i, t->v[i].sidx, t->dc->n);
 }
 
-int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
-		       struct hs_costs *costs)
+/* hs_model_run with the attribution in costs (NULL: none) */
+static int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+			      struct hs_costs *costs)
 {
 	memset(res, 0, sizeof(*res));
 	if (!t || !t->n)

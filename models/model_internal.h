@@ -10,7 +10,10 @@
  * Adding a core: a new models/<core>.c defining `const struct hs_core
  * hs_core_<core>` (identity, engine, the HS_P_* entries it has a source
  * for) and one line in models/registry.c. A parameter the file leaves out
- * takes the engines' default (defaults.c), listed as uncalibrated.
+ * takes the engines' default (defaults.c), listed as uncalibrated. A core
+ * derived from another (n1.c from a76.c) names it as .params_base and
+ * lists only the entries whose value or source differ: the others are
+ * that core's.
  *
  * Adding a parameter: one X() line below, its default with the reason for
  * it in defaults.c, and the engine code that reads it; only the cores with
@@ -44,8 +47,6 @@
 #include "bpred.h"
 #include "cache.h"
 #include "hotsim/model.h"
-
-/* The cores, in report order: one line per core. */
 
 /*
  * Parameters: X(ID, "name", "unit"). The order is the listing order. Groups:
@@ -305,10 +306,6 @@ enum hs_src_kind {
 /* Fill the derived fields of op from the rest (after any change to them). */
 void hs_op_derive(const struct hs_model *m, struct hs_op *op);
 
-/* Build the descriptor of one static instruction for model m's parameters. */
-void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
-		 struct hs_op *op);
-
 /* Make m->ops cover every entry of the trace's decode cache (checked by
  * pc/word, so a reused decode cache is rebuilt). -1 on allocation failure. */
 int hs_ops_sync(struct hs_model *m, const struct hs_trace *t);
@@ -346,10 +343,6 @@ static inline uint64_t hs_data_at(const struct hs_model *m, uint64_t a)
 {
 	return a >= m->data_split ? a + m->data_delta : a;
 }
-
-/* Re-derive m->v, resize caches/predictors; -1 (hs_errmsg) if a geometry is
- * impossible (sizes not powers of two...). Flushes state. */
-int hs_model_configure(struct hs_model *m);
 
 /* --- data side (cache.c helpers bound to the model) ---------------------------- */
 

@@ -11,7 +11,9 @@
  * that guide through LLVM issue 136374; ATG2/ATALT = AnandTech's Graviton2
  * and Altra articles; WCN1/WCV1 = WikiChip; G2REG = a Graviton2 register
  * capture (an EC2 guest's view). The front end, predictor sizes and TLBs
- * are the Cortex-A76's, which the N1 is derived from (WCN1).
+ * are the Cortex-A76's, which the N1 is derived from (WCN1): the table
+ * below lists what differs from a76.c's, and takes the rest from there
+ * (.params_base).
  */
 #include "hotsim/core.h"
 #include "model_internal.h"
@@ -46,20 +48,21 @@ static const struct hs_idreg n1_regs[] = {
  * revision; 1542419 needs CTR_EL0.DIC, which this N1 has.
  */
 
+extern const struct hs_core hs_core_a76;
+
+/* What differs from the A76's table (value or source); the rest (fetch
+ * queue, predictor sizes, prefetch, walk latency, the rules an
+ * out-of-order core leaves unused and the ones nobody publishes) is
+ * a76.c's, which serves the N1 as it stands. */
 static const struct hs_param p[HS_NPARAMS] = {
 	/* front end, prediction */
 	HS_CAL(ISSUE_WIDTH, 4, "E: SWN1 §4.1 decode 4 per cycle (LLVM issue 136374; LN1's 8/3 are tuning values)"),
 	HS_CAL(FETCH_WIDTH, 4, "D: AT76 16 bytes per cycle (the A76's front end, WCN1)"),
-	HS_UNCAL(FETCH_QUEUE, 32, "A: AT76 a 12-block queue before fetch; instruction queue depth nf"),
 	HS_CAL(TAKEN_BUBBLE, 2, "D: IBG2 b (pc+8) 2.76 cycles per taken branch = 1 + 1.76"),
 	HS_CAL(RET_BUBBLE, 2, "D: IBG2 bl-ret 6.26 = (1 + taken 2) + (1 + 2.26)"),
 	HS_CAL(BLR_BUBBLE, 6, "D: IBG2 blr-ret 10.34 = (1 + 6) + (1 + ret 2) + 0.34"),
 	HS_CAL(BR_BUBBLE, 2, "D: IBG2 adr->br (pc+4) 2.76 = 1 + 1.76"),
-	HS_UNCAL(BTIC_ENTRIES, 0, "A: AT76's 16-entry nanoBTB is not evident in IBG2 (every taken branch >= 2.76 cycles)"),
 	HS_CAL(MISPREDICT, 9, "D: IBG2 tbz full random 6.19 = ½(P + 2) + ¼(1 + 1.76) + ¼·½: P = 9; P + 2 = 11 = LN1, AT76"),
-	HS_UNCAL(BP_ENTRIES, 8192, "A: predictor size not published"),
-	HS_UNCAL(BP_HISTORY, 16, "A: nf"),
-	HS_UNCAL(BTAC_ENTRIES, 1024, "A: AT76 a hybrid indirect predictor, size nf"),
 	HS_UNCAL(RAS_DEPTH, 16, "A: nf"),
 	/* window, pipes */
 	HS_CAL(ROB_SIZE, 128, "E: WCV1 'up from 128' for the N1; LN1 MicroOpBufferSize 128"),
@@ -73,10 +76,6 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(DIV_UNITS, 1, "D: LN1 the divider on M, not pipelined"),
 	HS_CAL(FP_PIPES, 2, "E: LN1 V0, V1"),
 	HS_CAL(FP_ON_ALU, 0, "E: LN1 FP/ASIMD pipes of their own"),
-	HS_CAL(FP_SLOT0, 0, "E: out of order, no issue slots; unused"),
-	HS_CAL(ALU_CASCADE, 0, "E: out of order; unused"),
-	HS_CAL(MUL_SINGLE, 0, "E: out of order; unused"),
-	HS_CAL(PAIR_SINGLE, 0, "E: out of order; unused"),
 	HS_CAL(SHIFT_REG_TPUT, 3, "E: IBG2 lslv/lsrv/asrv/rorv 3.00 per cycle"),
 	HS_CAL(HAS_PAUTH, 0, "E: ID_AA64ISAR1 APA/API = 0 (G2REG): PAC hints are NOPs"),
 	HS_CAL(NOP_TPUT, 4, "E: IBG2 nop 4.00 per cycle (decode width; movz #0 4.00)"),
@@ -106,8 +105,6 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(UNALIGNED_EXTRA, 0, "E: IBG2 unaligned inside a line 4.00 = aligned (a line crossing +7: not modelled)"),
 	HS_CAL(REGOFF_EXTRA, 0, "E: IBG2 ldr (reg) and (reg; <<3) 4.00 = ldr (imm)"),
 	HS_CAL(ALU_TO_ADDR, 1, "D: LN1 ReadAdrBase: no extra address latency"),
-	HS_UNCAL(STORE_DATA_ADV, 2, "A: store data read late, as a73.c"),
-	HS_CAL(BRANCH_ADV, 0, "E: out of order: a branch executes when its operands are ready"),
 	HS_CAL(LAT_FP, 2, "D: LN1 WriteF 2; GN1 fp_alu 2"),
 	/* memory (Ampere Altra Q80-30) */
 	HS_CAL(LINE_BYTES, 64, "E: CTR_EL0 DminLine 4 (G2REG)"),
@@ -122,44 +119,16 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(L3_ASSOC, 16, "A: SLC associativity nf"),
 	HS_UNCAL(L3_LATENCY, 79, "A: nf; SLC over the CMN-600 mesh ~30 ns (90 cycles at 3 GHz) - 4 - l2 7"),
 	HS_UNCAL(MEM_LATENCY, 243, "A: ATG2 81 ns measured on Graviton2, taken for Altra at 3.0 GHz"),
-	HS_UNCAL(IPREFETCH, 4, "A: nf (predictor-directed fetch, AT76)"),
 	HS_CAL(ITLB_ENTRIES, 48, "D: TRM76 Table A5-1 48 entries (A76 proxy)"),
 	HS_CAL(DTLB_ENTRIES, 48, "D: TRM76 48 entries (A76 proxy)"),
 	HS_CAL(TLB_ENTRIES, 1280, "D: TRM76 1280-entry L2 TLB (A76 proxy)"),
 	HS_CAL(TLB_ASSOC, 5, "D: TRM76 5-way (A76 proxy)"),
 	HS_CAL(TLB_LATENCY, 3, "D: TRM76 'usually three cycles' (A76 proxy)"),
-	HS_UNCAL(WALK_LATENCY, 25, "A: nf"),
 	HS_CAL(PAGE_BYTES, 4096, "E: Debian's 4 KB pages (DC61/DC72)"),
-	/* serialising/system (docs/core-data.md §3.7 out-of-order rules; P = 9) */
-	HS_UNCAL(DMB, 8, "A: §3.7 OoO must also complete older loads"),
-	HS_UNCAL(DMB_LD, 4, "A: §3.7"),
-	HS_UNCAL(DMB_ST, 3, "A: §3.7"),
-	HS_UNCAL(DSB, 15, "A: §3.7"),
-	HS_UNCAL(ISB, 11, "A: mispredict_penalty + 2: a refetch after the flush"),
-	HS_UNCAL(SB, 26, "A: no FEAT_SB; Linux's sb is dsb nsh + isb"),
-	HS_UNCAL(CSDB, 2, "A: §3.7 OoO may block the consumers"),
-	HS_UNCAL(MRS_TPIDR, 3, "A: §3.7 mrs.simple"),
-	HS_UNCAL(MRS_SP_EL0, 3, "A: §3.7 mrs.simple"),
-	HS_UNCAL(MRS_DAIF, 3, "A: §3.7 mrs.simple"),
-	HS_UNCAL(MRS_OTHER, 6, "A: twice mrs.simple"),
-	HS_UNCAL(MSR_TPIDR, 3, "A: §3.7 msr.simple"),
-	HS_UNCAL(MSR_SP_EL0, 3, "A: §3.7 msr.simple"),
-	HS_UNCAL(MSR_DAIF, 8, "A: §3.7 partially serialising"),
-	HS_UNCAL(MSR_OTHER, 10, "A: §3.7 msr.ctx"),
-	HS_UNCAL(MSR_DAIF_IMM, 8, "A: §3.7"),
-	HS_UNCAL(PAN, 8, "A: as msr daif (PAN = 2: hardware PAN)"),
-	HS_UNCAL(LDXR, 4, "A: = ldr"),
-	HS_UNCAL(STXR, 6, "A: as a73.c"),
+	/* serialising/system: the N1's measured atomics (the §3.7 rules: a76.c's) */
 	HS_UNCAL(LSE_ATOMIC, 13, "A: IBG2/IBALT ldaddal/ldsetal 13.00 (AL forms, uncontended); other forms nf"),
 	HS_UNCAL(CAS, 14, "A: IBG2/IBALT casal 14.00 (AL form, uncontended); other forms nf"),
-	HS_UNCAL(ERET, 13, "A: mispredict_penalty + 4: not predicted (TRM76 A6.3.1)"),
-	HS_UNCAL(EXC_ENTRY, 13, "A: mispredict_penalty + 4, as eret"),
 	HS_UNCAL(FIRMWARE, 600, "A: TFAJUNO A57 fast SMC 470-650 cycles (no SMC on the N1's hot paths)"),
-	HS_UNCAL(TLBI, 40, "A: §3.7 (erratum 4118414 doubles each broadcast sync)"),
-	HS_UNCAL(DC, 10, "A: as A53"),
-	HS_UNCAL(IC, 20, "A: as A53"),
-	HS_UNCAL(SYS_OTHER, 10, "A: as A53"),
-	HS_UNCAL(UNKNOWN_INSN, 1, "A: an unclassified encoding takes one cycle"),
 };
 
 /* How boot sees the core (MIDR, ID registers, its boot CPU under QEMU) and
@@ -182,4 +151,5 @@ const struct hs_core hs_core_n1 = {
 	.description = "Neoverse N1 r3p1: 4-wide out-of-order (Ampere Altra; IBG2/IBALT measured latencies)",
 	.engine = &hs_engine_ooo,
 	.params = p,
+	.params_base = &hs_core_a76,
 };

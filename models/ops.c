@@ -78,7 +78,7 @@ static enum hs_pid msr_param(uint16_t sr)
 /* sys/sysl by CRn/CRm: tlbi (CRn 8, 9), ic (CRn 7, CRm 1/5), at (CRm 8/9), dc */
 static enum hs_pid sys_param(uint16_t sr)
 {
-	unsigned crn = (sr >> 7) & 15, crm = (sr >> 3) & 15;
+	unsigned crn = A64_SYSREG_CRN(sr), crm = A64_SYSREG_CRM(sr);
 
 	if (crn == 8 || crn == 9)
 		return HS_P_TLBI;
@@ -94,7 +94,7 @@ static enum hs_pid sys_param(uint16_t sr)
 /* register id of field r as a GPR (31 = SP for a base, XZR otherwise) */
 static unsigned base_id(uint32_t w)
 {
-	unsigned rn = (w >> 5) & 31;
+	unsigned rn = a64_rn(w);
 
 	return rn == 31 ? A64_R_SP : rn;
 }
@@ -103,7 +103,7 @@ static unsigned base_id(uint32_t w)
  * which are store data; which dsts are the writeback base. */
 static void mem_operands(struct hs_op *op, const struct a64_insn *in, int literal)
 {
-	unsigned b = base_id(in->word), rm = (in->word >> 16) & 31;
+	unsigned b = base_id(in->word), rm = a64_rm(in->word);
 
 	for (unsigned s = 0; s < op->nsrc; s++) {
 		if (!literal && (op->src[s] == b || ((in->flags & A64_F_REGOFF) && op->src[s] == rm)))
@@ -133,7 +133,7 @@ static void set_dlat(struct hs_op *op, int lat)
 static void load_lats(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in,
 		      int lat)
 {
-	unsigned rt2 = (in->word >> 10) & 31;
+	unsigned rt2 = a64_rt2(in->word);
 	unsigned rt2_id = (in->flags & A64_F_FPREG) ? A64_R_V0 + rt2 : rt2;
 
 	for (unsigned d = 0; d < op->ndst; d++) {
@@ -149,9 +149,9 @@ static void load_lats(const struct hs_model *m, struct hs_op *op, const struct a
 static void mul_kind(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
 {
 	uint32_t w = in->word;
-	unsigned op31 = (w >> 21) & 7, ra = (w >> 10) & 31;
+	unsigned op31 = a64_dp3_op31(w), ra = a64_ra(w);
 
-	if ((w & 0x7fe0e000u) == 0x1ac04000u) {		/* crc32: dp 2-source opcode 010xxx */
+	if (a64_is_crc32(w)) {
 		set_dlat(op, pv(m, op, HS_P_LAT_CRC));
 		return;
 	}
@@ -215,7 +215,7 @@ static void build_mem(const struct hs_model *m, struct hs_op *op, const struct a
 	case A64_C_ATOMIC: {
 		/* cas/casp live in the exclusive group (bits 29:24 = 001000),
 		 * the ld<op>/swp family at 0x38 */
-		int cas = (in->word & 0x3f000000u) == 0x08000000u;
+		int cas = a64_is_ldst_excl(in->word);
 
 		op->unit = HS_U_LOAD;
 		op->fl |= HS_OP_LOAD | HS_OP_STORE | HS_OP_SINGLE;
@@ -259,16 +259,16 @@ static void b_none(const struct hs_model *m, struct hs_op *op, const struct a64_
 static void b_alu_shift(const struct hs_model *m, struct hs_op *op, const struct a64_insn *in)
 {
 	uint32_t w = in->word;
-	int logical = (w & 0x1f000000u) == 0x0a000000u;		/* logical (shifted register) */
-	int addsub = (w & 0x1f200000u) == 0x0b000000u;		/* add/sub (shifted register) */
-	unsigned type = (w >> 22) & 3, amount = (w >> 10) & 63;
+	unsigned type = a64_shift_type(w), amount = a64_shift_amount(w);
 
-	if (logical && ((w >> 29) & 3) != 3 && m->v[HS_P_CHEAP_LOGIC]) {
+	/* a logical op that sets flags (ands, bics) is not a cheap one */
+	if (a64_is_logic_shifted(w) && !(in->flags & A64_F_SETFLAGS) && m->v[HS_P_CHEAP_LOGIC]) {
 		pv(m, op, HS_P_CHEAP_LOGIC);
 		set_dlat(op, pv(m, op, HS_P_LAT_ALU));
 		return;
 	}
-	if (addsub && type == 0 && m->v[HS_P_CHEAP_LSL] && amount <= (unsigned)m->v[HS_P_CHEAP_LSL]) {
+	if (a64_is_addsub_shifted(w) && type == 0 && m->v[HS_P_CHEAP_LSL] &&
+	    amount <= (unsigned)m->v[HS_P_CHEAP_LSL]) {
 		pv(m, op, HS_P_CHEAP_LSL);
 		set_dlat(op, pv(m, op, HS_P_LAT_ALU));
 		return;
@@ -416,8 +416,9 @@ static const struct op_class {
 };
 #undef NONE
 
-void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
-		 struct hs_op *op)
+/* Build the descriptor of one static instruction for model m's parameters. */
+static void hs_op_build(const struct hs_model *m, uint64_t pc, const struct a64_insn *in,
+			struct hs_op *op)
 {
 	const struct op_class *c = &classes[in->cls < A64_C_NCLASSES ? in->cls : A64_C_UNKNOWN];
 

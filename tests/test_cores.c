@@ -2,7 +2,7 @@
  * test_cores.c - a core as data (docs/models.md): identity written once,
  * Linux's MIDR lists deciding errata, Spectre and Meltdown for any core,
  * granules from ID_AA64MMFR0_EL1, and timing parameters a core file may
- * leave to the engines' defaults. The registry here also holds the
+ * leave to the engines' defaults or to the core it is derived from. The registry here also holds the
  * throwaway core t99 of tests/extra_registry.c (included below): two
  * multiply pipes, a Cortex-A75 MIDR, no 64K granule. No real kernel needed.
  *
@@ -319,6 +319,37 @@ Test(cores, unset_parameters_take_the_defaults)
 	cr_assert(strstr(hs_errmsg(), "mul_pipes"), "%s", hs_errmsg());
 	hs_model_free(t);
 	hs_model_free(a);
+}
+
+/* A derived core (params_base) has its own entries where it sets them and
+ * its base's everywhere else: value, source and mark alike. */
+Test(cores, derived_core_takes_its_base_entries)
+{
+	int derived = 0;
+
+	for (int c = 0; hs_cores[c]; c++) {
+		const struct hs_core *k = hs_cores[c];
+		struct hs_model *m, *b;
+
+		if (!k->params_base)
+			continue;
+		derived++;
+		m = hs_model_new(k);
+		b = hs_model_new(k->params_base);
+		cr_assert(m && b, "%s", hs_errmsg());
+		for (size_t i = 0; i < hs_model_nparams(m); i++) {
+			const struct hs_param *got = hs_model_param(m, i);
+			const struct hs_param *want = k->params[i].source ? &k->params[i] : hs_model_param(b, i);
+
+			cr_assert_float_eq(got->value, want->value, 1e-9, "%s.%s", k->name, got->name);
+			cr_assert_str_eq(got->source, want->source, "%s.%s", k->name, got->name);
+			cr_assert_eq(got->calibrated, want->calibrated, "%s.%s", k->name, got->name);
+		}
+		hs_model_free(m);
+		hs_model_free(b);
+	}
+	cr_assert_eq(hs_core_find("n1")->params_base, hs_core_find("a76"), "the N1 is derived from the A76");
+	cr_assert_eq(derived, 1);
 }
 
 #define CALLS 4

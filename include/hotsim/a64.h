@@ -137,6 +137,7 @@ static inline int a64_is_mem(unsigned cls)
  * writes come from the generators in sim/a64/encode.h.
  */
 #define A64_INSN_FUNCS(name, mask, value) \
+	_Static_assert(((value) & ~(mask)) == 0, "a64_is_" #name ": value has bits outside its mask"); \
 	static inline int a64_is_##name(uint32_t w) { return (w & (mask)) == (value); }
 A64_INSN_FUNCS(svc, 0xffe0001fu, 0xd4000001u)		/* svc #imm16 */
 A64_INSN_FUNCS(brk, 0xffe0001fu, 0xd4200000u)		/* brk #imm16 */
@@ -169,19 +170,56 @@ A64_INSN_FUNCS(movz_x, 0xff800000u, 0xd2800000u)	/* movz Xd, #imm16{, lsl #16*hw
 A64_INSN_FUNCS(sub_sp_sp_imm, 0xff8003ffu, 0xd10003ffu)	/* sub sp, sp, #imm12{, lsl #12} */
 A64_INSN_FUNCS(stp_x_post, 0xffc00000u, 0xa8800000u)	/* stp Xt1, Xt2, [Xn], #imm7 */
 A64_INSN_FUNCS(str_x30_uimm, 0xffc0001fu, 0xf900001eu)	/* str x30, [Xn, #uimm] */
-/* Rm (bits 20:16) */
-static inline unsigned a64_rm(uint32_t w) { return (w >> 16) & 31; }
-/* sys/sysl (tlbi, dc, ic, at): the CRm and op2 fields that name the operation */
-static inline unsigned a64_sys_crm(uint32_t w) { return (w >> 8) & 15; }
-static inline unsigned a64_sys_op2(uint32_t w) { return (w >> 5) & 7; }
-/* add Xd, Xn, #imm: the immediate, shifted */
-static inline uint64_t a64_add_imm(uint32_t w) { return (uint64_t)((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0); }
-/* the 12-bit unsigned immediate of a load/store (unsigned offset) */
-static inline unsigned a64_uimm12(uint32_t w) { return (w >> 10) & 0xfff; }
+A64_INSN_FUNCS(ldr_x_uimm, 0xffc00000u, 0xf9400000u)	/* ldr Xt, [Xn, #uimm12 * 8] */
+A64_INSN_FUNCS(movk_x, 0xff800000u, 0xf2800000u)	/* movk Xd, #imm16{, lsl #16*hw} */
+A64_INSN_FUNCS(logic_shifted, 0x1f000000u, 0x0a000000u)	/* and/orr/eor/ands (and bic...) Rd, Rn, Rm{, shift} */
+A64_INSN_FUNCS(addsub_shifted, 0x1f200000u, 0x0b000000u)	/* add/adds/sub/subs Rd, Rn, Rm{, shift} */
+A64_INSN_FUNCS(crc32, 0x7fe0e000u, 0x1ac04000u)	/* crc32{b,h,w,x}, crc32c*: dp 2-source opcode 010xxx */
+A64_INSN_FUNCS(ldst_excl, 0x3f000000u, 0x08000000u)	/* bits 29:24 001000: ld/st[a]xr, ldar, stlr, cas, casp */
 
-/* Rt / Rd (bits 4:0) and Rn (bits 9:5) of a word */
-static inline unsigned a64_rt(uint32_t w) { return w & 31; }
-static inline unsigned a64_rn(uint32_t w) { return (w >> 5) & 31; }
+/* Field extraction: n bits of w starting at bit lo. */
+static inline uint32_t a64_field(uint32_t w, unsigned lo, unsigned n)
+{
+	return (w >> lo) & ((1u << n) - 1);
+}
+
+/* Registers by field: Rt / Rd (bits 4:0), Rn (9:5), Rt2 / Ra (14:10), Rm (20:16) */
+static inline unsigned a64_rt(uint32_t w) { return a64_field(w, 0, 5); }
+static inline unsigned a64_rd(uint32_t w) { return a64_field(w, 0, 5); }
+static inline unsigned a64_rn(uint32_t w) { return a64_field(w, 5, 5); }
+static inline unsigned a64_rt2(uint32_t w) { return a64_field(w, 10, 5); }
+static inline unsigned a64_ra(uint32_t w) { return a64_field(w, 10, 5); }
+static inline unsigned a64_rm(uint32_t w) { return a64_field(w, 16, 5); }
+
+/* sys/sysl (tlbi, dc, ic, at): the CRm and op2 fields that name the operation */
+static inline unsigned a64_sys_crm(uint32_t w) { return a64_field(w, 8, 4); }
+static inline unsigned a64_sys_op2(uint32_t w) { return a64_field(w, 5, 3); }
+/* sys/sysl, msr/mrs (register): L, 1 for the forms that read (sysl, mrs) */
+static inline unsigned a64_sys_read(uint32_t w) { return a64_field(w, 21, 1); }
+/* mrs/msr (register): the A64_SYSREG encoding the word names; its op0 is
+ * 1:o0 (bit 19), as the Arm ARM encodes these two */
+static inline uint16_t a64_mrs_sysreg(uint32_t w)
+{
+	return (uint16_t)((2 + a64_field(w, 19, 1)) << 14 | a64_field(w, 5, 14));
+}
+
+/* add/sub Xd, Xn, #imm: the immediate, shifted (sh, bit 22: lsl #12) */
+static inline uint64_t a64_add_imm(uint32_t w) { return (uint64_t)a64_field(w, 10, 12) << (a64_field(w, 22, 1) ? 12 : 0); }
+/* the 12-bit unsigned immediate of a load/store (unsigned offset) */
+static inline unsigned a64_uimm12(uint32_t w) { return a64_field(w, 10, 12); }
+/* the 7-bit immediate of a load/store pair (signed, scaled: as encoded) */
+static inline unsigned a64_imm7(uint32_t w) { return a64_field(w, 15, 7); }
+/* svc/hvc/smc/brk/hlt #imm16 and movz/movk/movn's imm16 (bits 20:5) */
+static inline unsigned a64_imm16(uint32_t w) { return a64_field(w, 5, 16); }
+/* movz/movk/movn: the immediate's shift, 16 * hw (bits 22:21) */
+static inline unsigned a64_movw_shift(uint32_t w) { return 16 * a64_field(w, 21, 2); }
+/* Shifted register operand: the shift type (0 lsl, 1 lsr, 2 asr, 3 ror)
+ * and its amount (imm6) */
+static inline unsigned a64_shift_type(uint32_t w) { return a64_field(w, 22, 2); }
+static inline unsigned a64_shift_amount(uint32_t w) { return a64_field(w, 10, 6); }
+/* data processing (3 source): op31 (bits 23:21), 1 and 5 the widening
+ * [su]maddl/[su]msubl */
+static inline unsigned a64_dp3_op31(uint32_t w) { return a64_field(w, 21, 3); }
 
 /*
  * Exception vectors (Arm ARM D1.10.2): VBAR_EL1 + a group for where the
@@ -213,6 +251,11 @@ uint32_t a64_without_location(uint32_t w);
 /* pack/unpack of sysreg encodings */
 #define A64_SYSREG(op0, op1, crn, crm, op2) \
 	((uint16_t)(((op0) << 14) | ((op1) << 11) | ((crn) << 7) | ((crm) << 3) | (op2)))
+#define A64_SYSREG_OP0(enc)	((unsigned)(enc) >> 14)
+#define A64_SYSREG_OP1(enc)	((unsigned)(enc) >> 11 & 7)
+#define A64_SYSREG_CRN(enc)	((unsigned)(enc) >> 7 & 15)
+#define A64_SYSREG_CRM(enc)	((unsigned)(enc) >> 3 & 15)
+#define A64_SYSREG_OP2(enc)	((unsigned)(enc) & 7)
 
 /* name of a system register encoding if known ("tpidr_el1", "icc_iar1_el1"),
  * else NULL */

@@ -91,8 +91,11 @@ struct hs_core {
 	const char *description;	/* "Cortex-A53 r0p4: in-order dual issue ..." */
 	const struct hs_engine *engine;
 	/* the parameters this core sets, by HS_P_* (HS_CAL/HS_UNCAL); the ones
-	 * it leaves out take the engines' defaults (models/defaults.c) */
+	 * it leaves out take params_base's (a core derived from another lists
+	 * only what differs: the N1 from the A76), then the engines' defaults
+	 * (models/defaults.c) */
 	const struct hs_param *params;
+	const struct hs_core *params_base;	/* NULL: none */
 };
 
 /* All modelled cores, NULL-terminated (models/registry.c). */

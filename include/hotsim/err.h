@@ -22,9 +22,6 @@ int hs_fail(const char *fmt, ...) HS_PRINTF(1, 2);
 /* Last recorded message, "" if none. */
 const char *hs_errmsg(void);
 
-/* Forget the last message. */
-void hs_clear_error(void);
-
 /* Allocation helpers: on failure they record "out of memory" and return NULL. */
 void *hs_malloc(size_t n);
 void *hs_calloc(size_t n, size_t size);

@@ -137,13 +137,11 @@ int ms_open(const char *path, struct ms_image *out);
 /* -1 with hs_errmsg() for errors that stop everything (bad image, unknown
  * parameter); a path that cannot run is a row with !ok. */
 /* Measure several opened images (each with its options) at once: every
- * (image, core) in a process of its own, ms_jobs() at a time; an image
+ * (image, core) in a process of its own, a few at a time (HOTSIM_JOBS, else
+ * the CPUs online, at most one per GiB of available memory); an image
  * pinned to another (pin_from) waits for its rows core by core. The rows
  * are those, and in the order, of measuring one image after the other. */
 int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *const *opts, int n);
-/* How many at once: HOTSIM_JOBS, else the CPUs online, at most one per
- * GiB of available memory (parallel.c). */
-unsigned ms_jobs(void);
 
 void ms_free(struct ms_image *m);
 
@@ -294,8 +292,6 @@ double ms_delta_pct(double base, double patched);
 int ms_pair_ok(const struct ms_compare *c, const struct ms_pair *p);
 /* The result of a side (0 base, 1 patched) in a state. */
 const struct ms_result *ms_pair_result(const struct ms_pair *p, int patched, enum ms_state st);
-/* patched - base of the means (cycles per op). */
-double ms_pair_delta(const struct ms_pair *p, enum ms_state st);
 /* Different paths through unchanged code (diverge.c): functions whose code
  * is the same in both images (same size; same instructions but for the
  * fields that only say where things are) and that ran a different number

@@ -141,10 +141,8 @@ struct hs_costs {
 	struct hs_insn_cost aside;
 };
 
-/* hs_model_run / hs_model_cold with the attribution in a window (or, with
- * mask SIZE_MAX and no fold, a whole array: the same as per). */
-int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
-		       struct hs_costs *costs);
+/* hs_model_cold with the attribution in a window (or, with mask SIZE_MAX
+ * and no fold, a whole array: the same as per). */
 int hs_model_cold_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 			struct hs_costs *costs);
 

@@ -40,4 +40,19 @@ uint32_t a64_gen_movz64(unsigned rd, uint16_t imm);
 /* orr wd, wzr, #0x80003fff (ARM_SMCCC_ARCH_WORKAROUND_3) */
 uint32_t a64_gen_orr_wa3(unsigned rd);
 
+/* A field of a word replaced: n bits at lo take v's low n bits (the
+ * kernel's aarch64_insn_encode_immediate(), for patching an immediate in
+ * place). */
+static inline uint32_t a64_set_field(uint32_t w, unsigned lo, unsigned n, uint32_t v)
+{
+	uint32_t m = ((1u << n) - 1) << lo;
+
+	return (w & ~m) | ((v << lo) & m);
+}
+/* movz/movk/movn: imm16 (bits 20:5) */
+static inline uint32_t a64_set_imm16(uint32_t w, uint32_t v) { return a64_set_field(w, 5, 16, v); }
+/* bitfield (ubfm, sbfm...) and logical immediates: immr (21:16), imms (15:10) */
+static inline uint32_t a64_set_immr(uint32_t w, uint32_t v) { return a64_set_field(w, 16, 6, v); }
+static inline uint32_t a64_set_imms(uint32_t w, uint32_t v) { return a64_set_field(w, 10, 6, v); }
+
 #endif

@@ -88,17 +88,9 @@ int a64_text_fallback(struct a64_out *o, uint32_t w, const struct a64_insn *in);
 
 /* "x3" or "w3"; register 31 is sp/wsp when sp is set, else xzr/wzr */
 const char *a64_gpr_name(unsigned r, int x, int sp);
-/* "[xn]", "[xn, #imm]" or, with pre, "[xn, #imm]!" */
-void a64_put_addr(struct a64_out *o, unsigned rn, long long imm, int pre);
 /* by form: 1 post-index "[xn], #imm", 2 offset, 3 pre-index */
 void a64_put_index(struct a64_out *o, unsigned rn, long long imm,
 		   unsigned form);
-
-/* Field extraction: n bits of w starting at bit lo. */
-static inline uint32_t a64_field(uint32_t w, unsigned lo, unsigned n)
-{
-	return (w >> lo) & ((1u << n) - 1);
-}
 
 /* Sign-extend the low n bits of v. */
 static inline int64_t a64_sext(uint64_t v, unsigned n)
@@ -109,6 +101,7 @@ static inline int64_t a64_sext(uint64_t v, unsigned n)
 	return (int64_t)((v ^ m) - m);
 }
 
+/* Operand fields (a64_field() and the public a64_rn()... are in hotsim/a64.h) */
 #define A64_RD(w)	a64_field(w, 0, 5)
 #define A64_RT(w)	a64_field(w, 0, 5)
 #define A64_RN(w)	a64_field(w, 5, 5)

@@ -104,7 +104,7 @@ static void txt_atomic(struct a64_out *o, uint32_t w, const struct a64_insn *in)
 }
 
 /* [xn], [xn, #imm], [xn, #imm]! */
-void a64_put_addr(struct a64_out *o, unsigned rn, long long imm, int pre)
+static void a64_put_addr(struct a64_out *o, unsigned rn, long long imm, int pre)
 {
 	if (!imm && !pre)
 		a64_put(o, "[%s]", gpr(rn, 1, 1));

@@ -30,11 +30,6 @@ const char *hs_errmsg(void)
 	return errbuf;
 }
 
-void hs_clear_error(void)
-{
-	errbuf[0] = 0;
-}
-
 void *hs_malloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "a64/encode.h"
+#include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "hotsim/patch.h"
 
@@ -101,7 +102,7 @@ static int cb_bhb_loop_iter(const struct hs_core *core, const struct hs_caps *ca
 	(void)core;
 	if (n != 1)
 		return -1;
-	insn[0] = a64_gen_movz64(insn[0] & 31, (uint16_t)caps->spectre.bhb_k);
+	insn[0] = a64_gen_movz64(a64_rd(insn[0]), (uint16_t)caps->spectre.bhb_k);
 	return 0;
 }
 
@@ -113,7 +114,7 @@ static int cb_bhb_wa3(const struct hs_core *core, const struct hs_caps *caps, ui
 	if (n != 1)
 		return -1;
 	if (caps->spectre.bhb == HS_MIT_FIRMWARE)
-		insn[0] = a64_gen_orr_wa3(insn[0] & 31);
+		insn[0] = a64_gen_orr_wa3(a64_rd(insn[0]));
 	return 0;
 }
 

@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "a64/encode.h"
 #include "boot/boot_values.h"
+#include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "hotsim/patch.h"
 
@@ -35,14 +37,14 @@ int hs_rtconst_encode(enum hs_rtconst_kind kind, uint32_t *w, uint64_t val, char
 	if (kind == HS_RTC_PTR) {
 		for (unsigned i = 0; i < 4; i++) {
 			/* movz (i == 0) / movk, 64-bit */
-			if ((w[i] & 0xff800000u) != (i ? 0xf2800000u : 0xd2800000u)) {
+			if (!(i ? a64_is_movk_x(w[i]) : a64_is_movz_x(w[i]))) {
 				snprintf(err, errlen, "insn %u is not movz/movk", i);
 				return -1;
 			}
-			w[i] = (w[i] & 0xffe0001fu) | (uint32_t)((val >> (16 * i)) & 0xffff) << 5;
+			w[i] = a64_set_imm16(w[i], (uint32_t)(val >> (16 * i)));
 		}
 	} else if (kind == HS_RTC_SHIFT) {
-		w[0] = (w[0] & 0xffc0ffffu) | (uint32_t)(val & 63) << 16;
+		w[0] = a64_set_immr(w[0], (uint32_t)val);
 	} else {
 		unsigned width = val ? 64 - (unsigned)__builtin_clzll(val) : 0;
 
@@ -51,7 +53,7 @@ int hs_rtconst_encode(enum hs_rtconst_kind kind, uint32_t *w, uint64_t val, char
 				 (unsigned long long)val);
 			return -1;
 		}
-		w[0] = (w[0] & 0xffff03ffu) | ((width - 1) & 0x1f) << 10;
+		w[0] = a64_set_imms(w[0], width - 1);
 	}
 	return 0;
 }

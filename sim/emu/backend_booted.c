@@ -134,11 +134,6 @@ static void undo(struct hs_runner *r)
 	bt->nundo = 0;
 }
 
-uint64_t hs_bt_dirty_pages(const struct hs_runner *r)
-{
-	return bt_of(r) ? bt_of(r)->nundo : 0;
-}
-
 /* --- registers --------------------------------------------------------- */
 
 void hs_bt_set_cp(struct hs_runner *r, int op0, int op1, int crn, int crm, int op2, uint64_t v)
@@ -407,7 +402,7 @@ int hs_bt_enter(struct hs_runner *r, unsigned k)
 	/* the guest stopped at the point: QEMU resumes it at its next timer
 	 * deadline (the point's counter is its CNTV_CVAL), so the tick comes
 	 * at once */
-	bt->counter0 = bt->counter_override ? bt->counter_override : s->counter;
+	bt->counter0 = s->counter;
 	bt->icount0 = r->icount;
 	bt->cval = s->cntv_cval;
 	bt->ctl = s->cntv_ctl & 3;
@@ -436,11 +431,6 @@ uint64_t hs_bt_pa(struct hs_runner *r, uint64_t va)
 	return off < 0 ? 0 : bt_of(r)->ram_base + (uint64_t)off;
 }
 
-void hs_bt_counter_override(struct hs_runner *r, uint64_t counter)
-{
-	bt_of(r)->counter_override = counter;
-}
-
 void hs_bt_set_ops(struct hs_runner *r, const struct hs_bt_opspec *spec)
 {
 	struct hs_booted *bt = bt_of(r);
@@ -459,45 +449,6 @@ const struct hs_bt_op *hs_bt_ops(const struct hs_runner *r, unsigned *n)
 {
 	*n = bt_of(r)->nops;
 	return bt_of(r)->ops;
-}
-
-unsigned hs_bt_irqs(const struct hs_runner *r)
-{
-	return bt_of(r) ? bt_of(r)->irqs : 0;
-}
-
-unsigned hs_bt_aborts(const struct hs_runner *r)
-{
-	return bt_of(r) ? bt_of(r)->aborts : 0;
-}
-
-unsigned hs_bt_warps(const struct hs_runner *r)
-{
-	return bt_of(r) ? bt_of(r)->warps : 0;
-}
-
-unsigned hs_bt_remaps(const struct hs_runner *r)
-{
-	return bt_of(r) ? bt_of(r)->remaps : 0;
-}
-
-int hs_bt_check_pristine(struct hs_runner *r, unsigned k)
-{
-	struct hs_booted *bt = bt_of(r);
-	uint8_t *want = mmap(NULL, bt->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int rc = 0;
-
-	if (want == MAP_FAILED)
-		return hs_fail("out of memory");
-	hs_snap_fill_ram(bt->snap, k, want);
-	for (size_t i = 0; i < bt->nsealed && bt->sealed_data; i++)
-		memcpy(want + (uint64_t)bt->sealed_pfn[i] * PAGE, bt->sealed_data + i * PAGE, PAGE);
-	for (uint64_t off = 0; off < bt->ram_size && !rc; off += PAGE)
-		if (memcmp(want + off, bt->ram + off, PAGE))
-			rc = hs_fail("RAM page at 0x%llx differs from the point's",
-				     (unsigned long long)(bt->ram_base + off));
-	munmap(want, bt->ram_size);
-	return rc;
 }
 
 static void booted_free(struct hs_runner *r)

@@ -74,20 +74,5 @@ void hs_bt_set_vbar(struct hs_runner *r, uint64_t vbar);
 
 /* The guest physical address of a virtual one (0: not mapped). */
 uint64_t hs_bt_pa(struct hs_runner *r, uint64_t va);
-/* Start the next enter's counter here instead of the point's (validation:
- * QEMU's clock after a restore); 0 clears it. */
-void hs_bt_counter_override(struct hs_runner *r, uint64_t counter);
-
-/* Counts for reports: user-half remaps (switch_mm), interrupts taken,
- * clock warps, aborts taken (page faults). */
-unsigned hs_bt_remaps(const struct hs_runner *r);
-unsigned hs_bt_aborts(const struct hs_runner *r);
-unsigned hs_bt_irqs(const struct hs_runner *r);
-unsigned hs_bt_warps(const struct hs_runner *r);
-
-/* Pages written since the last enter (tests check the undo log is whole). */
-uint64_t hs_bt_dirty_pages(const struct hs_runner *r);
-/* 0 if RAM equals the sealed state of point k (tests; slow). */
-int hs_bt_check_pristine(struct hs_runner *r, unsigned k);
 
 #endif

@@ -138,9 +138,8 @@ int hs_bt_svc_entry(struct hs_runner *r)
 	/* the svc is the op's first record (traced before it raised) */
 	if (!bt->spec.irq && pc - 4 == bt->spec.site && !bt->in_op)
 		op_begin(bt, trace_len(r) ? trace_len(r) - 1 : 0, 0);
-	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x56000000ULL | ((word >> 5) & 0xffff));
+	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x56000000ULL | a64_imm16(word));
 	enter_el1(r, ps, pc, A64_VEC_SYNC);
-	bt->svcs++;
 	return 0;
 }
 
@@ -154,7 +153,6 @@ static void irq_entry(struct hs_runner *r, uint64_t pc, uint64_t ps)
 	if (bt->spec.irq && bt->spec.from_el == (user ? 0 : 1) && !bt->in_op)
 		op_begin(bt, trace_len(r), pc);
 	enter_el1(r, ps, pc, A64_VEC_IRQ);
-	bt->irqs++;
 }
 
 /*
@@ -180,7 +178,6 @@ int hs_bt_take_abort(struct hs_runner *r)
 	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, a.esr);
 	hs_rt_set_reg(r, UC_ARM64_REG_FAR_EL1, a.far);
 	enter_el1(r, hs_rt_reg(r, UC_ARM64_REG_PSTATE), a.elr, A64_VEC_SYNC);
-	bt->aborts++;
 	hs_bt_next_event(r);
 	return 1;
 }

@@ -85,11 +85,9 @@ struct hs_booted {
 	int point;
 	uint64_t vbar;			/* VBAR_EL1 to use (0: the snapshot's) */
 	uint64_t sp_el1;		/* the kernel's SP while user code runs */
-	unsigned remaps, svcs, irqs, warps, aborts;
 	/* the virtual timer: counter = counter0 + (icount - icount0) / 16 at
 	 * 62.5 MHz, QEMU's -icount shift=0 clock (booted_timer.c) */
 	uint64_t counter0, icount0, cntfrq, cval, ctl;
-	uint64_t counter_override;	/* validation: QEMU's clock, 0: the point's */
 	/* the GIC CPU interface: what is acknowledged and not yet EOId */
 	int timer_active;
 	uint32_t sgi_pending, sgi_active;
@@ -142,7 +140,6 @@ void hs_bt_ops_reset(struct hs_booted *bt);
 int hs_bt_take_abort(struct hs_runner *r);
 
 /* booted_timer.c */
-uint64_t hs_bt_counter(const struct hs_runner *r);
 int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write);
 void hs_bt_next_event(struct hs_runner *r);
 void hs_bt_warp(struct hs_runner *r);

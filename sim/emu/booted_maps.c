@@ -269,7 +269,6 @@ int hs_bt_set_user(struct hs_runner *r, uint64_t ttbr0, int force)
 	}
 	bt->user_table = table;
 	bt->user_ttbr = ttbr0;
-	bt->remaps++;
 	switch_user(r, &next);
 	return 0;
 }

@@ -18,7 +18,7 @@
 
 #define SPURIOUS 1023u
 
-uint64_t hs_bt_counter(const struct hs_runner *r)
+static uint64_t hs_bt_counter(const struct hs_runner *r)
 {
 	const struct hs_booted *bt = bt_of(r);
 
@@ -93,7 +93,6 @@ static void jump_to_deadline(struct hs_runner *r)
 	/* the instruction about to execute sees the deadline as its time */
 	bt->counter0 = bt->cval;
 	bt->icount0 = r->icount - 1;
-	bt->warps++;
 	hs_bt_next_event(r);
 }
 

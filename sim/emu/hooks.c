@@ -339,13 +339,13 @@ void hs_rt_on_intr(uc_engine *uc, uint32_t intno, void *ud)
 		return;
 	}
 	call_stack(r, stack, sizeof(stack));
-	if (intno == 7 && ((word >> 5) & 0xffff) == 0x800) {	/* BUG_BRK_IMM */
+	if (intno == 7 && a64_imm16(word) == 0x800) {	/* BUG_BRK_IMM */
 		char msg[900];
 
 		hs_kmsg_trap(r, pc, stack, msg, sizeof(msg));
 		hs_rt_stop(r, "%s", msg);
 	} else if (intno == 7)
-		hs_rt_stop(r, "brk #0x%x at %s%s%s", (word >> 5) & 0xffff,
+		hs_rt_stop(r, "brk #0x%x at %s%s%s", a64_imm16(word),
 			   hs_addr_fmt(r->img, pc, where, sizeof(where)), stack[0] ? ", called from " : "",
 			   stack);
 	else if (intno == 1)

@@ -159,8 +159,8 @@ static void put_conversion(struct kfmt *k, const struct kconv *c)
  * pointers print as symbol+offset. Output is one line: newlines become
  * spaces, a trailing one is dropped.
  */
-size_t hs_kmsg_format(struct hs_runner *r, uint64_t fmt, const uint64_t x[8], unsigned first,
-		      char *out, size_t len)
+static size_t hs_kmsg_format(struct hs_runner *r, uint64_t fmt, const uint64_t x[8], unsigned first,
+			     char *out, size_t len)
 {
 	struct kfmt k = { .r = r, .x = x, .out = out, .len = len, .ai = first };
 

@@ -37,7 +37,8 @@ static const struct hs_sym *need(const struct hs_image *img, const char *name)
 	return s;
 }
 
-uint64_t hs_kstate_percpu(const struct hs_kstate *ks, const struct hs_image *img, const char *sym)
+/* CPU 0's address of a per-CPU variable; 0 if the symbol is not per-CPU. */
+static uint64_t hs_kstate_percpu(const struct hs_kstate *ks, const struct hs_image *img, const char *sym)
 {
 	const struct hs_sym *s = hs_sym_exact(img, sym);
 
@@ -61,7 +62,7 @@ static int write_mask(struct hs_runner *r, const struct hs_image *img, const cha
 	return 0;
 }
 
-int hs_kstate_percpu_areas(struct hs_runner *r, struct hs_kstate *ks)
+static int hs_kstate_percpu_areas(struct hs_runner *r, struct hs_kstate *ks)
 {
 	const struct hs_image *img = hs_rt_image(r);
 	const struct hs_sym *start = need(img, "__per_cpu_start"), *end = need(img, "__per_cpu_end"),
@@ -213,7 +214,7 @@ static int irq_scs(struct hs_runner *r, struct hs_kstate *ks)
 	return s ? hs_rt_write64(r, p, s) : -1;
 }
 
-int hs_kstate_sched_init(struct hs_runner *r, struct hs_kstate *ks)
+static int hs_kstate_sched_init(struct hs_runner *r, struct hs_kstate *ks)
 {
 	const struct hs_image *img = hs_rt_image(r);
 	const struct hs_sym *it = need(img, "init_task");
@@ -241,7 +242,7 @@ int hs_kstate_sched_init(struct hs_runner *r, struct hs_kstate *ks)
  * (jiffies; no clock device is probed). Since 6.12 the fair server arms an
  * hrtimer on the first enqueue, which reads the clock (ktime_get).
  */
-int hs_kstate_time_init(struct hs_runner *r, struct hs_kstate *ks)
+static int hs_kstate_time_init(struct hs_runner *r, struct hs_kstate *ks)
 {
 	const struct hs_image *img = hs_rt_image(r);
 	const struct hs_sym *timers = hs_ksym(img, "timers init");
@@ -303,7 +304,7 @@ static int verify_switched(struct hs_runner *r, struct hs_kstate *ks)
 	return 0;
 }
 
-int hs_kstate_tasks(struct hs_runner *r, struct hs_kstate *ks)
+static int hs_kstate_tasks(struct hs_runner *r, struct hs_kstate *ks)
 {
 	const struct hs_image *img = hs_rt_image(r);
 	const struct hs_sym *yield = need(img, "yield"), *rff = need(img, "ret_from_fork"),

@@ -54,13 +54,4 @@ int hs_kstate_boot(struct hs_runner *r, struct hs_kstate *ks);
  * the sites of those that have none. */
 int hs_rtconst_settle(struct hs_runner *r, const struct hs_patch_report *rep);
 
-/* CPU 0's address of a per-CPU variable; 0 if the symbol is not per-CPU. */
-uint64_t hs_kstate_percpu(const struct hs_kstate *ks, const struct hs_image *img, const char *sym);
-
-/* The steps, exposed for tests and tools. */
-int hs_kstate_percpu_areas(struct hs_runner *r, struct hs_kstate *ks);
-int hs_kstate_sched_init(struct hs_runner *r, struct hs_kstate *ks);
-int hs_kstate_time_init(struct hs_runner *r, struct hs_kstate *ks);
-int hs_kstate_tasks(struct hs_runner *r, struct hs_kstate *ks);
-
 #endif

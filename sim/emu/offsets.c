@@ -34,7 +34,7 @@ static int movz64(uint32_t w, unsigned *rd, uint64_t *v)
 	if (!a64_is_movz_x(w))
 		return 0;
 	*rd = a64_rt(w);
-	*v = (uint64_t)((w >> 5) & 0xffff) << (16 * ((w >> 21) & 3));
+	*v = (uint64_t)a64_imm16(w) << a64_movw_shift(w);
 	return 1;
 }
 
@@ -43,7 +43,7 @@ static int sub_sp_imm(uint32_t w, uint64_t *v)
 {
 	if (!a64_is_sub_sp_sp_imm(w))
 		return 0;
-	*v = (uint64_t)a64_uimm12(w) << (((w >> 22) & 1) ? 12 : 0);
+	*v = a64_add_imm(w);
 	return 1;
 }
 
@@ -96,7 +96,7 @@ static int cpu_context_layout(const struct hs_image *img, const uint8_t *mem, co
 		uint32_t w = word_at(img, mem, f->addr + 4 * i);
 
 		/* stp xT1, xT2, [xN], #16 (64-bit, post-index) */
-		if (a64_is_stp_x_post(w) && ((w >> 15) & 0x7f) == 2) {
+		if (a64_is_stp_x_post(w) && a64_imm7(w) == 2) {
 			unsigned t1 = a64_rt(w);
 
 			if (t1 != (pairs < 5 ? 19 + 2 * pairs : 29))

@@ -62,15 +62,17 @@ int hs_pt_geometry(uint64_t tcr, int hi, const char *what, struct hs_pt_geom *g)
 	return 0;
 }
 
-unsigned hs_pt_shift(const struct hs_pt_geom *g, int level)
+/* The VA bits below a level's entries: an entry at level maps 2^shift. */
+static unsigned hs_pt_shift(const struct hs_pt_geom *g, int level)
 {
 	return g->gshift + g->stride * (unsigned)(3 - level);
 }
 
-/* The start-level table is aligned to its size (its TTBR's BADDR below that
+/* The start-level table's address a TTBR holds (ASID and CnP dropped).
+ * The start-level table is aligned to its size (its TTBR's BADDR below that
  * is RES0), at least 64 bytes with 52-bit addresses, whose BADDR[51:48]
  * are TTBR[5:2]; bit 0 is CnP, [63:48] the ASID. */
-uint64_t hs_pt_base(const struct hs_pt_geom *g, uint64_t ttbr)
+static uint64_t hs_pt_base(const struct hs_pt_geom *g, uint64_t ttbr)
 {
 	unsigned x = 3;
 
@@ -83,9 +85,10 @@ uint64_t hs_pt_base(const struct hs_pt_geom *g, uint64_t ttbr)
 	return (ttbr & BITS(47, x)) | (((ttbr >> 2) & 0xf) << 48);
 }
 
-/* OA[47:gshift] in place; with 52-bit PA the 64K granule has OA[51:48] in
+/* The output address (next table, block or page) a descriptor holds:
+ * OA[47:gshift] in place; with 52-bit PA the 64K granule has OA[51:48] in
  * bits [15:12], LPA2 has OA[49:48] in place and OA[51:50] in bits [9:8]. */
-uint64_t hs_pt_desc_addr(const struct hs_pt_geom *g, uint64_t desc)
+static uint64_t hs_pt_desc_addr(const struct hs_pt_geom *g, uint64_t desc)
 {
 	if (g->ds)
 		return (desc & BITS(49, g->gshift)) | (((desc >> 8) & 3) << 50);

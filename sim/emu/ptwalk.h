@@ -27,15 +27,6 @@ struct hs_pt_geom {
  * what) for a reserved granule encoding or a VA size it cannot have. */
 int hs_pt_geometry(uint64_t tcr, int hi, const char *what, struct hs_pt_geom *g);
 
-/* The VA bits below a level's entries: an entry at level maps 2^shift. */
-unsigned hs_pt_shift(const struct hs_pt_geom *g, int level);
-
-/* The start-level table's address a TTBR holds (ASID and CnP dropped). */
-uint64_t hs_pt_base(const struct hs_pt_geom *g, uint64_t ttbr);
-
-/* The output address (next table, block or page) a descriptor holds. */
-uint64_t hs_pt_desc_addr(const struct hs_pt_geom *g, uint64_t desc);
-
 /* The start-level table of ttbr under tcr, 0 when tcr is not walkable. */
 uint64_t hs_pt_table(uint64_t tcr, int hi, uint64_t ttbr);
 

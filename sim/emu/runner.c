@@ -39,7 +39,10 @@ void hs_rt_set_cp(struct hs_runner *r, struct uc_arm64_cp_reg *cp)
 	uc_reg_write(r->uc, UC_ARM64_REG_CP_REG, cp);
 }
 
-int hs_uc_xreg(unsigned n)
+/* Unicorn's id of Xn (0..30; 31 is XZR). The one map: UC_ARM64_REG_X0 + n
+ * holds only up to X28 - X29 and X30 (FP, LR) sit elsewhere in Unicorn's
+ * enum, and X0 + 29 is V0. */
+static int hs_uc_xreg(unsigned n)
 {
 	return n <= 28 ? UC_ARM64_REG_X0 + (int)n : n == 29 ? UC_ARM64_REG_X29 :
 	       n == 30 ? UC_ARM64_REG_X30 : UC_ARM64_REG_XZR;

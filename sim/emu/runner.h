@@ -75,10 +75,6 @@ int hs_rt_shim(struct hs_runner *r, const char *sym, hs_shim_fn fn, void *ctx, i
 /* Registers, by Unicorn id (UC_ARM64_REG_*). */
 uint64_t hs_rt_reg(struct hs_runner *r, int reg);
 void hs_rt_set_reg(struct hs_runner *r, int reg, uint64_t v);
-/* Unicorn's id of Xn (0..30; 31 is XZR). The one map: UC_ARM64_REG_X0 + n
- * holds only up to X28 - X29 and X30 (FP, LR) sit elsewhere in Unicorn's
- * enum, and X0 + 29 is V0. */
-int hs_uc_xreg(unsigned n);
 /* Xn by number (XZR reads 0, takes nothing). */
 uint64_t hs_rt_x(struct hs_runner *r, unsigned n);
 void hs_rt_set_x(struct hs_runner *r, unsigned n, uint64_t v);

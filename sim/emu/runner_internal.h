@@ -180,8 +180,6 @@ int hs_rt_firmware_call(struct hs_runner *r);
 
 /* kmsg.c */
 int hs_kmsg_install(struct hs_runner *r);
-size_t hs_kmsg_format(struct hs_runner *r, uint64_t fmt, const uint64_t x[8], unsigned first,
-		      char *out, size_t len);
 void hs_kmsg_trap(struct hs_runner *r, uint64_t pc, const char *stack, char *out, size_t len);
 
 #endif

@@ -156,10 +156,9 @@ static uint64_t *gic_state(struct hs_runner *r, uint16_t enc, uint64_t *mask)
 
 int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word)
 {
-	int read = (word >> 21) & 1, k;
+	int read = (int)a64_sys_read(word), k;
 	unsigned rt = a64_rt(word);
-	uint16_t enc = ENC(2 + ((word >> 19) & 1), (word >> 16) & 7, (word >> 12) & 15,
-			   (word >> 8) & 15, (word >> 5) & 7);
+	uint16_t enc = a64_mrs_sysreg(word);
 	uint64_t v = 0, next = pc + 4, mask, *st;
 	char where[128];
 	const char *name;
@@ -181,8 +180,9 @@ int hs_rt_emulate_sysreg(struct hs_runner *r, uint64_t pc, uint32_t word)
 unknown:
 	name = a64_sysreg_name(enc);
 	hs_rt_stop(r, "unimplemented system register %s%sS%u_%u_C%u_C%u_%u%s %s at %s",
-		   name ? name : "", name ? " (" : "", enc >> 14, (enc >> 11) & 7, (enc >> 7) & 15,
-		   (enc >> 3) & 15, enc & 7, name ? ")" : "", read ? "read" : "written",
+		   name ? name : "", name ? " (" : "", A64_SYSREG_OP0(enc), A64_SYSREG_OP1(enc),
+		   A64_SYSREG_CRN(enc), A64_SYSREG_CRM(enc), A64_SYSREG_OP2(enc), name ? ")" : "",
+		   read ? "read" : "written",
 		   hs_addr_fmt(r->img, pc, where, sizeof(where)));
 	return -1;
 }

@@ -91,11 +91,6 @@ const struct ms_result *ms_pair_result(const struct ms_pair *p, int patched, enu
 	return r ? &r->s[st] : NULL;
 }
 
-double ms_pair_delta(const struct ms_pair *p, enum ms_state st)
-{
-	return ms_pair_result(p, 1, st)->d.mean - ms_pair_result(p, 0, st)->d.mean;
-}
-
 /* A move is a change of the rounded means: what the table shows. */
 static long long shown_delta(const struct ms_pair *p, enum ms_state st)
 {

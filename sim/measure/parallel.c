@@ -47,7 +47,9 @@ struct task {
 	int first, n;
 };
 
-unsigned ms_jobs(void)
+/* How many at once: HOTSIM_JOBS, else the CPUs online, at most one per
+ * GiB of available memory. */
+static unsigned ms_jobs(void)
 {
 	const char *e = getenv("HOTSIM_JOBS");
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);

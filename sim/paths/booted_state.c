@@ -262,7 +262,7 @@ static int bootable(const struct hs_image *img, const struct hs_core *core)
 
 /* The boot points the set's definitions name, once each, in their order:
  * one boot takes them all. */
-void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *v, struct hs_vm_points *out)
+static void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *v, struct hs_vm_points *out)
 {
 	const struct hs_path_def *const *defs = set->defs;
 	unsigned n = 0;

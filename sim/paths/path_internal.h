@@ -28,14 +28,7 @@ int hs_session_prepare(struct hs_session *s, const struct hs_path_def *d, struct
 		       struct hs_run *run, struct hs_runner **r);
 /* Shared by the path kinds (sim/paths/session.c). */
 int hs_path_exception(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
-int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out);
 void hs_path_note(struct hs_path_run *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* For benchmarks: a fresh runner with boot state and the path's stubs
- * (c->r is the caller's to free), and the run a path would do, unexecuted. */
-int hs_path_setup(struct hs_path_ctx *c, const struct hs_path_def *d, const struct hs_patched *pt);
-int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out,
-		    struct hs_run *run);
 
 /* VBAR_EL1 as boot leaves it on core: the canonical vectors or the
  * Spectre-BHB slot of __bp_harden_el1_vectors; desc names it. */
@@ -83,9 +76,6 @@ struct hs_boot_state {
 	} memo;
 };
 
-/* The boot points the registry's definitions name, once each (v has
- * HS_SNAP_MAX_POINTS entries). */
-void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *v, struct hs_vm_points *out);
 
 /* Load (or boot) the snapshot for pt's core and overlay its patching;
  * -1 with hs_errmsg() saying why there is no booted state. */

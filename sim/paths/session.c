@@ -74,8 +74,8 @@ static int ti_flags_offset(const struct hs_path_ctx *c, uint64_t *off)
 
 		hs_read32(c->img, c->pt->mem, f->addr + 4 * i, &w);
 		/* ldr xt, [x28, #imm12*8] */
-		if ((w & 0xffc003e0u) == (0xf9400000u | (28u << 5))) {
-			*off = ((w >> 10) & 0xfff) * 8ULL;
+		if (a64_is_ldr_x_uimm(w) && a64_rn(w) == 28) {
+			*off = a64_uimm12(w) * 8ULL;
 			return 0;
 		}
 	}
@@ -225,7 +225,7 @@ static int switch_prepare(struct hs_path_ctx *c, const struct hs_path_def *d,
 	return 0;
 }
 
-int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
+static int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out)
 {
 	struct hs_run run;
 
@@ -234,8 +234,9 @@ int hs_path_switch(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs
 	return hs_rt_run(c->r, &run);
 }
 
-int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out,
-		    struct hs_run *run)
+/* The run a path would do, set up and not executed (benchmarks). */
+static int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct hs_path_run *out,
+			   struct hs_run *run)
 {
 	switch (d->kind) {
 	case HS_PATH_EXCEPTION: return exception_prepare(c, d, out, run);
@@ -243,23 +244,6 @@ int hs_path_prepare(struct hs_path_ctx *c, const struct hs_path_def *d, struct h
 	case HS_PATH_BOOTED:
 	default: return hs_fail("%s is not a single emulated run", d->name);
 	}
-}
-
-int hs_path_setup(struct hs_path_ctx *c, const struct hs_path_def *d, const struct hs_patched *pt)
-{
-	memset(c, 0, sizeof(*c));
-	c->img = pt->img;
-	c->pt = pt;
-	c->budget = PATH_BUDGET;
-	c->r = hs_runner_new(pt->img, pt->mem, pt->core);
-	if (!c->r)
-		return -1;
-	if (hs_kstate_boot(c->r, &c->ks) || hs_rtconst_settle(c->r, &pt->rep))
-		return -1;
-	for (int i = 0; d->stubs && d->stubs[i]; i++)
-		if (hs_rt_stub(c->r, d->stubs[i], 0))
-			return -1;
-	return 0;
 }
 
 static int visited(const struct hs_trace *t, const struct hs_sym *s)

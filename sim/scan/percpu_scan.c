@@ -212,7 +212,7 @@ static enum fwd_step offset_read(const struct hs_scan *s, struct hs_pcpu_site *s
 				 const struct a64_insn *in, uint32_t w)
 {
 	if ((in->cls == A64_C_LOAD || in->cls == A64_C_STORE) && (in->flags & A64_F_REGOFF)) {
-		site->base_reg = (uint8_t)(rn(w) == f->pcpu_reg ? (w >> 16) & 31 : rn(w));
+		site->base_reg = (uint8_t)(rn(w) == f->pcpu_reg ? a64_rm(w) : rn(w));
 		return op_found(s, site, f, in, in->cls == A64_C_LOAD ? HS_PCPU_READ : HS_PCPU_WRITE);
 	}
 	if (in->cls == A64_C_ALU && in->ndst == 1 && in->nsrc == 2 && in->dst[0] < 31) {

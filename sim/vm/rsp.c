@@ -237,30 +237,6 @@ int hs_rsp_wait(struct hs_qemu *q, unsigned timeout_ms)
 	return rc ? -1 : stopped(reply);
 }
 
-int hs_rsp_step_mode(struct hs_qemu *q)
-{
-	/* QEMU's sstep flags: SSTEP_ENABLE | NOIRQ | NOTIMER - a step runs one
-	 * instruction of the program, never an interrupt handler */
-	return ok_reply(q, "Qqemu.sstep=0x7");
-}
-
-int hs_rsp_irq_step_mode(struct hs_qemu *q)
-{
-	/* SSTEP_ENABLE only: a pending interrupt is taken by the next step */
-	return ok_reply(q, "Qqemu.sstep=0x1");
-}
-
-int hs_rsp_step(struct hs_qemu *q)
-{
-	char reply[256];
-
-	if (send_packet(q->gdb, "s"))
-		return -1;
-	if (recv_packet(q->gdb, reply, sizeof(reply), 10000))
-		return hs_fail("gdbstub: no stop after a single step");
-	return stopped(reply);
-}
-
 static int find_reg(struct hs_qemu *q, const char *name)
 {
 	if (load_map(q))
@@ -316,22 +292,6 @@ int hs_rsp_reg64(struct hs_qemu *q, const char *name, uint64_t *v)
 int hs_rsp_pc(struct hs_qemu *q, uint64_t *pc)
 {
 	return hs_rsp_reg64(q, "pc", pc);
-}
-
-int hs_rsp_read(struct hs_qemu *q, uint64_t va, void *buf, size_t len)
-{
-	char cmd[64], *reply;
-	int n;
-
-	if (len > 2048)
-		return hs_fail("gdbstub: read of %zu bytes at once", len);
-	if (!(reply = malloc(2 * len + 16)))
-		return hs_fail("out of memory");
-	snprintf(cmd, sizeof(cmd), "m%llx,%zx", (unsigned long long)va, len);
-	n = transact(q->gdb, cmd, reply, 2 * len + 16) || reply[0] == 'E' ? -1
-		: hexbytes(reply, buf, len);
-	free(reply);
-	return n == (int)len ? 0 : hs_fail("gdbstub: cannot read 0x%llx", (unsigned long long)va);
 }
 
 int hs_rsp_write(struct hs_qemu *q, uint64_t va, const void *buf, size_t len)

@@ -140,13 +140,8 @@ int hs_rsp_resume(struct hs_qemu *q);
 /* After a resume: wait for the guest to stop at a breakpoint (0), -2
  * after timeout_ms (it still runs), -1 if it ended or the stub failed. */
 int hs_rsp_wait(struct hs_qemu *q, unsigned timeout_ms);
-/* Single steps that never enter an interrupt handler or fire a timer. */
-int hs_rsp_step_mode(struct hs_qemu *q);
 /* Stop a running guest (after a timeout) and say where it is. */
 int hs_rsp_interrupt(struct hs_qemu *q, uint64_t *pc);
-int hs_rsp_step(struct hs_qemu *q);
-/* Single steps that take a pending interrupt (the step lands at its vector). */
-int hs_rsp_irq_step_mode(struct hs_qemu *q);
 /* Register by gdb name ("x0", "pc", "TTBR1_EL1", "v0"...): up to 16 bytes
  * into val (little-endian); its size, or -1 if QEMU has no such register. */
 int hs_rsp_reg(struct hs_qemu *q, const char *name, uint8_t *val);
@@ -155,9 +150,8 @@ int hs_rsp_reg64(struct hs_qemu *q, const char *name, uint64_t *v);
 int hs_rsp_pc(struct hs_qemu *q, uint64_t *pc);
 /* Write a core register (x0-x30, sp, pc, cpsr) by name. */
 int hs_rsp_set_reg64(struct hs_qemu *q, const char *name, uint64_t v);
-/* Guest memory, up to 2 KiB at a time: virtual through the live MMU, or
- * physical after hs_rsp_phys(q, 1). */
-int hs_rsp_read(struct hs_qemu *q, uint64_t va, void *buf, size_t len);
+/* Write guest memory, up to 2 KiB at a time: virtual through the live
+ * MMU, or physical after hs_rsp_phys(q, 1). */
 int hs_rsp_write(struct hs_qemu *q, uint64_t va, const void *buf, size_t len);
 int hs_rsp_phys(struct hs_qemu *q, int on);
 
