@@ -41,8 +41,8 @@ void cli_bash_completion(FILE *f);
 int cli_error(void);
 
 /* --workload (workload_opt.c): read before the other options; then the
- * paths every path option names, and the set the library boots for
- * (NULL: the registry's, hotsim's own workload). */
+ * paths every path option names, and the set the library boots for (the
+ * registry's, hotsim's own workload, or the workload's). */
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
 void cli_workload_done(void);
 const struct hs_path_set *cli_path_set(void);
@@ -54,5 +54,10 @@ const struct hs_path_def *cli_path_find(const char *name);
  * whether or not it is selected, and on each core cpus selects; an opt-in
  * core the command does not run only for the parameters naming it. */
 int cli_check_params(const struct opt_params *p, const struct opt_cpus *cpus);
+
+/* The library's walk (ms_walk) over these cores and paths (paths NULL:
+ * none), from state src, booting for the command's path set. */
+void cli_walk_options(struct ms_options *m, const struct opt_cpus *cpus, const struct opt_paths *paths,
+		      enum hs_state_source src);
 
 #endif

@@ -256,16 +256,40 @@ static void defaults(void *p)
 	o->limit = 10000;
 }
 
+/* The walk's first stage is all image prints: each core's patching. */
+struct printing {
+	const struct image_opts *o;
+	const struct hs_image *img;
+	struct json *j;
+};
+
+static int patched_stage(void *ctx, const struct hs_patched *pt)
+{
+	const struct printing *p = ctx;
+
+	if (p->j) {
+		json_core(p->j, p->img, pt, p->o->list, p->o->limit);
+	} else {
+		print_core(p->img, pt);
+		if (p->o->list)
+			print_sites(p->img, pt, p->o->limit);
+	}
+	return 0;
+}
+
 static int run(void *p, char **args)
 {
 	const struct image_opts *o = p;
 	int as_json = o->format == FORMAT_JSON, rc = HS_EXIT_OK;
 	struct hs_image *img = hs_image_open(args[0]);
+	struct ms_options m;
 	struct json j;
+	struct printing pr = { o, img, as_json ? &j : NULL };
 	char buf[128];
 
 	if (!img)
 		return cli_error();
+	cli_walk_options(&m, &o->cpus, NULL, HS_SRC_AUTO);
 	if (as_json) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
@@ -283,22 +307,9 @@ static int run(void *p, char **args)
 		print_identity(img);
 		printf("platform     %s\n", hs_platform_assumptions);
 	}
-	for (int i = 0; i < o->cpus.n; i++) {
-		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
-
-		if (!pt) {
-			fflush(stdout);
-			rc = cli_error();
-			break;
-		}
-		if (as_json) {
-			json_core(&j, img, pt, o->list, o->limit);
-		} else {
-			print_core(img, pt);
-			if (o->list)
-				print_sites(img, pt, o->limit);
-		}
-		hs_patched_free(pt);
+	if (ms_walk(img, &m, &(struct ms_stages){ .ctx = &pr, .patched = patched_stage })) {
+		fflush(stdout);
+		rc = cli_error();
 	}
 	if (as_json && rc == HS_EXIT_OK) {
 		json_end_arr(&j);

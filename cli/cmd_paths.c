@@ -277,16 +277,44 @@ static void defaults(void *p)
 	opt_all_paths(&o->paths);
 }
 
+/* The walk's stages: each core's state, then each path's run. */
+struct printing {
+	const struct hs_image *img;
+	struct json *j;
+};
+
+static int state_stage(void *ctx, const struct hs_patched *pt, struct hs_session *ses)
+{
+	const struct printing *pr = ctx;
+
+	state(pr->j, pt->core->name, ses);
+	return 0;
+}
+
+static int run_stage(void *ctx, const struct hs_patched *pt, struct hs_path_run *r)
+{
+	const struct printing *pr = ctx;
+
+	if (pr->j)
+		json_run(pr->j, pr->img, pt->core->name, r);
+	else
+		print_run(pr->img, pt->core->name, r);
+	return 0;
+}
+
 static int run(void *p, char **args)
 {
 	struct paths_opts *o = p;
 	int as_json = o->format == FORMAT_JSON, rc = HS_EXIT_OK;
 	struct hs_image *img = hs_image_open(args[0]);
+	struct ms_options m;
 	struct json j;
+	struct printing pr = { img, as_json ? &j : NULL };
 
 	if (!img)
 		return cli_error();
 	opt_paths_for_source(&o->paths, o->src);
+	cli_walk_options(&m, &o->cpus, &o->paths, o->src);
 	if (as_json) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
@@ -297,33 +325,8 @@ static int run(void *p, char **args)
 	} else {
 		printf("image  %s (%s, %s)\n", img->path, img->version, img->compiler);
 	}
-	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
-		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
-		struct hs_session *ses = pt ? hs_session_new(pt, o->src, cli_path_set()) : NULL;
-
-		if (!ses) {
-			hs_patched_free(pt);
-			rc = cli_error();
-			break;
-		}
-		state(as_json ? &j : NULL, o->cpus.v[i]->name, ses);
-		for (int k = 0; k < o->paths.n; k++) {
-			struct hs_path_run pr;
-
-			if (hs_path_run(ses, o->paths.v[k], &(struct hs_run_opts){ .trace_limit = MS_TRACE_CAP }, &pr)) {
-				rc = cli_error();
-				hs_path_run_free(&pr);
-				break;
-			}
-			if (as_json)
-				json_run(&j, img, o->cpus.v[i]->name, &pr);
-			else
-				print_run(img, o->cpus.v[i]->name, &pr);
-			hs_path_run_free(&pr);
-		}
-		hs_session_free(ses);
-		hs_patched_free(pt);
-	}
+	if (ms_walk(img, &m, &(struct ms_stages){ .ctx = &pr, .state = state_stage, .run = run_stage }))
+		rc = cli_error();
 	if (as_json && rc == HS_EXIT_OK) {
 		json_end_arr(&j);
 		json_end_obj(&j);

@@ -121,18 +121,60 @@ static void json_stream(struct json *j, const struct hs_image *img, const struct
 	json_end_obj(j);
 }
 
+/* The walk's run stage: one path's stream per core; a run that cannot go
+ * on ends the walk, with what it ran until it failed. */
+struct printing {
+	const struct trace_opts *o;
+	const struct hs_image *img;
+	struct json *j;
+	int ncores;
+};
+
+static int run_stage(void *ctx, const struct hs_patched *pt, struct hs_path_run *pr)
+{
+	struct printing *p = ctx;
+	const struct trace_opts *o = p->o;
+	size_t from, to;
+
+	if (!pr->ok) {
+		if (pr->tr.n && !p->j) {
+			size_t n = (size_t)o->limit < pr->tr.n ? (size_t)o->limit : pr->tr.n;
+
+			printf("# %s on %s failed after %zu instructions; the last %zu:\n", pr->def->name,
+			       pt->core->name, pr->tr.n, n);
+			text_stream(p->img, pt->core, pr, o->limit, -1, pr->tr.n - n, pr->tr.n);
+		}
+		return hs_fail("%s on %s cannot run: %s", pr->def->name, pt->core->name, pr->why);
+	}
+	if (op_range(pr, o->op, &from, &to))
+		return -1;
+	if (p->j) {
+		json_stream(p->j, p->img, pt->core, pr, o->limit, o->op, from, to);
+	} else {
+		if (p->ncores++)
+			printf("\n");
+		text_stream(p->img, pt->core, pr, o->limit, o->op, from, to);
+	}
+	return 0;
+}
+
 static int run(void *p, char **args)
 {
 	const struct trace_opts *o = p;
 	const struct hs_path_def *def = cli_path_find(args[1]);
+	struct opt_paths one = { .v = { def }, .n = 1 };
 	struct hs_image *img;
+	struct ms_options m;
 	struct json j;
+	struct printing pr = { .o = o, .j = o->format == FORMAT_JSON ? &j : NULL };
 	int rc = HS_EXIT_OK;
 
 	if (!def)
 		return hs_fail("unknown path '%.40s' (hotsim paths --help lists them)", args[1]), cli_error();
 	if (!(img = hs_image_open(args[0])))
 		return cli_error();
+	pr.img = img;
+	cli_walk_options(&m, &o->cpus, &one, o->src);
 	if (o->format == FORMAT_JSON) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
@@ -141,40 +183,8 @@ static int run(void *p, char **args)
 		json_str(&j, "path", def->name);
 		json_begin_arr(&j, "cpus");
 	}
-	for (int i = 0; i < o->cpus.n && rc == HS_EXIT_OK; i++) {
-		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
-		struct hs_path_run pr;
-		size_t from, to;
-
-		if (!pt) {
-			rc = cli_error();
-			break;
-		}
-		if (hs_path_run_alone(def, pt, o->src, &(struct hs_run_opts){ .trace_limit = MS_TRACE_CAP, .set = cli_path_set() }, &pr)) {
-			rc = cli_error();
-		} else if (!pr.ok) {
-			/* what it ran until it failed: the end of the stream */
-			if (pr.tr.n && o->format != FORMAT_JSON) {
-				size_t n = (size_t)o->limit < pr.tr.n ? (size_t)o->limit : pr.tr.n;
-
-				printf("# %s on %s failed after %zu instructions; the last %zu:\n", def->name,
-				       o->cpus.v[i]->name, pr.tr.n, n);
-				text_stream(img, o->cpus.v[i], &pr, o->limit, -1, pr.tr.n - n, pr.tr.n);
-			}
-			hs_fail("%s on %s cannot run: %s", def->name, o->cpus.v[i]->name, pr.why);
-			rc = cli_error();
-		} else if (op_range(&pr, o->op, &from, &to)) {
-			rc = cli_error();
-		} else if (o->format == FORMAT_JSON) {
-			json_stream(&j, img, o->cpus.v[i], &pr, o->limit, o->op, from, to);
-		} else {
-			if (i)
-				printf("\n");
-			text_stream(img, o->cpus.v[i], &pr, o->limit, o->op, from, to);
-		}
-		hs_path_run_free(&pr);
-		hs_patched_free(pt);
-	}
+	if (ms_walk(img, &m, &(struct ms_stages){ .ctx = &pr, .run = run_stage }))
+		rc = cli_error();
 	if (o->format == FORMAT_JSON && rc == HS_EXIT_OK) {
 		json_end_arr(&j);
 		json_end_obj(&j);

@@ -67,23 +67,46 @@ static void json(struct json *j, const char *cpu, const struct hs_validation *v)
 	json_end_obj(j);
 }
 
+/* The walk's validation stage: each path's result on a core, and the
+ * first path with a booted form that could not be checked (no plugin, no
+ * QEMU, a boot that failed): it checked nothing. */
+struct printing {
+	const struct validate_opts *o;
+	const struct hs_image *img;
+	struct json *j;
+	int differs;
+	char unchecked[900];
+};
+
+static int validated_stage(void *ctx, const struct hs_patched *pt, const struct hs_validation *v, int n)
+{
+	struct printing *p = ctx;
+
+	for (int k = 0; k < n; k++) {
+		if (p->j)
+			json(p->j, pt->core->name, &v[k]);
+		else
+			text(p->img, pt->core->name, &v[k]);
+		p->differs |= v[k].ran && !v[k].identical;
+		if (!v[k].ran && v[k].def->boot.point && !p->unchecked[0])
+			snprintf(p->unchecked, sizeof(p->unchecked), "%s on %s: not validated: %s",
+				 v[k].def->name, pt->core->name, v[k].why);
+	}
+	return 0;
+}
+
 static int run(void *p, char **args)
 {
 	const struct validate_opts *o = p;
 	struct hs_image *img = hs_image_open(args[0]);
-	/* one per path asked for (the registry's can outgrow any fixed count) */
-	struct hs_validation *v = calloc((size_t)o->paths.n + 1, sizeof(*v));
+	struct ms_options m;
 	struct json j;
+	struct printing pr = { .o = o, .img = img, .j = o->format == FORMAT_JSON ? &j : NULL };
 	int rc = HS_EXIT_OK;
-	char unchecked[900] = "";
 
-	if (!img || !v) {
-		if (img)
-			hs_fail("out of memory");
-		free(v);
-		hs_image_close(img);
+	if (!img)
 		return cli_error();
-	}
+	cli_walk_options(&m, &o->cpus, &o->paths, HS_SRC_AUTO);
 	if (o->format == FORMAT_JSON) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
@@ -94,40 +117,18 @@ static int run(void *p, char **args)
 		printf("hotsim validate %s: hotsim's replay vs QEMU's run from the same snapshot point\n\n",
 		       img->path);
 	}
-	for (int i = 0; i < o->cpus.n && rc != HS_EXIT_ERROR; i++) {
-		struct hs_patched *pt = hs_patch(img, o->cpus.v[i]);
-
-		if (!pt || hs_validate(pt, cli_path_set(), o->paths.v, o->paths.n, v)) {
-			rc = cli_error();
-			hs_patched_free(pt);
-			break;
-		}
-		for (int k = 0; k < o->paths.n; k++) {
-			if (o->format == FORMAT_JSON)
-				json(&j, o->cpus.v[i]->name, &v[k]);
-			else
-				text(img, o->cpus.v[i]->name, &v[k]);
-			if (v[k].ran && !v[k].identical)
-				rc = HS_EXIT_REGRESSION;
-			/* a path with a booted form that could not be checked (no
-			 * plugin, no QEMU, a boot that failed) checked nothing */
-			if (!v[k].ran && v[k].def->boot.point && !unchecked[0])
-				snprintf(unchecked, sizeof(unchecked), "%s on %s: not validated: %s",
-					 v[k].def->name, o->cpus.v[i]->name, v[k].why);
-		}
-		hs_patched_free(pt);
-	}
-	if (unchecked[0] && rc == HS_EXIT_OK) {
-		hs_fail("%s", unchecked);
+	if (ms_walk(img, &m, &(struct ms_stages){ .ctx = &pr, .validated = validated_stage }))
 		rc = cli_error();
-	}
+	else if (pr.differs)
+		rc = HS_EXIT_REGRESSION;
+	else if (pr.unchecked[0])
+		rc = hs_fail("%s", pr.unchecked), cli_error();
 	if (o->format == FORMAT_JSON && rc != HS_EXIT_ERROR) {
 		json_end_arr(&j);
 		json_end_obj(&j);
 		json_finish(&j);
 	}
 	hs_image_close(img);
-	free(v);
 	return rc;
 }
 

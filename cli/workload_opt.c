@@ -47,6 +47,18 @@ const struct hs_path_set *cli_path_set(void)
 	return cur ? &cur->set : &hs_path_set_builtin;
 }
 
+void cli_walk_options(struct ms_options *m, const struct opt_cpus *cpus, const struct opt_paths *paths,
+		      enum hs_state_source src)
+{
+	memset(m, 0, sizeof(*m));
+	for (int i = 0; i < cpus->n; i++)
+		m->cores[m->ncores++] = cpus->v[i];
+	for (int i = 0; paths && i < paths->n; i++)
+		m->paths[m->npaths++] = paths->v[i];
+	m->src = src;
+	m->set = cli_path_set();
+}
+
 const struct hs_path_def *const *cli_paths(void)
 {
 	return cur ? cur->list : hs_paths;

@@ -145,6 +145,29 @@ int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *con
 
 void ms_free(struct ms_image *m);
 
+/*
+ * The walk every command takes, in one place (pipeline.c): image ->
+ * patched image (each core of o) -> state (a session booting for o's path
+ * set) -> path runs (each path of o, in o's shard). A command gives the
+ * stages it prints and the walk goes no further than its last one: image
+ * stops at the patched image; paths and trace print the runs; validate
+ * takes each path's run against QEMU's instead of the runs; run and
+ * compare cost the runs into rows (ms_measure_images walks with the
+ * models). A run is freed after its stage returns. A stage that returns
+ * non-zero ends the walk, which returns that value; -1 is an error with
+ * hs_errmsg().
+ */
+struct ms_stages {
+	void *ctx;
+	int (*patched)(void *ctx, const struct hs_patched *pt);
+	int (*state)(void *ctx, const struct hs_patched *pt, struct hs_session *s);
+	int (*run)(void *ctx, const struct hs_patched *pt, struct hs_path_run *r);
+	int (*validated)(void *ctx, const struct hs_patched *pt, const struct hs_validation *v, int n);
+};
+int ms_walk(const struct hs_image *img, const struct ms_options *o, const struct ms_stages *st);
+/* ... core o->cores[c] alone */
+int ms_walk_core(const struct hs_image *img, const struct ms_options *o, int c, const struct ms_stages *st);
+
 /* A model for core with the command-line overrides applied. */
 struct hs_model *ms_model(const struct ms_options *o, const struct hs_core *core);
 

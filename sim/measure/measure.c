@@ -256,25 +256,6 @@ static int census_row(struct hs_model *m, const struct ms_options *o, const stru
 	return rc;
 }
 
-/* The sites pin_from measured the segments of path d in, on cpu. */
-static void pins_of(const struct ms_image *pin_from, const struct hs_path_def *d,
-		    const struct hs_core *core, struct hs_path_pins *pins)
-{
-	size_t l = strlen(d->name);
-
-	memset(pins, 0, sizeof(*pins));
-	for (int i = 0; pin_from && i < pin_from->nrows && pins->n < HS_ARRAY_SIZE(pins->v); i++) {
-		const struct ms_row *r = &pin_from->rows[i];
-
-		if (r->core != core || strncmp(r->name, d->name, l) || r->name[l] != '.' ||
-		    !r->site_fn[0])
-			continue;
-		snprintf(pins->v[pins->n].label, sizeof(pins->v[0].label), "%s", r->name + l + 1);
-		snprintf(pins->v[pins->n].fn, sizeof(pins->v[0].fn), "%s", r->site_fn);
-		pins->n++;
-	}
-}
-
 /* Distinct instruction bytes of the first sampled op (part p's, or all
  * when p < 0): the op's I-cache footprint. */
 static uint64_t op_code_bytes(const struct hs_path_run *pr, int p)
@@ -369,35 +350,23 @@ static int segment_rows(struct hs_model *m, const struct ms_options *o, const st
 	return 0;
 }
 
+/* One path's run on a core, costed into rows. */
 static int measure_path(struct hs_model *m, const struct ms_options *o, const struct hs_patched *pt,
-			struct hs_session *ses, const struct hs_path_def *d,
-			const struct ms_image *pin_from, struct ms_image *out)
+			const struct hs_path_run *pr, struct ms_image *out)
 {
-	struct hs_path_pins pins;
-	struct hs_path_run pr;
+	const struct hs_path_def *d = pr->def;
 	struct ms_row *row;
-	int rc = 0;
 
-	pins_of(pin_from, d, pt->core, &pins);
-	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .pins = pin_from ? &pins : NULL,
-				  .samples = o->samples };
-
-	if (hs_path_run(ses, d, &ro, &pr))
-		return -1;
-	if (!pr.ok) {
+	if (!pr->ok) {
 		if (!(row = new_row(out, d->name, d->name, pt->core)))
-			rc = -1;
-		else {
-			snprintf(row->why, sizeof(row->why), "%s", pr.why);
-			snprintf(row->state, sizeof(row->state), "%s", pr.state);
-		}
-	} else if (pr.nsegs || pr.census) {
-		rc = segment_rows(m, o, pt, d, &pr, out);
-	} else {
-		rc = run_rows(m, o, pt, d, &pr, out);
+			return -1;
+		snprintf(row->why, sizeof(row->why), "%s", pr->why);
+		snprintf(row->state, sizeof(row->state), "%s", pr->state);
+		return 0;
 	}
-	hs_path_run_free(&pr);
-	return rc;
+	if (pr->nsegs || pr->census)
+		return segment_rows(m, o, pt, d, pr, out);
+	return run_rows(m, o, pt, d, pr, out);
 }
 
 int ms_open(const char *path, struct ms_image *out)
@@ -423,30 +392,37 @@ static int core_in_shard(const struct ms_options *o, int c)
 	return 0;
 }
 
+/* The walk's stages for run and compare: a model per core, each run costed. */
+struct measuring {
+	const struct ms_options *o;
+	struct ms_image *out;
+	struct hs_model *m;
+};
+
+static int model_stage(void *ctx, const struct hs_patched *pt, struct hs_session *s)
+{
+	struct measuring *ms = ctx;
+
+	(void)s;
+	return (ms->m = model_for(ms->o, pt->core, pt->img)) ? 0 : -1;
+}
+
+static int cost_stage(void *ctx, const struct hs_patched *pt, struct hs_path_run *r)
+{
+	struct measuring *ms = ctx;
+
+	return measure_path(ms->m, ms->o, pt, r, ms->out);
+}
+
 int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out)
 {
-	struct hs_patched *pt;
-	struct hs_session *ses;
-	struct hs_model *m;
-	int rc = 0;
+	struct measuring ms = { .o = o, .out = out };
+	int rc;
 
 	if (!core_in_shard(o, c))
 		return 0;
-	if (!(pt = hs_patch(out->img, o->cores[c])))
-		return -1;
-	m = model_for(o, o->cores[c], out->img);
-	ses = m ? hs_session_new(pt, o->src, ms_path_set(o)) : NULL;
-	if (!m || !ses) {
-		hs_model_free(m);
-		hs_patched_free(pt);
-		return -1;
-	}
-	for (int k = 0; k < o->npaths && !rc; k++)
-		if (ms_in_shard(o, c, k))
-			rc = measure_path(m, o, pt, ses, o->paths[k], o->pin_from, out);
-	hs_session_free(ses);
-	hs_model_free(m);
-	hs_patched_free(pt);
+	rc = ms_walk_core(out->img, o, c, &(struct ms_stages){ .ctx = &ms, .state = model_stage, .run = cost_stage });
+	hs_model_free(ms.m);
 	return rc ? -1 : 0;
 }
 
