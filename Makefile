@@ -75,10 +75,12 @@ $(BUILD)/hotsim: $(CLI_OBJS) $(LIB)
 	@$(CC) $(EXTRA_LDFLAGS) -o $@.$$$$ $(CLI_OBJS) $(LIB) $(LDLIBS_ALL) && mv $@.$$$$ $@
 
 # A copy of the CLI with a throwaway core and path in its registries
-# (tests/extra_registry.c): test_cli checks they appear everywhere.
-$(BUILD)/hotsim-extra: $(CLI_OBJS) $(BUILD)/obj/tests/extra_registry.o $(LIB)
+# (tests/extra_registry.c), the path's user side in its workload: test_cli
+# and test_booted check they appear everywhere.
+$(BUILD)/hotsim-extra: $(CLI_OBJS) $(BUILD)/obj/tests/extra_registry.o $(BUILD)/obj/tests/workload_blob_extra.o \
+		       $(LIB)
 	@echo "  LD      $@"
-	@$(CC) $(EXTRA_LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/obj/tests/extra_registry.o $(LIB) $(LDLIBS_ALL)
+	@$(CC) $(EXTRA_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS_ALL)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -97,19 +99,31 @@ $(BUILD)/obj/%.o: %.c
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
 # The workload a booted kernel runs (booted state): a static aarch64
-# program, embedded in hotsim by workload_blob.S. Linked at 256 MiB, away
-# from the 4 MiB where a user's own static program (--workload, /user)
-# is: the boot stops at a user marker by its address, and /init, which
-# starts /user, must never execute the same address.
+# program, init.c and the user side of every booted path - the part of
+# the path's own file under HS_USER_SIDE (kernels/workload/user_op.h) -
+# embedded in hotsim by workload_blob.S. Linked at 256 MiB, away from the
+# 4 MiB where a user's own static program (--workload, /user) is: the boot
+# stops at a user marker by its address, and /init, which starts /user,
+# must never execute the same address.
 CROSS_CC ?= aarch64-linux-gnu-gcc
+USER_SIDES := $(shell grep -l '^\#ifdef HS_USER_SIDE' kernels/paths/*.c)
+WORKLOAD_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static -Wl,--build-id=none \
+		   -Wl,-Ttext-segment=0x10000000 -DHS_USER_SIDE -Ikernels/workload
 # Without the cross compiler hotsim still builds, with no workload: every
 # image then runs on synthesized state, and says why.
-$(BUILD)/workload/init: kernels/workload/init.c Makefile
+define workload_rule
 	@mkdir -p $(dir $@)
-	@echo "  CROSS   $<"
+	@echo "  CROSS   $@"
 	@if command -v $(CROSS_CC) >/dev/null; then \
-		$(CROSS_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -Wl,--build-id=none -Wl,-Ttext-segment=0x10000000 -o $@ $<; \
+		$(CROSS_CC) $(WORKLOAD_CFLAGS) -o $@ $(filter %.c,$^); \
 	else echo "  (no $(CROSS_CC): hotsim is built without its boot workload)"; : > $@; fi
+endef
+$(BUILD)/workload/init: kernels/workload/init.c $(USER_SIDES) kernels/workload/user_op.h Makefile
+	$(workload_rule)
+# hotsim-extra's: the same with the throwaway path's user side
+$(BUILD)/workload/init-extra: kernels/workload/init.c $(USER_SIDES) tests/extra_registry.c \
+			      kernels/workload/user_op.h Makefile
+	$(workload_rule)
 
 # The QEMU plugin validation records IRQ streams with, against the
 # installed QEMU's own plugin header (from Debian's source package); without
@@ -143,6 +157,12 @@ $(BUILD)/obj/sim/vm/workload_blob.o: sim/vm/workload_blob.S $(BUILD)/workload/in
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	@$(CC) -c -DHS_WORKLOAD='"$(BUILD)/workload/init"' -o $@ $<
+# linked before the library, it is the one hotsim-extra embeds (the
+# library's own blob is then never pulled in)
+$(BUILD)/obj/tests/workload_blob_extra.o: sim/vm/workload_blob.S $(BUILD)/workload/init-extra
+	@mkdir -p $(dir $@)
+	@echo "  AS      $@"
+	@$(CC) -c -DHS_WORKLOAD='"$(BUILD)/workload/init-extra"' -o $@ $<
 
 # Rewritten only when the version changes (a commit, a dirty tree), so an
 # unchanged checkout does not relink.
@@ -253,7 +273,7 @@ test: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra lint
 # tracked in git, no function over 80 lines anywhere (named phases,
 # tables), and every file's header naming the file.
 LINT_C = $(sort $(wildcard sim/*/*.[ch] models/*.[ch] cli/*.[ch] kernels/paths/*.[ch] include/hotsim/*.h \
-		tests/*.[ch] tests/*/*.[ch] kernels/qemu/*.c kernels/workload/*.c))
+		tests/*.[ch] tests/*/*.[ch] kernels/qemu/*.c kernels/workload/*.[ch]))
 lint: $(LIB_OBJS) $(CLI_OBJS)
 	@scripts/check-layers.sh $(LIB_OBJS) $(CLI_OBJS)
 	@scripts/check-tracked.sh

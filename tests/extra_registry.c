@@ -4,6 +4,8 @@
  * data file plus one registry line and a new path one file plus one line:
  * each must appear in every list hotsim prints or accepts (test_cli.c).
  * tests/test_cores.c includes this file to put the core in its registry.
+ * The path's user side is here too, as a booted path's is in its own file:
+ * hotsim-extra's workload is built with it (the Makefile), hotsim's is not.
  *
  * The core differs from the modelled ones where a core file can: its
  * timing (out of order with two multiply pipes; every parameter it does
@@ -11,6 +13,28 @@
  * Linux's kpti_safe_list leaves out: Meltdown-affected, so boot maps the
  * kernel out at EL0), and its granules (no 64K pages).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* getuid() looped at a site of its own: an operation hotsim's own
+ * workload does not have, run after every one it has */
+HS_SITE(hs_at_extra);
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	hs_sys_fn(0, 0, 0, SYS_getuid);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; i < ops; i++)
+		hs_at_extra_fn(0, 0, 0, SYS_getuid);
+}
+
+HS_USER_OP(extra, .order = 1000, .warm = warm, .run = run);
+#else
 #include "hotsim/core.h"
 #include "hotsim/paths.h"
 #include "hotsim/model.h"	/* struct hs_param */
@@ -63,18 +87,17 @@ static const char *const stubs[] = { "generic_handle_domain_irq", NULL };
 
 /*
  * Its booted form, from this file alone: a point no definition of the
- * main registry names - A at the svc of its read() after the pipe point's
- * write(): it blocks until B has echoed the byte (the second half of the
- * round trip). The workload has the site (hs_at_read); the boot takes the
- * point because this definition names it, and validation steps it.
+ * main registry names, at the site of its own user side above (getuid());
+ * the boot takes the point because this definition names it, and
+ * validation steps it.
  */
 static const struct hs_boot_point point = {
-	.name = "extra-read", .kind = HS_POINT_SVC, .site = "hs_at_read",
+	.name = "extra-getuid", .kind = HS_POINT_SVC, .site = "hs_at_extra",
 };
 
 const struct hs_path_def hs_path_extra = {
 	.name = "extra.probe",
-	.summary = "registry test: the EL1 IRQ entry under another name; booted: A's read() of the echo",
+	.summary = "registry test: the EL1 IRQ entry under another name; booted: its own getuid() loop",
 	.kind = HS_PATH_EXCEPTION,
 	.exc = HS_EXC_IRQ,
 	.from_el = 1,
@@ -82,3 +105,4 @@ const struct hs_path_def hs_path_extra = {
 	.stubs = stubs,
 	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 2, .samples = 8 } },
 };
+#endif

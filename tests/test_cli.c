@@ -306,6 +306,35 @@ static int run_extra(const char *args, char **out)
 	return WEXITSTATUS(st);
 }
 
+/* Whether the file holds the bytes of s (its symbol names, say). */
+static int holds(const char *file, const char *s)
+{
+	size_t n;
+	uint8_t *b = hs_test_slurp(file, &n);
+	int found = b && memmem(b, n, s, strlen(s)) != NULL;
+
+	cr_assert_not_null(b, "%s", file);
+	free(b);
+	return found;
+}
+
+/* A booted path's user-side operation is in its own file too: the
+ * throwaway's getuid() site is in the workload hotsim-extra embeds (its
+ * symbol table names the site's function, hs_at_extra_fn, which no host
+ * code does), and in no other. */
+Test(cli, registries_a_new_path_brings_its_user_side)
+{
+	const char *bin = getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim";
+	char extra[512];
+
+	snprintf(extra, sizeof(extra), "%s", bin);
+	snprintf(strrchr(extra, '/') + 1, sizeof(extra) - (size_t)(strrchr(extra, '/') + 1 - extra), "hotsim-extra");
+	cr_assert(holds(extra, "hs_at_extra_fn"), "hotsim-extra's workload has the extra path's site");
+	cr_assert(holds(extra, "hs_at_getppid_fn"), "... and every other path's");
+	cr_assert(!holds(bin, "hs_at_extra_fn"), "hotsim's workload has no extra site");
+	cr_assert(holds(bin, "hs_at_getppid_fn"));
+}
+
 Test(cli, registries_a_new_core_and_path_appear_everywhere)
 {
 	char *out, want[300];

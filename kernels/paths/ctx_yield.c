@@ -7,6 +7,50 @@
  * with no working set (0k) counts them, without its pipes. Sub-rows
  * .a (A's side) and .d (D's side). Booted state only (hs_at_yield).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* sched_yield() with process D yielding back whenever it runs: one switch
+ * each way, looped at its site */
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static pid_t d;
+
+HS_SITE(hs_at_yield);
+
+static void setup(struct hs_wl *w)
+{
+	(void)w;
+	if ((d = fork()) == 0)
+		for (;;)
+			hs_sys_fn(0, 0, 0, SYS_sched_yield);
+}
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	hs_sys_fn(0, 0, 0, SYS_sched_yield);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; i < ops; i++)
+		hs_at_yield_fn(0, 0, 0, SYS_sched_yield);
+}
+
+static void teardown(struct hs_wl *w)
+{
+	(void)w;
+	kill(d, SIGKILL);
+	waitpid(d, NULL, 0);
+}
+
+HS_USER_OP(yield, .order = 120, .setup = setup, .warm = warm, .run = run,
+	   .teardown = teardown);
+#else
 #include "hotsim/paths.h"
 #include "paths/split.h"
 
@@ -53,3 +97,4 @@ const struct hs_path_def hs_path_ctx_yield = {
 		  .op = { .kind = HS_OP_SYSCALL, .warmup = 8, .samples = 64 } },
 	.bench = &bench,
 };
+#endif

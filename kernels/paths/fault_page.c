@@ -9,6 +9,70 @@
  * region is MADV_NOHUGEPAGE): one write, one fault, one page. Booted
  * state only (hs_at_touch).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* the first write to the next page of a fresh anonymous region (no huge
+ * pages, so each write is one fault); the store in asm, and twice
+ * (fork.c says why) */
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define TOUCH_FN(fn, at_touch)					\
+	__asm__(".text\n.balign 16\n"				\
+		".type " #fn ", %function\n"			\
+		#fn ":\n"					\
+		"	mrs x9, cntvct_el0\n"			\
+		at_touch "	str x9, [x0]\n"			\
+		"	ret\n"					\
+		".size " #fn ", . - " #fn "\n")
+TOUCH_FN(hs_touch_warm_fn, "");
+TOUCH_FN(hs_touch_fn, ".globl hs_at_touch\nhs_at_touch:\n");
+void hs_touch_warm_fn(char *page);
+void hs_touch_fn(char *page);
+
+static char *region;
+static size_t pages, page, next;
+
+static void setup(struct hs_wl *w)
+{
+	(void)w;
+	page = (size_t)sysconf(_SC_PAGESIZE);	/* 4K, 16K or 64K */
+	pages = HS_WL_WARMUP + HS_WL_OPS + 16;
+	region = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		      -1, 0);
+	if (region == MAP_FAILED) {
+		hs_wl_say("HOTSIM workload: no anonymous memory\n");
+		region = NULL;
+		return;
+	}
+	madvise(region, pages * page, MADV_NOHUGEPAGE);
+}
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	if (region && next < pages)
+		hs_touch_warm_fn(region + next++ * page);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; region && i < ops && next < pages; i++)
+		hs_touch_fn(region + next++ * page);
+}
+
+static void teardown(struct hs_wl *w)
+{
+	(void)w;
+	if (region)
+		munmap(region, pages * page);
+}
+
+HS_USER_OP(touch, .order = 150, .setup = setup, .warm = warm, .run = run,
+	   .teardown = teardown);
+#else
 #include "hotsim/paths.h"
 
 static const struct hs_boot_point point = {
@@ -31,3 +95,4 @@ const struct hs_path_def hs_path_fault_page = {
 	.boot = { .point = &point, .op = { .kind = HS_OP_ABORT, .warmup = 8, .samples = 64 } },
 	.bench = &bench,
 };
+#endif

@@ -11,6 +11,58 @@
  * op's. Sub-rows .parent and .child (from the first instruction the child
  * runs until A runs again). Booted state only (hs_at_fork).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/*
+ * clone(SIGCHLD, no stack, no tids) - the raw syscall, not glibc's fork(),
+ * whose atfork handlers and tid bookkeeping are glibc's cost - the child
+ * exit_group(0)s at once, the parent wait4(pid, NULL, 0, NULL)s for that
+ * child, as lmbench's waitpid(pid) does (wait4(-1) would reap the last
+ * op's child while this one has not run yet: ops two at a time). In asm,
+ * so that nothing but the operation touches memory (a C loop's stack
+ * writes after fork are copy-on-write faults of their own); twice: the
+ * warm-up's copy without labels, and the labelled one.
+ */
+#define FORK_FN(fn, at_fork, at_wait)				\
+	__asm__(".text\n.balign 16\n"				\
+		".type " #fn ", %function\n"			\
+		#fn ":\n"					\
+		"	mov x0, #17\n"	/* SIGCHLD */		\
+		"	mov x1, xzr\n	mov x2, xzr\n"		\
+		"	mov x3, xzr\n	mov x4, xzr\n"		\
+		"	mov x8, #220\n"	/* clone */		\
+		"	mrs x9, cntvct_el0\n"			\
+		at_fork "	svc #0\n"			\
+		"	cbnz x0, 1f\n"				\
+		"	mov x8, #94\n"	/* exit_group(0) */	\
+		"	svc #0\n"				\
+		"1:	mov x1, xzr\n	mov x2, xzr\n"		\
+		"	mov x3, xzr\n"	/* x0: the child's pid */	\
+		"	mov x8, #260\n"	/* wait4 */		\
+		at_wait "	svc #0\n"			\
+		"	ret\n"					\
+		".size " #fn ", . - " #fn "\n")
+FORK_FN(hs_fork_warm_fn, "", "");
+FORK_FN(hs_fork_fn, ".globl hs_at_fork\nhs_at_fork:\n", ".globl hs_at_wait\nhs_at_wait:\n");
+void hs_fork_warm_fn(void);
+void hs_fork_fn(void);
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	hs_fork_warm_fn();
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; i < ops; i++)
+		hs_fork_fn();
+}
+
+HS_USER_OP(fork, .order = 130, .warm = warm, .run = run);
+#else
 #include "hotsim/paths.h"
 #include "paths/split.h"
 
@@ -67,3 +119,4 @@ const struct hs_path_def hs_path_fork = {
 			  .max_insns = 400000 } },
 	.bench = &bench,
 };
+#endif

@@ -5,6 +5,39 @@
  * kernel_exit 0 to eret. On cores with a Spectre-BHB mitigation the vector
  * is the hardened one boot installs (firmware call on A73).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* A getpid() at the site, then A spins in user space through the label
+ * hs_tick_el0 for SPIN_TICKS of the counter (more than two ticks at HZ
+ * 100), where the replay takes each tick */
+#define SPIN_TICKS 1250000	/* 20 ms of the 62.5 MHz counter */
+
+HS_SITE(hs_at_spin);
+__asm__(".text\n.balign 16\n.globl hs_tick_el0\n"
+	".type hs_tick_el0_fn, %function\n"
+	"hs_tick_el0_fn:\n"
+	"hs_tick_el0:\n"
+	"	nop\n"
+	"	ret\n"
+	".size hs_tick_el0_fn, . - hs_tick_el0_fn\n");
+void hs_tick_el0_fn(void);
+
+static void run(struct hs_wl *w, long ops)
+{
+	volatile uint64_t spins = 0;
+
+	(void)w;
+	(void)ops;
+	hs_at_spin_fn(0, 0, 0, SYS_getpid);
+	for (uint64_t t0 = hs_wl_counter(); hs_wl_counter() - t0 < SPIN_TICKS;) {
+		hs_tick_el0_fn();
+		spins++;
+	}
+}
+
+HS_USER_OP(spin, .order = 40, .run = run);
+#else
 #include "irq_split.h"
 
 /* booted: ticks while A spins in user space (the workload's hs_at_spin
@@ -43,3 +76,4 @@ const struct hs_path_def hs_path_irq_el0 = {
 		  .op = { .kind = HS_OP_IRQ, .from_el = 0, .warp = "hs_tick_el0", .warmup = 4,
 			  .samples = 40 } },
 };
+#endif

@@ -6,6 +6,34 @@
  * the emulated GICv3 CPU interface and EOIs it), then kernel_exit to eret.
  * Below the root handler, the irq domain's flow handler is stubbed.
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* read() of /dev/zero, 256 KiB at a time (the kernel clears user memory),
+ * for SPIN_TICKS of the counter: the ticks come while the kernel runs */
+#define SPIN_TICKS 1250000	/* 20 ms of the 62.5 MHz counter */
+#define ZERO_CHUNK (256 << 10)
+
+static char zero_buf[ZERO_CHUNK];
+
+HS_SITE(hs_at_zero);
+
+static void warm(struct hs_wl *w)
+{
+	hs_sys_fn(w->zero, (long)zero_buf, sizeof(zero_buf), SYS_read);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)ops;
+	hs_at_zero_fn(w->zero, (long)zero_buf, sizeof(zero_buf), SYS_read);
+	for (uint64_t t0 = hs_wl_counter(); hs_wl_counter() - t0 < SPIN_TICKS;)
+		hs_sys_fn(w->zero, (long)zero_buf, sizeof(zero_buf), SYS_read);
+}
+
+/* 32 warm reads: each clears 256 KiB */
+HS_USER_OP(zero, .order = 50, .warmup = 32, .warm = warm, .run = run);
+#else
 #include "irq_split.h"
 
 /* booted: ticks while the kernel clears user memory for A (read() of
@@ -46,3 +74,4 @@ const struct hs_path_def hs_path_irq_el1 = {
 			  .warmup = 4, .samples = 40 } },
 	.tick = 1,	/* the tick as a running kernel takes it: projections add it */
 };
+#endif

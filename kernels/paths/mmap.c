@@ -6,6 +6,48 @@
  * it) - Fastpath's micromm/munmap operation, its loop's one page. Booted
  * state only (hs_at_mmap).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS),
+ * one write (the fault that gives it its page), munmap; in asm, and twice
+ * (fork.c says why) */
+#define MMAP_FN(fn, at_mmap, at_munmap)				\
+	__asm__(".text\n.balign 16\n"				\
+		".type " #fn ", %function\n"			\
+		#fn ":\n"					\
+		"	mov x0, xzr\n	mov x1, #4096\n"	\
+		"	mov x2, #3\n	mov x3, #0x22\n"	\
+		"	mov x4, #-1\n	mov x5, xzr\n"		\
+		"	mov x8, #222\n"	/* mmap */		\
+		"	mrs x9, cntvct_el0\n"			\
+		at_mmap "	svc #0\n"			\
+		"	str x9, [x0]\n"			\
+		"	mov x1, #4096\n"			\
+		"	mov x8, #215\n"	/* munmap */		\
+		at_munmap "	svc #0\n"			\
+		"	ret\n"					\
+		".size " #fn ", . - " #fn "\n")
+MMAP_FN(hs_mmap_warm_fn, "", "");
+MMAP_FN(hs_mmap_fn, ".globl hs_at_mmap\nhs_at_mmap:\n", ".globl hs_at_munmap\nhs_at_munmap:\n");
+void hs_mmap_warm_fn(void);
+void hs_mmap_fn(void);
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	hs_mmap_warm_fn();
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; i < ops; i++)
+		hs_mmap_fn();
+}
+
+HS_USER_OP(mmap, .order = 140, .warm = warm, .run = run);
+#else
 #include "hotsim/paths.h"
 
 static const struct hs_boot_point point = {
@@ -30,3 +72,4 @@ const struct hs_path_def hs_path_mmap = {
 		  .op = { .kind = HS_OP_SYSCALL, .end_site = "hs_at_munmap", .warmup = 8, .samples = 64 } },
 	.bench = &bench,
 };
+#endif

@@ -8,6 +8,53 @@
  * returns to user space. Sub-rows split every instruction into .user,
  * .write, .wakeup, .read, .switch and .return.
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* A writes a byte to B through pipe a, B echoes it back through pipe b,
+ * A reads it: perf bench sched pipe's round trip, between two processes */
+#include <unistd.h>
+
+static int a[2], b[2];
+static char byte = 'x';
+
+HS_SITE(hs_at_write);
+HS_SITE(hs_at_read);
+
+static void setup(struct hs_wl *w)
+{
+	(void)w;
+	if (pipe(a) || pipe(b)) {
+		hs_wl_say("HOTSIM workload: no pipes\n");
+		return;
+	}
+	if (fork() == 0) {
+		/* B: echo every byte back, forever */
+		for (;;) {
+			hs_sys_fn(a[0], (long)&byte, 1, SYS_read);
+			hs_sys_fn(b[1], (long)&byte, 1, SYS_write);
+		}
+	}
+}
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	hs_sys_fn(a[1], (long)&byte, 1, SYS_write);
+	hs_sys_fn(b[0], (long)&byte, 1, SYS_read);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; i < ops; i++) {
+		hs_at_write_fn(a[1], (long)&byte, 1, SYS_write);
+		hs_at_read_fn(b[0], (long)&byte, 1, SYS_read);
+	}
+}
+
+HS_USER_OP(pipe, .order = 30, .setup = setup, .warm = warm, .run = run);
+#else
 #include "paths/path_internal.h"
 #include "paths/split.h"
 
@@ -114,3 +161,4 @@ const struct hs_path_def hs_path_sched_pipe = {
 		  .op = { .kind = HS_OP_SYSCALL, .end_site = "hs_at_read", .warmup = 8, .samples = 64 } },
 	.bench = &bench,
 };
+#endif

@@ -9,6 +9,52 @@
  * .handler (user code: handler and trampoline), .sigreturn (the
  * rt_sigreturn syscall). Booted state only (hs_at_kill).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* kill(self, SIGUSR1) looped at its site: the handler runs, then
+ * rt_sigreturn, then the svc returns */
+#include <signal.h>
+
+static volatile int caught;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	caught++;
+}
+
+static struct hs_ksigaction act = { on_usr1, 0, 0, 0 };
+
+HS_SITE(hs_at_kill);
+
+static void setup(struct hs_wl *w)
+{
+	(void)w;
+	hs_sys4_fn(SIGUSR1, (long)&act, 0, 8, SYS_rt_sigaction);
+}
+
+static void warm(struct hs_wl *w)
+{
+	hs_sys_fn(w->self, SIGUSR1, 0, SYS_kill);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	for (long i = 0; i < ops; i++)
+		hs_at_kill_fn(w->self, SIGUSR1, 0, SYS_kill);
+}
+
+static void teardown(struct hs_wl *w)
+{
+	(void)w;
+	if (caught < HS_WL_WARMUP)
+		hs_wl_say("HOTSIM workload: SIGUSR1 was not caught\n");
+}
+
+HS_USER_OP(kill, .order = 100, .setup = setup, .warm = warm, .run = run,
+	   .teardown = teardown);
+#else
 #include "hotsim/paths.h"
 #include "paths/split.h"
 
@@ -66,3 +112,4 @@ const struct hs_path_def hs_path_signal_catch = {
 		  .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 64 } },
 	.bench = &bench,
 };
+#endif

@@ -4,6 +4,36 @@
  * under the sighand lock (the old action out: none asked), ret_to_user.
  * Booted state only (hs_at_sigact).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* rt_sigaction(SIGUSR1, handler) looped at its site */
+#include <signal.h>
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static struct hs_ksigaction act = { on_usr1, 0, 0, 0 };
+
+HS_SITE4(hs_at_sigact);
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	hs_sys4_fn(SIGUSR1, (long)&act, 0, 8, SYS_rt_sigaction);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; i < ops; i++)
+		hs_at_sigact_fn(SIGUSR1, (long)&act, 0, 8, SYS_rt_sigaction);
+}
+
+HS_USER_OP(sigact, .order = 90, .warm = warm, .run = run);
+#else
 #include "hotsim/paths.h"
 
 static const struct hs_boot_point point = {
@@ -26,3 +56,4 @@ const struct hs_path_def hs_path_signal_install = {
 	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
 	.bench = &bench,
 };
+#endif

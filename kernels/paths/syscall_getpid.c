@@ -4,6 +4,27 @@
  * el0t_64_sync_handler -> el0_svc -> do_el0_svc -> invoke_syscall ->
  * __arm64_sys_getpid, then ret_to_user with no pending work and eret.
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* getpid() looped at its site */
+HS_SITE(hs_at_getpid);
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	hs_sys_fn(0, 0, 0, SYS_getpid);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; i < ops; i++)
+		hs_at_getpid_fn(0, 0, 0, SYS_getpid);
+}
+
+HS_USER_OP(getpid, .order = 10, .warm = warm, .run = run);
+#else
 #include "hotsim/paths.h"
 
 /* booted: A at the svc of its getpid() (the workload's hs_at_getpid) */
@@ -33,3 +54,4 @@ const struct hs_path_def hs_path_syscall_getpid = {
 	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
 	.bench = &bench,
 };
+#endif

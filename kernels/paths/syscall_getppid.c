@@ -5,6 +5,27 @@
  * (an RCU read of the real parent's tgid), ret_to_user, eret. Booted
  * state only: the workload's getppid() loop at hs_at_getppid.
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* getppid() looped at its site */
+HS_SITE(hs_at_getppid);
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	hs_sys_fn(0, 0, 0, SYS_getppid);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; i < ops; i++)
+		hs_at_getppid_fn(0, 0, 0, SYS_getppid);
+}
+
+HS_USER_OP(getppid, .order = 60, .warm = warm, .run = run);
+#else
 #include "hotsim/paths.h"
 
 static const struct hs_boot_point point = {
@@ -27,3 +48,4 @@ const struct hs_path_def hs_path_syscall_getppid = {
 	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
 	.bench = &bench,
 };
+#endif

@@ -5,6 +5,29 @@
  * sys_ni_syscall), then ret_to_user and eret. The path the this_cpu series
  * benchmarks as syscall/invalid.
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* syscall 4095 (above every kernel's __NR_syscalls) looped at its site */
+#define NR_INVALID 4095
+
+HS_SITE(hs_at_invalid);
+
+static void warm(struct hs_wl *w)
+{
+	(void)w;
+	hs_sys_fn(0, 0, 0, NR_INVALID);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	(void)w;
+	for (long i = 0; i < ops; i++)
+		hs_at_invalid_fn(0, 0, 0, NR_INVALID);
+}
+
+HS_USER_OP(invalid, .order = 20, .warm = warm, .run = run);
+#else
 #include "hotsim/paths.h"
 
 /* booted: A at the svc of syscall 4095 (the workload's hs_at_invalid) */
@@ -31,3 +54,4 @@ const struct hs_path_def hs_path_syscall_invalid = {
 	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
 	.bench = &bench,
 };
+#endif

@@ -4,6 +4,27 @@
  * position, vfs_read -> read_iter_zero (clears one user byte), fsnotify's
  * access event, ret_to_user. Booted state only (hs_at_rdzero).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* read() of one byte from /dev/zero looped at its site */
+static char byte;
+
+HS_SITE(hs_at_rdzero);
+
+static void warm(struct hs_wl *w)
+{
+	hs_sys_fn(w->zero, (long)&byte, 1, SYS_read);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	for (long i = 0; i < ops; i++)
+		hs_at_rdzero_fn(w->zero, (long)&byte, 1, SYS_read);
+}
+
+HS_USER_OP(rdzero, .order = 70, .warm = warm, .run = run);
+#else
 #include "hotsim/paths.h"
 
 static const struct hs_boot_point point = {
@@ -26,3 +47,4 @@ const struct hs_path_def hs_path_syscall_read = {
 	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
 	.bench = &bench,
 };
+#endif

@@ -4,6 +4,27 @@
  * write_null (which takes the byte and does nothing), fsnotify's modify
  * event, ret_to_user. Booted state only (hs_at_wrnull).
  */
+#ifdef HS_USER_SIDE
+#include "user_op.h"
+
+/* write() of one byte to /dev/null looped at its site */
+static char byte = 'x';
+
+HS_SITE(hs_at_wrnull);
+
+static void warm(struct hs_wl *w)
+{
+	hs_sys_fn(w->null, (long)&byte, 1, SYS_write);
+}
+
+static void run(struct hs_wl *w, long ops)
+{
+	for (long i = 0; i < ops; i++)
+		hs_at_wrnull_fn(w->null, (long)&byte, 1, SYS_write);
+}
+
+HS_USER_OP(wrnull, .order = 80, .warm = warm, .run = run);
+#else
 #include "hotsim/paths.h"
 
 static const struct hs_boot_point point = {
@@ -26,3 +47,4 @@ const struct hs_path_def hs_path_syscall_write = {
 	.boot = { .point = &point, .op = { .kind = HS_OP_SYSCALL, .warmup = 16, .samples = 128 } },
 	.bench = &bench,
 };
+#endif
