@@ -121,8 +121,10 @@ static int run(void *p, char **args)
 		rc = cli_error();
 	else if (pr.differs)
 		rc = HS_EXIT_REGRESSION;
-	else if (pr.unchecked[0])
-		rc = hs_fail("%s", pr.unchecked), cli_error();
+	else if (pr.unchecked[0]) {
+		hs_fail("%s", pr.unchecked);
+		rc = cli_error();
+	}
 	if (o->format == FORMAT_JSON && rc != HS_EXIT_ERROR) {
 		json_end_arr(&j);
 		json_end_obj(&j);
