@@ -143,12 +143,21 @@ build_one() {
 		echo "kernels: [$v] full build of linux $(srcver "$line") ($tc, fragments: $frags) -- a few minutes"
 		rm -rf "$tree"
 		link_tree "$src" "$tree"
-		cfgs=""
-		for f in ${frags//,/ }; do cfgs="$cfgs $here/$f.config"; done
-		# shellcheck disable=SC2086
-		cat $cfgs > "$tree/.hotsim-fragment"
-		merge_config "$tree" "$tc" "$log" "$tree/.hotsim-fragment" ||
-			{ tail -20 "$log" >&2; die "[$v] allnoconfig failed; log: $log"; }
+		cfgs=""; base=allnoconfig
+		: > "$tree/.hotsim-fragment"
+		for f in ${frags//,/ }; do
+			if [ "$f" = defconfig ]; then
+				# the line's own defconfig under the fragments, its
+				# modules left out (defconfig.config)
+				base=alldefconfig
+				grep -v '=m$' "$tree/arch/arm64/configs/defconfig" >> "$tree/.hotsim-fragment"
+			else
+				cfgs="$cfgs $here/$f.config"
+				cat "$here/$f.config" >> "$tree/.hotsim-fragment"
+			fi
+		done
+		merge_config "$tree" "$tc" "$log" "$tree/.hotsim-fragment" "$base" ||
+			{ tail -20 "$log" >&2; die "[$v] $base failed; log: $log"; }
 		# shellcheck disable=SC2086
 		config_misses "$v" "$tree/.config" $cfgs || die "[$v] config fragment not honoured (see above)"
 	fi

@@ -86,12 +86,14 @@ run_make() {
 	grep -c '^  [A-Z]' "$log" > "$recipe_steps/steps-$name" || true
 }
 
-# merge_config TREE TOOLCHAIN LOG FRAGMENT [make arguments...]: allnoconfig
-# with FRAGMENT's options forced (KCONFIG_ALLCONFIG), olddefconfig'd by Kconfig.
+# merge_config TREE TOOLCHAIN LOG FRAGMENT BASE [make arguments...]: BASE
+# (allnoconfig, or alldefconfig for a variant built on the defconfig) with
+# FRAGMENT's options forced (KCONFIG_ALLCONFIG; a later line wins over an
+# earlier one), olddefconfig'd by Kconfig.
 merge_config() {
-	local tree=$1 tc=$2 log=$3 frag=$4; shift 4
+	local tree=$1 tc=$2 log=$3 frag=$4 base=$5; shift 5
 	# shellcheck disable=SC2046
-	KCONFIG_ALLCONFIG="$frag" make -s -C "$tree" $(make_args "$tc") $(host_pins) "$@" allnoconfig >>"$log" 2>&1
+	KCONFIG_ALLCONFIG="$frag" make -s -C "$tree" $(make_args "$tc") $(host_pins) "$@" "$base" >>"$log" 2>&1
 }
 
 # config_misses NAME CONFIG FRAGMENT...: every option the fragments set must
