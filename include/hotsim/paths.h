@@ -109,8 +109,10 @@ enum hs_op_kind {
 	HS_OP_IRQ,		/* an IRQ taken from EL from_el, to its eret */
 	HS_OP_ABORT,		/* the abort A's instruction at the point's site
 				 * takes (a page fault), to the eret back to it */
-	HS_OP_RANGE		/* a user workload's marked range: from the EL0
-				 * instruction at range_begin to the next range_end */
+	HS_OP_RANGE		/* a marked range: from the EL0 instruction at
+				 * range_begin (0: the point's site) to the next
+				 * range_end (none: to the next range_begin, one
+				 * iteration of a loop) */
 };
 
 struct hs_op_def {

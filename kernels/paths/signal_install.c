@@ -1,35 +1,37 @@
 /*
- * signal_install.c - signal.install: rt_sigaction(SIGUSR1, handler) (x8 =
- * 134), lmbench's "lat_sig install": copy the new action in, do_sigaction
- * under the sighand lock (the old action out: none asked), ret_to_user.
+ * signal_install.c - signal.install: rt_sigaction(SIGUSR1, handler, &old)
+ * (x8 = 134), lmbench's "lat_sig install" (lat_sig.c do_install): copy the
+ * new action in, do_sigaction under the sighand lock, the old action out,
+ * ret_to_user.
  * Booted state only (hs_at_sigact).
  */
 #ifdef HS_USER_SIDE
+#include <signal.h>
+
 #include "user_op.h"
 
-/* rt_sigaction(SIGUSR1, handler) looped at its site */
-#include <signal.h>
+/* rt_sigaction(SIGUSR1, handler, &old) looped at its site */
 
 static void on_usr1(int sig)
 {
 	(void)sig;
 }
 
-static struct hs_ksigaction act = { on_usr1, 0, 0, 0 };
+static struct hs_ksigaction act = { on_usr1, 0, 0, 0 }, old;
 
 HS_SITE4(hs_at_sigact);
 
 static void warm(struct hs_wl *w)
 {
 	(void)w;
-	hs_sys4_fn(SIGUSR1, (long)&act, 0, 8, SYS_rt_sigaction);
+	hs_sys4_fn(SIGUSR1, (long)&act, (long)&old, 8, SYS_rt_sigaction);
 }
 
 static void run(struct hs_wl *w, long ops)
 {
 	(void)w;
 	for (long i = 0; i < ops; i++)
-		hs_at_sigact_fn(SIGUSR1, (long)&act, 0, 8, SYS_rt_sigaction);
+		hs_at_sigact_fn(SIGUSR1, (long)&act, (long)&old, 8, SYS_rt_sigaction);
 }
 
 HS_USER_OP(sigact, .order = 90, .warm = warm, .run = run);

@@ -57,6 +57,32 @@ void hs_wl_say(const char *s)
 	hs_sys_fn(1, (long)s, n, SYS_write);
 }
 
+int hs_wl_file(const char *path, long bytes)
+{
+	char dir[256], block[4096];
+	int fd;
+
+	if (access(path, F_OK) == 0)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = strchr(dir + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = 0;
+		mkdir(dir, 0755);
+		*p = '/';
+	}
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) {
+		hs_wl_say("HOTSIM workload: cannot create a benchmark file\n");
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(block); i++)
+		block[i] = (char)('a' + i % 26);
+	for (long left = bytes; left > 0; left -= (long)sizeof(block))
+		if (write(fd, block, left < (long)sizeof(block) ? (size_t)left : sizeof(block)) < 0)
+			break;
+	close(fd);
+	return 0;
+}
+
 /* A small number at the start of a /proc file ("0.00 0.00 0.00 1/57 123",
  * "131.04 128.00"): field k (0-based, blank-separated); -1 if unreadable. */
 static long proc_field(const char *path, int k)
@@ -163,10 +189,22 @@ static void run_ops(struct hs_wl *w)
 	}
 }
 
-int main(void)
+/* Run as a program an operation exec()s (user_op.h, argv0): its main. */
+static int exec_entry(const char *argv0)
+{
+	for (const struct hs_user_op *op = __start_hs_user_ops; argv0 && op < __stop_hs_user_ops; op++)
+		if (op->argv0 && !strcmp(op->argv0, argv0))
+			return op->main();
+	return -1;
+}
+
+int main(int argc, char **argv)
 {
 	struct hs_wl w;
+	int rc;
 
+	if (argc > 0 && (rc = exec_entry(argv[0])) >= 0)
+		return rc;
 	hs_wl_say("HOTSIM workload start\n");
 	mkdir("/proc", 0555);
 	mount("proc", "/proc", "proc", 0, NULL);

@@ -37,6 +37,10 @@ struct hs_user_op {
 	void (*warm)(struct hs_wl *w);		/* one operation, unlabelled; or NULL */
 	void (*run)(struct hs_wl *w, long ops);	/* ops operations at the site */
 	void (*teardown)(struct hs_wl *w);	/* or NULL */
+	/* a program of its own the operation exec()s: the workload run with
+	 * this argv[0] is main() instead */
+	const char *argv0;
+	int (*main)(void);
 };
 
 /* Registered in a section of its own; the linker bounds it. */
@@ -82,6 +86,24 @@ struct hs_ksigaction {
 	uint64_t mask;
 };
 
+/* ... x0-x5 (mmap) */
+#define HS_SITE6(name)						\
+	__asm__(".text\n.balign 16\n.globl " #name "\n.globl " #name "_fn\n"	\
+		".type " #name "_fn, %function\n"		\
+		#name "_fn:\n"					\
+		"	mov x8, x6\n"				\
+		"	mrs x9, cntvct_el0\n"			\
+		#name ":\n"					\
+		"	svc #0\n"				\
+		"	ret\n"					\
+		".size " #name "_fn, . - " #name "_fn\n");	\
+	long name##_fn(long a, long b, long c, long d, long e, long f, long nr)
+
+/* lat_syscall's file (its FNAME), which stat, fstat, open and lat_sig prot
+ * use: a header of glibc's size */
+#define HS_LMB_FILE "/usr/include/sys/types.h"
+#define HS_LMB_FILE_BYTES 5888
+
 /* Every other system call: the same svc without a label (init.c). */
 long hs_sys_fn(long a, long b, long c, long nr);
 long hs_sys4_fn(long a, long b, long c, long d, long nr);
@@ -97,5 +119,11 @@ static inline uint64_t hs_wl_counter(void)
 
 /* A line on the console (the boot's log names it when a point is missed). */
 void hs_wl_say(const char *s);
+
+/* The file at path, made (with its directories) if it is not there yet:
+ * bytes of a repeating pattern. 0, or -1 said on the console. The
+ * benchmarks' files (lmbench's stat, open and mapping targets) live in the
+ * root filesystem's page cache, as on a board where they are warm. */
+int hs_wl_file(const char *path, long bytes);
 
 #endif

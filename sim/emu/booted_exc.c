@@ -73,6 +73,18 @@ void hs_bt_range_mark(struct hs_runner *r, uint64_t pc)
 {
 	struct hs_booted *bt = bt_of(r);
 
+	if (pc == bt->spec.range_begin && bt->in_op && !bt->spec.range_end[0]) {
+		/* no end marker: a loop's next iteration ends the op; after the
+		 * last one the run stops here, before the next executes */
+		op_end(r, pc);
+		if (bt->spec.want && bt->nops >= bt->spec.want) {
+			r->stop_pc = 0;
+			r->reached_stop = 1;
+			r->icount--;
+			uc_emu_stop(r->uc);
+			return;
+		}
+	}
 	if (pc == bt->spec.range_begin && !bt->in_op) {
 		op_begin(bt, trace_len(r), 0);
 		return;

@@ -219,8 +219,11 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 		return;
 	/* the backend's stop sites, then its interrupts (QEMU takes one
 	 * before the instruction at the deadline executes) */
-	if (pc >= r->warp_lo && pc <= r->warp_hi)
+	if (pc >= r->warp_lo && pc <= r->warp_hi) {
 		r->be->at_warp(r, pc);
+		if (r->reached_stop)
+			return;		/* the backend ended the run before pc */
+	}
 	if (r->icount > r->next_event && r->be->event(r, pc)) {
 		r->icount--;	/* the instruction at pc did not execute */
 		return;

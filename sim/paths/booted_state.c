@@ -375,7 +375,9 @@ static int op_spec(const struct hs_boot_state *b, const struct hs_path_def *d, i
 	memset(spec, 0, sizeof(*spec));
 	spec->want = want;
 	if (op->kind == HS_OP_RANGE) {
-		spec->range_begin = op->range_begin;
+		/* a path's own range starts at its point's site; with no end
+		 * marker, each op ends where the next begins */
+		spec->range_begin = op->range_begin ? op->range_begin : p->site;
 		memcpy(spec->range_end, op->range_end, sizeof(spec->range_end));
 		return 0;
 	}
