@@ -222,6 +222,46 @@ struct ms_insn_note {
 /* The instructions of function fn in d, by address; count (at most max). */
 int ms_annotate(const struct ms_detail *d, const char *fn, struct ms_insn_note *a, int max);
 
+/* --- fidelity (fidelity.c): the models beside published boards ---------- */
+
+struct hs_board;
+struct hs_board_cell;
+
+/* One published cell beside hotsim's number for it. */
+struct ms_cell {
+	const struct hs_board_cell *c;
+	double board;			/* cycles: the published us x the board's clock */
+	double hotsim;			/* cycles: the cell's terms summed (ok) */
+	double ci95;			/* the terms' intervals, added in quadrature */
+	int ok;
+	int booted;			/* every term's row from the booted state */
+	char why[240];			/* !ok: why there is no number */
+};
+
+#define MS_MAX_CELLS 24
+struct ms_fidelity {
+	const struct hs_board *b;
+	struct ms_image img;		/* the rows measured (the board's core) */
+	struct ms_cell cells[MS_MAX_CELLS];
+	int ncells;
+	/* mean absolute percentage error of the fitted cells, of the held-out
+	 * ones; the largest of either, and its cell */
+	double mape_fit, mape_held, worst;
+	int nfit, nheld, worst_cell;
+};
+
+/* The board's paths on image, its core with the board's own parameters
+ * (its caches) and params on top, every cell computed as lmbench does:
+ * -1 with hs_errmsg() when the image cannot be measured at all; a cell
+ * that has no number says why. */
+int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_param *params, int nparams,
+		struct ms_fidelity *out);
+void ms_fidelity_free(struct ms_fidelity *f);
+/* The board's parameters and params as one list of at most max (board's
+ * first, core-qualified); their count, or -1 with hs_errmsg(). */
+int ms_board_params(const struct hs_board *b, const struct ms_param *params, int nparams,
+		    struct ms_param *out, int max);
+
 /* --- comparison (compare.c) --------------------------------------------- */
 
 struct ms_compare;

@@ -1,0 +1,196 @@
+/*
+ * cmd_fidelity.c - `hotsim fidelity VMLINUX`: per published board, each
+ * lmbench cell beside hotsim's number for it on the board's core, the
+ * ratio and the error, and the mean absolute error of the fitted cells
+ * and of the cells held out of the fit (docs/calibration.md). VMLINUX is
+ * the kernel to measure: the boards' like-config kernel is 6.12-board.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hotsim/board.h"
+#include "hotsim/err.h"
+#include "json.h"
+#include "report.h"
+
+struct fidelity_opts {
+	const char *boards;
+	struct opt_params params;
+	enum opt_format format;
+};
+
+static void defaults(void *p)
+{
+	(void)p;
+}
+
+static const char *use_of(const struct ms_cell *c)
+{
+	return c->c->flags & HS_CELL_UNPINNED ? "unpinned" : c->c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
+}
+
+static void text_head(const struct ms_fidelity *f)
+{
+	const struct hs_board *b = f->b;
+	char line[400];
+
+	printf("\nboard %s: %s\n", b->name, b->full);
+	rp_wrap(stdout, "  ran    ", "         ", b->kernel, RP_TEXT_WIDTH);
+	rp_wrap(stdout, "  cells  ", "         ", b->source, RP_TEXT_WIDTH);
+	for (int i = 0; i < f->img.nrows; i++)
+		if (f->img.rows[i].state[0]) {
+			snprintf(line, sizeof(line), "%s: %s", f->img.rows[i].core->name, f->img.rows[i].state);
+			rp_wrap(stdout, "  state  ", "         ", line, RP_TEXT_WIDTH);
+			break;
+		}
+}
+
+static void text(const struct ms_fidelity *f)
+{
+	text_head(f);
+	printf("\n%-28s %7s %7s %5s %7s %-8s\n", "lmbench (cycles per op)", "board", "hotsim", "ratio", "error",
+	       "use");
+	for (int i = 0; i < f->ncells; i++) {
+		const struct ms_cell *c = &f->cells[i];
+
+		if (!c->ok)
+			printf("%-28.28s %7.0f %7s %5s %7s %-8s\n", c->c->bench, c->board, "-", "", "", use_of(c));
+		else
+			printf("%-28.28s %7.0f %7.0f %5.2f %+6.1f%% %-8s\n", c->c->bench, c->board, c->hotsim,
+			       c->hotsim / c->board, 100 * (c->hotsim / c->board - 1), use_of(c));
+	}
+	printf("mean absolute error: %.1f%% over %d fitted cells, %.1f%% over %d held out\n", f->mape_fit,
+	       f->nfit, f->mape_held, f->nheld);
+	if (f->worst_cell >= 0)
+		printf("largest: %.1f%% (%s)\n", f->worst, f->cells[f->worst_cell].c->bench);
+	for (int i = 0; i < f->ncells; i++) {
+		char note[400];
+
+		snprintf(note, sizeof(note), "%s: %s", f->cells[i].c->bench,
+			 f->cells[i].ok ? f->cells[i].c->note : f->cells[i].why);
+		rp_wrap(stdout, "  ", "    ", note, RP_TEXT_WIDTH);
+	}
+}
+
+static void markdown(const struct ms_fidelity *f)
+{
+	printf("\n### %s: %s\n\n%s; cells: %s\n\n", f->b->name, f->b->full, f->b->kernel, f->b->source);
+	printf("| lmbench | board (cycles) | hotsim (cycles) | ratio | error | use |\n|---|---|---|---|---|---|\n");
+	for (int i = 0; i < f->ncells; i++) {
+		const struct ms_cell *c = &f->cells[i];
+
+		if (!c->ok)
+			printf("| %s | %.0f | - | | | %s |\n", c->c->bench, c->board, use_of(c));
+		else
+			printf("| %s | %.0f | %.0f | %.2f | %+.1f%% | %s |\n", c->c->bench, c->board, c->hotsim,
+			       c->hotsim / c->board, 100 * (c->hotsim / c->board - 1), use_of(c));
+	}
+	printf("\nMean absolute error: %.1f%% over %d fitted cells, %.1f%% over %d held out.\n", f->mape_fit,
+	       f->nfit, f->mape_held, f->nheld);
+}
+
+static void json_board(struct json *j, const struct ms_fidelity *f)
+{
+	json_begin_obj(j, NULL);
+	json_str(j, "board", f->b->name);
+	json_str(j, "core", f->b->core);
+	json_uint(j, "clock_hz", f->b->clock_hz);
+	json_num(j, "mape_fit", f->mape_fit, 2);
+	json_num(j, "mape_held_out", f->mape_held, 2);
+	json_begin_arr(j, "cells");
+	for (int i = 0; i < f->ncells; i++) {
+		const struct ms_cell *c = &f->cells[i];
+
+		json_begin_obj(j, NULL);
+		json_str(j, "bench", c->c->bench);
+		json_str(j, "use", use_of(c));
+		json_num(j, "board_cycles", c->board, 0);
+		if (c->ok) {
+			json_num(j, "hotsim_cycles", c->hotsim, 1);
+			json_num(j, "ci95", c->ci95, 1);
+			json_num(j, "ratio", c->hotsim / c->board, 4);
+			json_bool(j, "booted", c->booted);
+		}
+		json_str(j, "note", c->ok ? c->c->note : c->why);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_end_obj(j);
+}
+
+/* The board --board names, or every one. */
+static int boards_of(const char *name, const struct hs_board **v, int max)
+{
+	char known[200] = "";
+	int n = 0;
+
+	for (int i = 0; hs_boards[i] && n < max; i++) {
+		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
+			 hs_boards[i]->name);
+		if (!name || !strcmp(name, hs_boards[i]->name))
+			v[n++] = hs_boards[i];
+	}
+	return n ? n : hs_fail("unknown board '%.32s' (known: %s)", name, known);
+}
+
+static int run(void *p, char **args)
+{
+	const struct fidelity_opts *o = p;
+	const struct hs_board *b[8];
+	int n = boards_of(o->boards, b, 8), rc = HS_EXIT_OK;
+	struct json j;
+
+	if (n < 0 || cli_check_params(&o->params, &(struct opt_cpus){ .n = 0 }))
+		return cli_error();
+	if (o->format == FORMAT_JSON) {
+		json_init(&j, stdout);
+		json_begin_obj(&j, NULL);
+		json_str(&j, "schema", "hotsim-fidelity/1");
+		json_str(&j, "image", args[0]);
+		json_begin_arr(&j, "boards");
+	} else {
+		printf("hotsim fidelity %s: hotsim's cycles beside published boards' lmbench\n", args[0]);
+	}
+	for (int i = 0; i < n && rc == HS_EXIT_OK; i++) {
+		struct ms_fidelity f;
+
+		if (ms_fidelity(args[0], b[i], o->params.v, o->params.n, &f))
+			rc = cli_error();
+		else if (o->format == FORMAT_JSON)
+			json_board(&j, &f);
+		else if (o->format == FORMAT_MARKDOWN)
+			markdown(&f);
+		else
+			text(&f);
+		ms_fidelity_free(&f);
+	}
+	if (o->format == FORMAT_JSON && rc == HS_EXIT_OK) {
+		json_end_arr(&j);
+		json_end_obj(&j);
+		json_finish(&j);
+	}
+	return rc;
+}
+
+static const struct cli_opt opts[] = {
+	OPT("board", "NAME", OPT_STRING, struct fidelity_opts, boards, "one board (default: every one)"),
+	OPT("param", "[CORE.]NAME=V", OPT_PARAM, struct fidelity_opts, params, "override a model parameter"),
+	OPT_CHOICE("format", "FMT", OPT_FORMAT, struct fidelity_opts, format, "text markdown json",
+		   "text, markdown or json (--json)"),
+	OPT_TABLE_END
+};
+
+static const char *const notes[] = {
+	"each board's lmbench cells (models/boards.c) beside hotsim's, on the board's core with its caches;",
+	"VMLINUX should be configured as the boards' kernel (6.12-board: arm64 defconfig); held-out cells",
+	"were not fitted to; unpinned ones ran on several CPUs on the board and count in no error",
+	NULL
+};
+
+const struct cli_cmd cmd_fidelity = {
+	.name = "fidelity", .args = "VMLINUX", .nargs = 1,
+	.summary = "hotsim's cycles beside published boards' lmbench: ratio and error per cell",
+	.notes = notes,
+	.opts = opts, .size = sizeof(struct fidelity_opts), .defaults = defaults, .run = run,
+};

@@ -1,0 +1,52 @@
+/*
+ * board.h - the published board measurements hotsim's models are fitted to
+ * and checked against (models/boards.c; docs/calibration.md): a board is a
+ * core at a clock with its own cache geometry, the kernel it ran, and
+ * lmbench's cells as published, each with the hotsim paths that measure
+ * the same thing and how lmbench combines them.
+ */
+#ifndef HOTSIM_BOARD_H
+#define HOTSIM_BOARD_H
+
+#include <stdint.h>
+
+/* How a cell is used. */
+#define HS_CELL_HELD_OUT 0x1	/* kept out of the fit: it checks the fit */
+#define HS_CELL_UNPINNED 0x2	/* the board ran it on several CPUs (cross-CPU
+				 * wakeups, idle exits); hotsim runs one: shown,
+				 * neither fitted nor counted in the error */
+
+struct hs_board_cell {
+	const char *bench;		/* "lat_syscall null" */
+	double us;			/* as published, microseconds per op */
+	/* hotsim's number: the sum of coef x each path's typical mean (its
+	 * whole row, cycles per op), as lmbench subtracts its baselines */
+	struct { const char *path; int coef; } terms[3];
+	unsigned flags;			/* HS_CELL_* */
+	const char *note;		/* where the two are not like for like */
+};
+
+/* A parameter of the board's core that is the board's (its caches). */
+struct hs_board_param {
+	const char *name;
+	double value;
+	const char *source;
+};
+
+struct hs_board {
+	const char *name;		/* "am62x", used on the command line */
+	const char *full;		/* "TI AM62x SK: four Cortex-A53 at 1.4 GHz" */
+	const char *core;		/* the modelled core's name */
+	uint64_t clock_hz;		/* the clock the cells' cycles are at */
+	const char *kernel;		/* what ran: version, config, firmware */
+	const char *source;		/* where the cells are published */
+	const struct hs_board_param *params;	/* terminated by name NULL */
+	const struct hs_board_cell *cells;
+	unsigned ncells;
+};
+
+/* The boards, NULL-terminated; by name (NULL if none). */
+extern const struct hs_board *const hs_boards[];
+const struct hs_board *hs_board_find(const char *name);
+
+#endif

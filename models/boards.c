@@ -1,0 +1,101 @@
+/*
+ * boards.c - the fitting set (docs/calibration.md): lmbench on two real
+ * boards as Texas Instruments publish it in the Processor SDK "Linux
+ * Performance Guide" (TexasInstruments/processor-sdk-doc), Linux 6.12.57
+ * (SDK 11.02, arm64 defconfig plus TI's board fragments), TF-A at EL3
+ * answering the SMCCC firmware calls, every benchmark unpinned. Cycles are
+ * microseconds times the board's clock, which TI's own lat_ops integer add
+ * (one cycle) confirms. These cells and only these are fitted to; other
+ * published numbers are kept to check the fit.
+ *
+ * A cell's hotsim number is what lmbench computes: lat_sig catch is the
+ * caught kill() less kill(self, 0), and lat_sig prot the protection fault
+ * less that catch (lat_sig.c bench_catch, bench_prot).
+ */
+#include <string.h>
+
+#include "hotsim/board.h"
+
+#define SYSCALL_NOTE "svc to eret: lmbench's loop and glibc's wrapper (about 8 instructions) are not in it"
+#define FILE_NOTE "the file is in the root filesystem's page cache (tmpfs); the board's is on ext4, warm"
+#define PROC_NOTE "the process is hotsim's static workload; lmbench's is dynamically linked (more mappings to copy)"
+#define UNPINNED_NOTE "unpinned on the board: the two sides on two CPUs, with IPIs and idle exits; hotsim: one CPU"
+
+/* Both boards ran the same benchmarks; only the numbers differ. */
+#define CELLS(null, rd, wr, st, fst, inst, cat, prot, pipe, unx, ctx, fork, exec, pf, mm)			\
+	{ "lat_syscall null", null, { { "syscall.getppid", 1 } }, 0, SYSCALL_NOTE },				\
+	{ "lat_syscall read", rd, { { "syscall.read", 1 } }, 0, SYSCALL_NOTE },					\
+	{ "lat_syscall write", wr, { { "syscall.write", 1 } }, HS_CELL_HELD_OUT, SYSCALL_NOTE },		\
+	{ "lat_syscall stat", st, { { "syscall.stat", 1 } }, 0, FILE_NOTE },					\
+	{ "lat_syscall fstat", fst, { { "syscall.fstat", 1 } }, 0, SYSCALL_NOTE },				\
+	{ "lat_sig install", inst, { { "signal.install", 1 } }, HS_CELL_HELD_OUT, SYSCALL_NOTE },		\
+	{ "lat_sig catch", cat, { { "signal.catch", 1 }, { "signal.send", -1 } }, 0,				\
+	  "kill(self, SIGUSR1) caught, less kill(self, 0), as lat_sig computes it" },				\
+	{ "lat_sig prot", prot, { { "signal.prot", 1 }, { "signal.catch", -1 }, { "signal.send", 1 } }, 0,	\
+	  "the protection fault caught, less lat_sig catch, as lat_sig computes it" },			\
+	{ "lat_pipe", pipe, { { "sched-pipe", 1 } }, HS_CELL_UNPINNED, UNPINNED_NOTE },			\
+	{ "lat_unix", unx, { { NULL, 0 } }, HS_CELL_UNPINNED, "no hotsim path yet (an AF_UNIX round trip)" },	\
+	{ "lat_ctx -s 128K, 2 processes", ctx, { { NULL, 0 } }, HS_CELL_UNPINNED,				\
+	  "no hotsim path yet (two processes passing a token, 128 KB each)" },				\
+	{ "lat_proc fork", fork, { { "proc.fork", 1 } }, 0, PROC_NOTE },					\
+	{ "lat_proc exec", exec, { { "proc.exec", 1 } }, 0, PROC_NOTE "; its hello is static too" },		\
+	{ "lat_pagefault", pf, { { "fault.file", 1 } }, 0, FILE_NOTE },					\
+	{ "lat_mmap 1 MB", mm, { { "mmap.file", 1 } }, HS_CELL_HELD_OUT, FILE_NOTE }
+
+static const struct hs_board_cell am62x_cells[] = {
+	CELLS(0.46, 0.82, 0.78, 4.80, 1.98, 0.66, 5.52, 0.65, 25.77, 29.79, 7.99, 831.78, 979.70, 0.71, 55.13)
+};
+
+static const struct hs_board_param am62x_params[] = {
+	{ "l1i_size", 32768, "AM62x datasheet (SPRSP58): 32 KB L1 I-cache per A53" },
+	{ "l1d_size", 32768, "AM62x datasheet: 32 KB L1 D-cache per A53" },
+	{ "l2_size", 524288, "AM62x datasheet: 512 KB L2 shared by the four A53" },
+	{ NULL, 0, NULL }
+};
+
+static const struct hs_board am62x = {
+	.name = "am62x",
+	.full = "TI AM62x SK: four Cortex-A53 at 1.4 GHz",
+	.core = "a53",
+	.clock_hz = 1400000000,
+	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
+	.source = "TexasInstruments/processor-sdk-doc source/devices/AM62X/linux/Linux_Performance_Guide.rst "
+		  "at fc5d30a0, column am62xx_sk",
+	.params = am62x_params,
+	.cells = am62x_cells,
+	.ncells = sizeof(am62x_cells) / sizeof(am62x_cells[0]),
+};
+
+static const struct hs_board_cell j721e_cells[] = {
+	CELLS(0.40, 0.52, 0.50, 2.34, 1.00, 0.55, 3.16, 0.48, 14.54, 20.26, 5.26, 341.41, 370.33, 0.24, 31.13)
+};
+
+static const struct hs_board_param j721e_params[] = {
+	{ "l1i_size", 49152, "TDA4VM/J721E datasheet (SPRSP36): 48 KB L1 I-cache per A72" },
+	{ "l1d_size", 32768, "TDA4VM/J721E datasheet: 32 KB L1 D-cache per A72" },
+	{ "l2_size", 1048576, "TDA4VM/J721E datasheet: 1 MB L2 shared by the two A72" },
+	{ NULL, 0, NULL }
+};
+
+static const struct hs_board j721e = {
+	.name = "j721e",
+	.full = "TI J721E EVM: two Cortex-A72 at 2.0 GHz",
+	.core = "a72",
+	.clock_hz = 2000000000,
+	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
+	.source = "TexasInstruments/processor-sdk-doc source/devices/J7_Family/linux/"
+		  "Release_Specific_Kernel_Performance_Guide.rst at b6059c30, column j721e",
+	.params = j721e_params,
+	.cells = j721e_cells,
+	.ncells = sizeof(j721e_cells) / sizeof(j721e_cells[0]),
+};
+
+const struct hs_board *const hs_boards[] = { &am62x, &j721e, NULL };
+
+const struct hs_board *hs_board_find(const char *name)
+{
+	for (int i = 0; name && hs_boards[i]; i++)
+		if (!strcmp(hs_boards[i]->name, name))
+			return hs_boards[i];
+	return NULL;
+}
