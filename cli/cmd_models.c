@@ -29,11 +29,16 @@ static void print_text(const struct hs_model *m, int only_uncal)
 	printf("    %-22s %10s %-14s %-6s %s\n", "parameter", "value", "unit", "status", "source");
 	for (size_t i = 0; i < n; i++) {
 		const struct hs_param *p = hs_model_param(m, i);
+		char src[400];
 
 		if (only_uncal && p->calibrated)
 			continue;
+		if (p->hi > 0)
+			snprintf(src, sizeof(src), "%s (95%%: %g..%g)", p->source, p->lo, p->hi);
+		else
+			snprintf(src, sizeof(src), "%s", p->source);
 		printf("    %-22s %10g %-14s %-6s %s\n", p->name, p->value, p->unit,
-		       p->calibrated ? "cal" : "UNCAL", p->source);
+		       !p->calibrated ? "UNCAL" : p->hi > 0 ? "fit" : "cal", src);
 	}
 }
 
@@ -56,6 +61,10 @@ static void print_json(struct json *j, const struct hs_model *m, int only_uncal)
 		json_num(j, "value", p->value, p->value == (long long)p->value ? 0 : 3);
 		json_str(j, "unit", p->unit);
 		json_bool(j, "calibrated", p->calibrated);
+		if (p->hi > 0) {
+			json_num(j, "fit_lo", p->lo, 1);
+			json_num(j, "fit_hi", p->hi, 1);
+		}
 		json_str(j, "source", p->source);
 		json_end_obj(j);
 	}

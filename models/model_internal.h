@@ -192,8 +192,11 @@ extern const struct hs_param hs_param_defaults[HS_NPARAMS];
  * a source and HS_UNCAL(ID, value, "why this guess") for a named assumption;
  * name and unit are filled in from the central list when a model is created.
  */
-#define HS_CAL(id, v, src) [HS_P_##id] = { NULL, (v), NULL, (src), 1 }
-#define HS_UNCAL(id, v, src) [HS_P_##id] = { NULL, (v), NULL, (src), 0 }
+#define HS_CAL(id, v, src) [HS_P_##id] = { NULL, (v), NULL, (src), 1, 0, 0 }
+#define HS_UNCAL(id, v, src) [HS_P_##id] = { NULL, (v), NULL, (src), 0, 0, 0 }
+/* fitted to a board's published cells (docs/calibration.md): calibrated,
+ * with the 95% range the cells allow */
+#define HS_FIT(id, v, lo, hi, src) [HS_P_##id] = { NULL, (v), NULL, (src), 1, (lo), (hi) }
 
 struct hs_model;
 

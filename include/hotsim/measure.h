@@ -262,6 +262,53 @@ void ms_fidelity_free(struct ms_fidelity *f);
 int ms_board_params(const struct hs_board *b, const struct ms_param *params, int nparams,
 		    struct ms_param *out, int max);
 
+/* --- fit (fit.c): the unpublished costs fitted to a board's cells ------- */
+
+/*
+ * A knob: some of a core's unpublished parameters moved together, because
+ * the cells cannot tell them apart - one value for all (tied) or one
+ * factor on their core-file values (scaled) - within physical bounds.
+ */
+#define MS_MAX_KNOBS 8
+struct ms_knob {
+	const char *name;
+	const char *members[20];	/* parameter names, NULL-terminated */
+	int scaled;			/* 1: a factor on each member's value */
+	double lo, hi;			/* bounds of the value or factor */
+	const char *why;		/* the grouping and the bounds' source */
+};
+
+struct ms_fit_cell {
+	const struct hs_board_cell *c;
+	double board, before, after;	/* cycles; before: the core file's values */
+	int ok;
+};
+
+struct ms_fit {
+	const struct hs_board *b;
+	const struct hs_core *core;
+	struct {
+		const struct ms_knob *k;
+		double value;		/* fitted (scaled: the factor) */
+		double lo95, hi95;	/* the range the cells allow (95%) */
+		int determined;		/* the cells pin it down (docs/calibration.md) */
+	} v[MS_MAX_KNOBS];
+	int nknobs;
+	struct ms_fit_cell cells[MS_MAX_CELLS];
+	int ncells, nfit;
+	double rms_before, rms_after;	/* of the fitted cells' log ratios */
+	int evaluations;
+};
+
+/* The knobs fitted on a core (NULL-terminated), or NULL: none. */
+const struct ms_knob *const *ms_knobs(const struct hs_core *core);
+/* Replay the board's paths on image once, then fit the knobs of its core
+ * to the board's fitted cells (least squares on log ratios, bounded). */
+int ms_fit(const char *image, const struct hs_board *b, struct ms_fit *out);
+/* The value of member parameter i of knob k at the fit (a factor's
+ * product with the core file's value). */
+double ms_knob_member(const struct ms_fit *f, int k, const char *member);
+
 /* --- comparison (compare.c) --------------------------------------------- */
 
 struct ms_compare;

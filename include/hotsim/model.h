@@ -76,6 +76,8 @@ struct hs_param {
 	const char *unit;	/* "cycles", "entries", "bytes" */
 	const char *source;	/* where the number comes from */
 	int calibrated;		/* 0: nobody published it - a named guess */
+	double lo, hi;		/* fitted to published boards (hotsim fit): the 95%
+				 * range the cells allow; both 0 when not fitted */
 };
 
 struct hs_model;

@@ -22,6 +22,20 @@ uint64_t *ms_distinct_pcs(const struct hs_trace *t, size_t *n);
  * appending the rows (measure.c); ms_measure_images runs these. */
 int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out);
 
+/* Bounded Levenberg-Marquardt (lm.c): fn puts the residuals at x in r
+ * (their count in *nr, the same every call); x starts inside [lo, hi] and
+ * ends at the minimum found, cov the parameters' covariance there
+ * (INFINITY on the diagonal where J'J is singular). */
+typedef int (*ms_resid_fn)(void *ctx, const double *x, double *r, int *nr);
+struct ms_lm {
+	int n;
+	double x[MS_MAX_KNOBS], lo[MS_MAX_KNOBS], hi[MS_MAX_KNOBS];
+	double cov[MS_MAX_KNOBS][MS_MAX_KNOBS];
+	double rss;
+	int nres, iterations, singular;
+};
+int ms_lm(void *ctx, ms_resid_fn fn, struct ms_lm *s);
+
 /* The paths the options' sessions boot for: o->set, else the registry's. */
 static inline const struct hs_path_set *ms_path_set(const struct ms_options *o)
 {

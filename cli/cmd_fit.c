@@ -1,0 +1,112 @@
+/*
+ * cmd_fit.c - `hotsim fit VMLINUX --board NAME`: fit the board core's
+ * unpublished costs to the board's lmbench cells (docs/calibration.md):
+ * each knob's value, the range the cells allow and whether they determine
+ * it, every cell before and after, and the resulting parameter values -
+ * what the core file's fitted entries hold, so anyone can re-run the fit.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hotsim/board.h"
+#include "hotsim/err.h"
+#include "report.h"
+
+struct fit_opts {
+	const char *board;
+};
+
+static void defaults(void *p)
+{
+	(void)p;
+}
+
+static void knobs(const struct ms_fit *f)
+{
+	printf("\n%-12s %8s %15s %-10s %s\n", "knob", "value", "95% range", "determined", "members");
+	for (int j = 0; j < f->nknobs; j++) {
+		const struct ms_knob *k = f->v[j].k;
+		char v[24], range[40], members[200] = "";
+		int n = 0;
+
+		snprintf(v, sizeof(v), k->scaled ? "x%.2f" : "%.0f", f->v[j].value);
+		snprintf(range, sizeof(range), k->scaled ? "%.2f..%.2f" : "%.0f..%.0f", f->v[j].lo95, f->v[j].hi95);
+		for (int i = 0; k->members[i]; i++, n++)
+			if (i < 3)
+				snprintf(members + strlen(members), sizeof(members) - strlen(members), "%s%s",
+					 i ? ", " : "", k->members[i]);
+		if (n > 3)
+			snprintf(members + strlen(members), sizeof(members) - strlen(members), " (%d)", n);
+		printf("%-12s %8s %15s %-10s %s\n", k->name, v, range, f->v[j].determined ? "yes" : "no", members);
+	}
+}
+
+static void cells(const struct ms_fit *f)
+{
+	printf("\n%-28s %8s %8s %8s %s\n", "lmbench (cycles per op)", "board", "before", "after", "use");
+	for (int i = 0; i < f->ncells; i++) {
+		const struct ms_fit_cell *c = &f->cells[i];
+		const char *use = c->c->flags & HS_CELL_UNPINNED ? "unpinned" :
+				  c->c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
+
+		if (c->ok)
+			printf("%-28.28s %8.0f %8.0f %8.0f %s\n", c->c->bench, c->board, c->before, c->after, use);
+	}
+	printf("rms of the fitted cells' log ratios: %.3f before, %.3f after (%d cells, %d evaluations)\n",
+	       f->rms_before, f->rms_after, f->nfit, f->evaluations);
+}
+
+/* The fitted members' values, as the core file's entries take them. */
+static void members(const struct ms_fit *f)
+{
+	printf("\nparameters (%s, fit: lmbench 6.12, %s):\n", f->core->name, f->b->name);
+	for (int j = 0; j < f->nknobs; j++)
+		for (int i = 0; f->v[j].k->members[i]; i++) {
+			double v = ms_knob_member(f, j, f->v[j].k->members[i]);
+			double scale = f->v[j].k->scaled ? v / f->v[j].value : 1;
+
+			printf("  %-18s %8.1f  95%% %.1f..%.1f%s\n", f->v[j].k->members[i], v, f->v[j].lo95 * scale,
+			       f->v[j].hi95 * scale, f->v[j].determined ? "" : "  (not determined: stays a guess)");
+		}
+}
+
+static int run(void *p, char **args)
+{
+	const struct fit_opts *o = p;
+	const struct hs_board *b = hs_board_find(o->board);
+	struct ms_fit f;
+
+	if (!b) {
+		hs_fail("--board: no board '%.32s' (the boards: hotsim fidelity --help)", o->board ? o->board : "");
+		return cli_error();
+	}
+	if (ms_fit(args[0], b, &f))
+		return cli_error();
+	printf("hotsim fit %s --board %s: the %s's unpublished costs fitted to %d of the board's cells\n",
+	       args[0], b->name, f.core->name, f.nfit);
+	knobs(&f);
+	cells(&f);
+	members(&f);
+	return HS_EXIT_OK;
+}
+
+static const struct cli_opt opts[] = {
+	OPT("board", "NAME", OPT_STRING, struct fit_opts, board, "the board to fit to (models/boards.c)"),
+	OPT_TABLE_END
+};
+
+static const char *const notes[] = {
+	"replays the board's paths on VMLINUX once (the boards' kernel: 6.12-board), then fits its",
+	"core's knobs (groups of unpublished parameters) to the fitted cells: least squares on log ratios,",
+	"bounded; prints what the core file's fitted entries hold",
+	NULL
+};
+
+const struct cli_cmd cmd_fit = {
+	.name = "fit", .args = "VMLINUX", .nargs = 1,
+	.summary = "fit a core's unpublished costs to a published board's lmbench",
+	.notes = notes,
+	.opts = opts, .size = sizeof(struct fit_opts), .defaults = defaults, .run = run,
+};

@@ -1,0 +1,122 @@
+/*
+ * test_fit.c - the fit's optimiser (sim/measure/lm.c) on problems solved by
+ * hand, and the boards' cells as lmbench defines them (models/boards.c).
+ *
+ * A mean: residuals r_i = x - y_i are least squares at x = mean(y), and the
+ * Gauss-Newton variance of x is s^2 / m with s^2 = sum((y_i - mean)^2) /
+ * (m - 1). For y = {1, 2, 3, 6}: mean 3, squared deviations 4 + 1 + 0 + 9
+ * = 14, s^2 = 14 / 3, var = 14 / 12 = 1.1667.
+ * A line through two points: r = (a + b t_i) - y_i with (t, y) = (0, 1),
+ * (1, 3) fits exactly at a = 1, b = 2 (zero residuals).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "hotsim/board.h"
+#include "../sim/measure/measure_internal.h"
+
+#define NEAR(a, b, eps) cr_assert(fabs((a) - (b)) < (eps), "%s = %.6f, want %.6f", #a, (double)(a), \
+				  (double)(b))
+
+static int mean_resid(void *ctx, const double *x, double *r, int *nr)
+{
+	static const double y[] = { 1, 2, 3, 6 };
+
+	(void)ctx;
+	for (int i = 0; i < 4; i++)
+		r[i] = x[0] - y[i];
+	*nr = 4;
+	return 0;
+}
+
+static int line_resid(void *ctx, const double *x, double *r, int *nr)
+{
+	(void)ctx;
+	r[0] = x[0] + x[1] * 0 - 1;
+	r[1] = x[0] + x[1] * 1 - 3;
+	*nr = 2;
+	return 0;
+}
+
+Test(fit, a_mean_and_its_variance)
+{
+	struct ms_lm s = { .n = 1, .x = { 0 }, .lo = { -100 }, .hi = { 100 } };
+
+	cr_assert_eq(ms_lm(NULL, mean_resid, &s), 0);
+	NEAR(s.x[0], 3.0, 1e-6);
+	NEAR(s.rss, 14.0, 1e-6);
+	NEAR(s.cov[0][0], 14.0 / 12.0, 1e-6);
+	cr_assert(!s.singular);
+}
+
+Test(fit, a_bound_holds)
+{
+	/* the least-squares mean 3 lies above the bound 2.5: the fit stops there */
+	struct ms_lm s = { .n = 1, .x = { 0 }, .lo = { -1 }, .hi = { 2.5 } };
+
+	cr_assert_eq(ms_lm(NULL, mean_resid, &s), 0);
+	NEAR(s.x[0], 2.5, 1e-9);
+}
+
+Test(fit, two_parameters_exactly)
+{
+	struct ms_lm s = { .n = 2, .x = { 0, 0 }, .lo = { -10, -10 }, .hi = { 10, 10 } };
+
+	cr_assert_eq(ms_lm(NULL, line_resid, &s), 0);
+	NEAR(s.x[0], 1.0, 1e-6);
+	NEAR(s.x[1], 2.0, 1e-6);
+	NEAR(s.rss, 0.0, 1e-9);
+}
+
+/* A parameter the residuals do not depend on is not determined: J'J is
+ * singular, its variance infinite. */
+static int blind_resid(void *ctx, const double *x, double *r, int *nr)
+{
+	(void)ctx;
+	r[0] = x[0] - 1;
+	r[1] = x[0] - 2;
+	*nr = 2;
+	return 0;
+}
+
+Test(fit, a_parameter_the_cells_do_not_see)
+{
+	struct ms_lm s = { .n = 2, .x = { 0, 0 }, .lo = { -10, -10 }, .hi = { 10, 10 } };
+
+	cr_assert_eq(ms_lm(NULL, blind_resid, &s), 0);
+	NEAR(s.x[0], 1.5, 1e-3);	/* damped: to the stopping rule's precision */
+	cr_assert(s.singular);
+	cr_assert(isinf(s.cov[1][1]));
+}
+
+/* lat_sig's own sums (lat_sig.c bench_catch, bench_prot): catch is the
+ * caught kill less kill(self, 0); prot is the caught fault less that
+ * catch. The cycles are the published us times the clock: 0.46 us at
+ * 1.4 GHz is 644 cycles (published-boards: lat_syscall null). */
+Test(fit, the_cells_are_lmbench_s)
+{
+	const struct hs_board *b = hs_board_find("am62x");
+	int catch = -1, prot = -1, null = -1;
+
+	cr_assert_not_null(b);
+	for (unsigned i = 0; i < b->ncells; i++) {
+		if (!strcmp(b->cells[i].bench, "lat_sig catch"))
+			catch = (int)i;
+		if (!strcmp(b->cells[i].bench, "lat_sig prot"))
+			prot = (int)i;
+		if (!strcmp(b->cells[i].bench, "lat_syscall null"))
+			null = (int)i;
+	}
+	cr_assert(catch >= 0 && prot >= 0 && null >= 0);
+	NEAR(b->cells[null].us * (double)b->clock_hz / 1e6, 644, 0.5);
+	cr_assert_str_eq(b->cells[catch].terms[0].path, "signal.catch");
+	cr_assert_eq(b->cells[catch].terms[0].coef, 1);
+	cr_assert_str_eq(b->cells[catch].terms[1].path, "signal.send");
+	cr_assert_eq(b->cells[catch].terms[1].coef, -1);
+	/* prot - (catch - send) = prot - catch + send */
+	cr_assert_str_eq(b->cells[prot].terms[0].path, "signal.prot");
+	cr_assert_eq(b->cells[prot].terms[1].coef, -1);
+	cr_assert_eq(b->cells[prot].terms[2].coef, 1);
+	cr_assert_null(hs_board_find("no-such-board"));
+}
