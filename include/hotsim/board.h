@@ -12,9 +12,11 @@
 
 /* How a cell is used. */
 #define HS_CELL_HELD_OUT 0x1	/* kept out of the fit: it checks the fit */
-#define HS_CELL_UNPINNED 0x2	/* the board ran it on several CPUs (cross-CPU
-				 * wakeups, idle exits); hotsim runs one: shown,
-				 * neither fitted nor counted in the error */
+#define HS_CELL_UNPINNED 0x2	/* the board ran it across CPUs (cross-CPU
+				 * wakeups, IPIs, idle exits: lat_pipe, lat_unix,
+				 * lat_ctx, and lat_proc's child on another
+				 * CPU); hotsim runs one: shown, neither fitted
+				 * nor counted in the error */
 
 struct hs_board_cell {
 	const char *bench;		/* "lat_syscall null" */
