@@ -49,15 +49,15 @@ static void text_head(const struct ms_fidelity *f)
 static void text(const struct ms_fidelity *f)
 {
 	text_head(f);
-	printf("\n%-28s %7s %7s %5s %7s %-8s\n", "lmbench (cycles per op)", "board", "hotsim", "ratio", "error",
+	printf("\n%-28s %7s %7s %5s %7s %s\n", "lmbench (cycles per op)", "board", "hotsim", "ratio", "error",
 	       "use");
 	for (int i = 0; i < f->ncells; i++) {
 		const struct ms_cell *c = &f->cells[i];
 
 		if (!c->ok)
-			printf("%-28.28s %7.0f %7s %5s %7s %-8s\n", c->c->bench, c->board, "-", "", "", use_of(c));
+			printf("%-28.28s %7.0f %7s %5s %7s %s\n", c->c->bench, c->board, "-", "", "", use_of(c));
 		else
-			printf("%-28.28s %7.0f %7.0f %5.2f %+6.1f%% %-8s\n", c->c->bench, c->board, c->hotsim,
+			printf("%-28.28s %7.0f %7.0f %5.2f %+6.1f%% %s\n", c->c->bench, c->board, c->hotsim,
 			       c->hotsim / c->board, 100 * (c->hotsim / c->board - 1), use_of(c));
 	}
 	printf("mean absolute error: %.1f%% over %d fitted cells, %.1f%% over %d held out\n", f->mape_fit,

@@ -58,17 +58,26 @@ static void cells(const struct ms_fit *f)
 	       f->rms_before, f->rms_after, f->nfit, f->evaluations);
 }
 
-/* The fitted members' values, as the core file's entries take them. */
+/* The determined knobs' members, as the core file's fitted entries take
+ * them; the others stay the core file's guesses. */
 static void members(const struct ms_fit *f)
 {
+	int any = 0;
+
+	for (int j = 0; j < f->nknobs; j++)
+		any |= f->v[j].determined;
+	if (!any) {
+		printf("\nno knob is determined by these cells: the core file's values stay\n");
+		return;
+	}
 	printf("\nparameters (%s, fit: lmbench 6.12, %s):\n", f->core->name, f->b->name);
 	for (int j = 0; j < f->nknobs; j++)
-		for (int i = 0; f->v[j].k->members[i]; i++) {
+		for (int i = 0; f->v[j].determined && f->v[j].k->members[i]; i++) {
 			double v = ms_knob_member(f, j, f->v[j].k->members[i]);
 			double scale = f->v[j].k->scaled ? v / f->v[j].value : 1;
 
-			printf("  %-18s %8.1f  95%% %.1f..%.1f%s\n", f->v[j].k->members[i], v, f->v[j].lo95 * scale,
-			       f->v[j].hi95 * scale, f->v[j].determined ? "" : "  (not determined: stays a guess)");
+			printf("  %-18s %8.1f  95%% %.1f..%.1f\n", f->v[j].k->members[i], v, f->v[j].lo95 * scale,
+			       f->v[j].hi95 * scale);
 		}
 }
 
