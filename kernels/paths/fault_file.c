@@ -21,16 +21,8 @@
 #define PF_BYTES (1L << 20)	/* lmbench's minimum */
 
 /* The load, twice in asm (the warm-up's copy without the label). */
-#define PF_FN(fn, at)						\
-	__asm__(".text\n.balign 16\n"				\
-		".type " #fn ", %function\n"			\
-		#fn ":\n"					\
-		"	mrs x9, cntvct_el0\n"			\
-		at "	ldrb w0, [x0]\n"			\
-		"	ret\n"					\
-		".size " #fn ", . - " #fn "\n")
-PF_FN(hs_pf_warm_fn, "");
-PF_FN(hs_pf_fn, ".globl hs_at_pf\nhs_at_pf:\n");
+HS_AT_INSN(hs_pf_warm_fn, "", "ldrb w0, [x0]");
+HS_AT_INSN(hs_pf_fn, HS_LABEL(hs_at_pf), "ldrb w0, [x0]");
 long hs_pf_warm_fn(const char *p);
 long hs_pf_fn(const char *p);
 

@@ -18,16 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define TOUCH_FN(fn, at_touch)					\
-	__asm__(".text\n.balign 16\n"				\
-		".type " #fn ", %function\n"			\
-		#fn ":\n"					\
-		"	mrs x9, cntvct_el0\n"			\
-		at_touch "	str x9, [x0]\n"			\
-		"	ret\n"					\
-		".size " #fn ", . - " #fn "\n")
-TOUCH_FN(hs_touch_warm_fn, "");
-TOUCH_FN(hs_touch_fn, ".globl hs_at_touch\nhs_at_touch:\n");
+HS_AT_INSN(hs_touch_warm_fn, "", "str x9, [x0]");
+HS_AT_INSN(hs_touch_fn, HS_LABEL(hs_at_touch), "str x9, [x0]");
 void hs_touch_warm_fn(char *page);
 void hs_touch_fn(char *page);
 

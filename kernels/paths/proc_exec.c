@@ -15,18 +15,9 @@
 
 #include "user_op.h"
 
-/* global: a local one's address taken from C would come through a GOT
- * entry the linker keys by section, shared with the other copy's */
-#define MARK_FN(fn, at)						\
-	__asm__(".text\n.balign 16\n.globl " #fn "\n"		\
-		".type " #fn ", %function\n"			\
-		#fn ":\n"					\
-		"	mrs x9, cntvct_el0\n"			\
-		at "	nop\n"					\
-		"	ret\n"					\
-		".size " #fn ", . - " #fn "\n")
-MARK_FN(hs_pexec_warm_fn, "");
-MARK_FN(hs_pexec_fn, ".globl hs_at_pexec\nhs_at_pexec:\n");
+/* The loop's marker: the op starts here, and ends here again. */
+HS_AT_INSN(hs_pexec_warm_fn, "", "nop");
+HS_AT_INSN(hs_pexec_fn, HS_LABEL(hs_at_pexec), "nop");
 void hs_pexec_warm_fn(void);
 void hs_pexec_fn(void);
 

@@ -17,18 +17,8 @@
 #include "user_op.h"
 
 /* The loop's marker: the op starts here, and ends here again. */
-/* global: a local one's address taken from C would come through a GOT
- * entry the linker keys by section, shared with the other copy's */
-#define MARK_FN(fn, at)						\
-	__asm__(".text\n.balign 16\n.globl " #fn "\n"		\
-		".type " #fn ", %function\n"			\
-		#fn ":\n"					\
-		"	mrs x9, cntvct_el0\n"			\
-		at "	nop\n"					\
-		"	ret\n"					\
-		".size " #fn ", . - " #fn "\n")
-MARK_FN(hs_pfork_warm_fn, "");
-MARK_FN(hs_pfork_fn, ".globl hs_at_pfork\nhs_at_pfork:\n");
+HS_AT_INSN(hs_pfork_warm_fn, "", "nop");
+HS_AT_INSN(hs_pfork_fn, HS_LABEL(hs_at_pfork), "nop");
 void hs_pfork_warm_fn(void);
 void hs_pfork_fn(void);
 

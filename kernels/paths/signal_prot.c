@@ -17,16 +17,8 @@
 #include "user_op.h"
 
 /* The store, twice in asm (the warm-up's copy without the label). */
-#define PROT_FN(fn, at)						\
-	__asm__(".text\n.balign 16\n"				\
-		".type " #fn ", %function\n"			\
-		#fn ":\n"					\
-		"	mrs x9, cntvct_el0\n"			\
-		at "	strb w9, [x0]\n"			\
-		"	ret\n"					\
-		".size " #fn ", . - " #fn "\n")
-PROT_FN(hs_prot_warm_fn, "");
-PROT_FN(hs_prot_fn, ".globl hs_at_prot\nhs_at_prot:\n");
+HS_AT_INSN(hs_prot_warm_fn, "", "strb w9, [x0]");
+HS_AT_INSN(hs_prot_fn, HS_LABEL(hs_at_prot), "strb w9, [x0]");
 void hs_prot_warm_fn(char *p);
 void hs_prot_fn(char *p);
 

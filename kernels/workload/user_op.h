@@ -104,6 +104,24 @@ struct hs_ksigaction {
 #define HS_LMB_FILE "/usr/include/sys/types.h"
 #define HS_LMB_FILE_BYTES 5888
 
+/*
+ * A function of one instruction (a load, a store, a loop's marker nop) at
+ * a label, the counter read into x9 just before it as at every site:
+ * fn(x0). A path defines it twice, the labelled copy for its run and one
+ * with the label "" for the warm-up, where the boot must not stop. Global:
+ * a local function's address taken from C would come through a GOT entry
+ * the linker keys by section, shared with the other copy.
+ */
+#define HS_AT_INSN(fn, at, insn)					\
+	__asm__(".text\n.balign 16\n.globl " #fn "\n"			\
+		".type " #fn ", %function\n"				\
+		#fn ":\n"						\
+		"	mrs x9, cntvct_el0\n"				\
+		at "	" insn "\n"					\
+		"	ret\n"						\
+		".size " #fn ", . - " #fn "\n")
+#define HS_LABEL(name) ".globl " #name "\n" #name ":\n"
+
 /* Every other system call: the same svc without a label (init.c). */
 long hs_sys_fn(long a, long b, long c, long nr);
 long hs_sys4_fn(long a, long b, long c, long d, long nr);
