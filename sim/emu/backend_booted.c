@@ -263,6 +263,7 @@ static const struct hs_backend booted_backend = {
 	.zero = zero,
 	.code_seen = code_seen,
 	.svc = hs_bt_svc_entry,
+	.el0_sysreg = hs_bt_el0_sysreg,
 	.eret = hs_bt_eret,
 	.sysreg = hs_bt_sysreg,
 	.event = hs_bt_event,

@@ -155,6 +155,28 @@ int hs_bt_svc_entry(struct hs_runner *r)
 	return 0;
 }
 
+/*
+ * A system register instruction in user code that EL0 may not execute:
+ * only op1 3 names EL0's own registers (TPIDR_EL0, CTR_EL0, CNTVCT_EL0,
+ * the FP and PSTATE fields, cache maintenance that Linux's SCTLR_EL1
+ * lets through). Any other - glibc's start reading MIDR_EL1 when HWCAP_CPUID
+ * says the kernel emulates it - is UNDEFINED at EL0: QEMU raises the
+ * uncategorized exception (ESR EC 0, IL) before it executes, to the
+ * lower-EL synchronous vector, where Linux emulates the read. It is
+ * traced, as QEMU's plugin sees it start.
+ */
+int hs_bt_el0_sysreg(struct hs_runner *r, uint64_t pc, const struct a64_insn *in)
+{
+	uint64_t ps = hs_rt_reg(r, UC_ARM64_REG_PSTATE);
+
+	if ((ps & 0xf) != MODE_EL1T || A64_SYSREG_OP1(in->sysreg) == 3)
+		return 0;
+	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x02000000ULL);
+	enter_el1(r, ps, pc, A64_VEC_SYNC);
+	hs_bt_next_event(r);
+	return 1;
+}
+
 /* An interrupt, before the instruction at pc executes: the entry to the
  * IRQ vector of the level it interrupts. */
 static void irq_entry(struct hs_runner *r, uint64_t pc, uint64_t ps)

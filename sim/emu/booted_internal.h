@@ -134,6 +134,7 @@ void hs_bt_reprotect(struct hs_runner *r);
 
 /* booted_exc.c */
 int hs_bt_svc_entry(struct hs_runner *r);
+int hs_bt_el0_sysreg(struct hs_runner *r, uint64_t pc, const struct a64_insn *in);
 void hs_bt_eret(struct hs_runner *r);
 int hs_bt_event(struct hs_runner *r, uint64_t pc);
 void hs_bt_ops_reset(struct hs_booted *bt);

@@ -240,6 +240,8 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 	}
 	if (trace(r, pc, idx, in, k) || !k)
 		return;
+	if ((k & HK_SYSREG) && r->be->el0_sysreg && r->be->el0_sysreg(r, pc, in))
+		return;
 	if (k & HK_CALL) {
 		if (r->csp < HS_CSTACK)
 			r->cstack[r->csp++] = pc + 4;

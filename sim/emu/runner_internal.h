@@ -43,6 +43,9 @@ struct hs_backend {
 	void (*code_seen)(struct hs_runner *r, uint64_t pc);
 	/* svc from user code: perform the exception entry (0), or -1 */
 	int (*svc)(struct hs_runner *r);
+	/* an MRS, MSR or SYS about to execute (traced): 1 when it traps from
+	 * user code and the backend took the exception instead */
+	int (*el0_sysreg)(struct hs_runner *r, uint64_t pc, const struct a64_insn *in);
 	/* eret, before it executes */
 	void (*eret)(struct hs_runner *r);
 	/* MRS/MSR of an implemented register: 1 handled, 0 Unicorn's */
