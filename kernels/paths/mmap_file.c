@@ -64,7 +64,8 @@ static void run(struct hs_wl *w, long ops)
 		one(hs_at_fmmap_fn, hs_at_fmunmap_fn);
 }
 
-HS_USER_OP(mmapfile, .order = 220, .setup = setup, .warm = warm, .run = run);
+/* 200 warm-ups: each maps a megabyte and takes seven faults */
+HS_USER_OP(mmapfile, .order = 220, .warmup = 200, .setup = setup, .warm = warm, .run = run);
 #else
 #include "hotsim/paths.h"
 

@@ -53,11 +53,12 @@ static void warm(struct hs_wl *w)
 static void run(struct hs_wl *w, long ops)
 {
 	(void)w;
-	for (long i = 0; i < ops && i < 32; i++)
+	for (long i = 0; i < ops && i < 16; i++)
 		once(hs_pexec_fn);
 }
 
-HS_USER_OP(pexec, .order = 240, .warmup = 100, .warm = warm, .run = run, .argv0 = "hello", .main = hello);
+/* 20 warm-ups: each is a process and an exec (proc_fork.c says why few) */
+HS_USER_OP(pexec, .order = 240, .warmup = 20, .warm = warm, .run = run, .argv0 = "hello", .main = hello);
 #else
 #include "hotsim/paths.h"
 
