@@ -9,8 +9,8 @@
  * machine_restart(). A guest that stops at one has ended: its log buffer
  * says why (klog.c; a kernel without a console has no other voice). panic()
  * prints its line after it is entered, so a panic is let run on to its
- * endless delay loop (__delay(), after the "end Kernel panic" line) before
- * the log is read. A guest that reaches no breakpoint in time hangs: it
+ * endless delay loop (__delay(), after the "end Kernel panic" line), or to
+ * the restart panic=N asks for, before the log is read. A guest that reaches no breakpoint in time hangs: it
  * is stopped, and the answer says where it runs, by symbol, and what its
  * log holds.
  */
@@ -63,6 +63,21 @@ static const char *log_of(struct hs_qemu *q, const struct hs_vm_ends *e, char *b
 	return buf;
 }
 
+/* "; console: ..." when the console says what the log does not (a user
+ * program's words; its last line is not in the log), else "". */
+static const char *console_news(struct hs_qemu *q, const char *log, char *buf, size_t len)
+{
+	const char *last;
+
+	memcpy(buf, "; console: ", 12);
+	hs_qemu_console_tail(q, buf + 11, len - 11);
+	last = strrchr(buf, '|');
+	last = last ? last + 2 : buf + 11;
+	if (!*last || strstr(log, last))
+		buf[0] = 0;
+	return buf;
+}
+
 /* The guest stopped at end k: let a panic print its line, then say what
  * the kernel said. Always -2. */
 static int ended(struct hs_qemu *q, const struct hs_vm_ends *e, unsigned k, const char *goal)
@@ -71,9 +86,11 @@ static int ended(struct hs_qemu *q, const struct hs_vm_ends *e, unsigned k, cons
 	uint64_t pc;
 	int rc = 0;
 
+	/* on to its delay loop, or to the restart panic=N asks for */
 	if (kinds[e->kind[k]].settle && e->settle) {
 		for (unsigned i = 0; i < e->n; i++)
-			hs_rsp_break(q, e->at[i], 0);
+			if (kinds[e->kind[i]].settle)
+				hs_rsp_break(q, e->at[i], 0);
 		if (hs_rsp_break(q, e->settle, 1) == 0 && (rc = hs_rsp_continue(q, SETTLE_MS)) == -2)
 			rc = hs_rsp_interrupt(q, &pc);
 	}
@@ -82,7 +99,8 @@ static int ended(struct hs_qemu *q, const struct hs_vm_ends *e, unsigned k, cons
 		hs_fail("%s (%s) before reaching %s; console: %s", kinds[e->kind[k]].what, at, goal,
 			hs_qemu_console_tail(q, con, sizeof(con)));
 	else
-		hs_fail("%s before reaching %s: %s", kinds[e->kind[k]].what, goal, log_of(q, e, log, sizeof(log)));
+		hs_fail("%s before reaching %s: %s%s", kinds[e->kind[k]].what, goal, log_of(q, e, log, sizeof(log)),
+			console_news(q, log, con, sizeof(con)));
 	return -2;
 }
 
@@ -96,10 +114,10 @@ static int hung(struct hs_qemu *q, const struct hs_vm_ends *e, unsigned timeout_
 		hs_fail("the guest did not reach %s within %u s, and does not stop", goal, timeout_s);
 		return -2;
 	}
-	hs_qemu_console_tail(q, con, sizeof(con));
-	hs_fail("the guest did not reach %s within %u s: it runs in %s (0x%llx); its log ends: %s%s%s", goal,
-		timeout_s, hs_addr_fmt(e->img, pc, at, sizeof(at)), (unsigned long long)pc,
-		log_of(q, e, log, sizeof(log)), con[0] ? "; console: " : "", con);
+	log_of(q, e, log, sizeof(log));
+	hs_fail("the guest did not reach %s within %u s: it runs in %s (0x%llx); its log ends: %s%s", goal,
+		timeout_s, hs_addr_fmt(e->img, pc, at, sizeof(at)), (unsigned long long)pc, log,
+		console_news(q, log, con, sizeof(con)));
 	return -2;
 }
 
