@@ -95,12 +95,14 @@ static int ended(struct hs_qemu *q, const struct hs_vm_ends *e, unsigned k, cons
 			rc = hs_rsp_interrupt(q, &pc);
 	}
 	hs_addr_fmt(e->img, e->at[k], at, sizeof(at));
-	if (rc == -3)		/* it rebooted (panic=N): only the console is left */
+	if (rc == -3) {		/* it rebooted (panic=N): only the console is left */
 		hs_fail("%s (%s) before reaching %s; console: %s", kinds[e->kind[k]].what, at, goal,
 			hs_qemu_console_tail(q, con, sizeof(con)));
-	else
-		hs_fail("%s before reaching %s: %s%s", kinds[e->kind[k]].what, goal, log_of(q, e, log, sizeof(log)),
-			console_news(q, log, con, sizeof(con)));
+		return -2;
+	}
+	log_of(q, e, log, sizeof(log));		/* first: console_news compares with it */
+	hs_fail("%s before reaching %s: %s%s", kinds[e->kind[k]].what, goal, log,
+		console_news(q, log, con, sizeof(con)));
 	return -2;
 }
 

@@ -129,7 +129,10 @@ static int record(struct hs_qemu *q, const struct ring *r, uint64_t id, char *ou
 		if ((unsigned char)out[i] < 32 || (unsigned char)out[i] > 126)
 			out[i] = ' ';
 	out[n] = 0;
-	return n > 0;
+	/* a stack dump's frames are indented */
+	off = strspn(out, " ");
+	memmove(out, out + off, n - off + 1);
+	return n > off;
 }
 
 const char *hs_vm_klog(struct hs_qemu *q, const struct hs_image *img, char *buf, size_t len)
