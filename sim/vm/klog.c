@@ -141,13 +141,13 @@ const char *hs_vm_klog(struct hs_qemu *q, const struct hs_image *img, char *buf,
 	struct hs_vm_tail t = { 0 };
 	struct ring r = { 0 };
 	unsigned n = 0;
-	uint64_t id;
+	uint64_t id, k = 0;
 
 	buf[0] = 0;
 	if (find_ring(q, img, &r))
 		return NULL;
-	/* newest first, back to the tail or MAX_RECORDS */
-	for (id = r.head; n < MAX_RECORDS; id = (id - 1) & ID_MASK) {
+	/* newest first, back to the tail, MAX_RECORDS lines or once round */
+	for (id = r.head; n < MAX_RECORDS && k++ < 1ULL << r.count_bits; id = (id - 1) & ID_MASK) {
 		int got = record(q, &r, id, lines[n], LINE);
 
 		if (got < 0)
