@@ -11,8 +11,9 @@
  * address to the variable is a candidate value, and a str of an argument
  * register the function has not written yet (set_handle_irq(handler):
  * the handler is its caller's) makes each bl to that function with an
- * address in that register a candidate. Control flow is not followed
- * (what a register holds survives a branch in the scan): the candidates
+ * address in that register a candidate. Control flow is followed only so
+ * far: what a register holds survives a branch in the scan, and code after
+ * an early return starts from what a forward branch to it had. The candidates
  * are checked to be functions of the image, and when several remain (one
  * per irqchip driver built in), the one in a driver of hotsim's platform,
  * QEMU's virt machine (its GICv3, its arch timer), is the boot's.
@@ -26,6 +27,7 @@
 #include "hotsim/err.h"
 
 #define MAX_CANDIDATES 16
+#define MAX_JOINS 32
 #define STT_FUNC_ 2
 
 /* The platform's drivers: the candidate boot picks when it has several. */
@@ -62,13 +64,12 @@ static void add_cand(struct scan *s, uint64_t v, uint64_t from)
 	}
 }
 
-/* What one instruction does to the tracked registers (and to var). */
-static void step(struct scan *s, struct regs *r, uint64_t fn, uint64_t pc, uint32_t w, int pass)
+/* What one instruction (w, decoded in) does to the tracked registers
+ * (and to var). */
+static void step(struct scan *s, struct regs *r, uint64_t fn, uint32_t w, const struct a64_insn *in, int pass)
 {
-	struct a64_insn in;
 	unsigned d = a64_rt(w), n = a64_rn(w);
 
-	a64_decode(w, pc, &in);
 	if (pass == 0 && a64_is_str_x_uimm(w) && n < 31 && (r->known >> n & 1) && d < 31) {
 		uint64_t at = r->v[n] + a64_uimm12(w) * 8;
 
@@ -84,7 +85,7 @@ static void step(struct scan *s, struct regs *r, uint64_t fn, uint64_t pc, uint3
 	}
 	if (pass == 1 && a64_is_bl(w))
 		for (unsigned i = 0; i < s->nargs; i++)
-			if (in.target == s->arg_fn[i] && (r->known >> s->arg_reg[i] & 1))
+			if (in->target == s->arg_fn[i] && (r->known >> s->arg_reg[i] & 1))
 				add_cand(s, r->v[s->arg_reg[i]], fn);
 	/* what the instruction leaves in Xd, from its sources before it
 	 * writes (add x0, x0, #lo12 reads what it overwrites) */
@@ -95,19 +96,19 @@ static void step(struct scan *s, struct regs *r, uint64_t fn, uint64_t pc, uint3
 	int8_t moved = a64_is_mov_reg(w) && a64_rm(w) < 31 ? r->arg[a64_rm(w)] : -1;
 
 	if (a64_is_adrp(w) && d < 31) {
-		known = 1, val = in.target;
+		known = 1, val = in->target;
 	} else if (a64_is_add_x_imm(w) && d < 31 && n < 31 && (r->known >> n & 1)) {
 		known = 1, val = r->v[n] + a64_add_imm(w);
 	} else if (a64_is_mov_reg(w) && a64_rm(w) < 31 && (r->known >> a64_rm(w) & 1)) {
 		known = 1, val = r->v[a64_rm(w)];
 	}
-	for (unsigned k = 0; k < in.ndst; k++)
-		if (in.dst[k] < 31) {
-			r->known &= ~(1u << in.dst[k]);
-			r->written |= 1u << in.dst[k];
-			r->arg[in.dst[k]] = -1;
+	for (unsigned k = 0; k < in->ndst; k++)
+		if (in->dst[k] < 31) {
+			r->known &= ~(1u << in->dst[k]);
+			r->written |= 1u << in->dst[k];
+			r->arg[in->dst[k]] = -1;
 		}
-	if (in.cls == A64_C_CALL || in.cls == A64_C_CALL_IND) {
+	if (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND) {
 		r->known &= ~0x7ffffu;	/* x0..x18: the callee's */
 		for (unsigned k = 0; k < 19; k++)
 			r->arg[k] = -1;
@@ -143,20 +144,47 @@ static int relevant(const struct scan *s, const struct hs_sym *f, int pass)
 	return 0;
 }
 
+/* The registers at the targets of forward branches: an instruction after
+ * one that does not fall through (an early return) is reached only by a
+ * branch, and starts from what the branch had (clang's set_handle_irq()
+ * returns -EBUSY in x0 before the store of its argument). */
+struct joins {
+	uint64_t at[MAX_JOINS];
+	struct regs r[MAX_JOINS];
+	unsigned n;
+};
+
 static void scan_fn(struct scan *s, const struct hs_sym *f, int pass)
 {
 	struct regs r = { { 0 }, 0, 0, { 0 } };
+	struct joins j;
+	int falls = 1;		/* the last instruction falls through to this one */
 
+	j.n = 0;
 	for (int k = 0; k < 31; k++)
 		r.arg[k] = k < 8 ? (int8_t)k : -1;	/* x0..x7 on entry: the arguments */
 	for (uint64_t pc = f->addr; pc + 4 <= f->addr + f->size; pc += 4) {
 		const uint8_t *p = hs_at(s->img, s->mem, pc, 4);
+		struct a64_insn in;
 		uint32_t w;
 
 		if (!p)
 			break;
 		memcpy(&w, p, 4);
-		step(s, &r, f->addr, pc, w, pass);
+		for (unsigned k = 0; !falls && k < j.n; k++)
+			if (j.at[k] == pc) {
+				r = j.r[k];
+				break;
+			}
+		a64_decode(w, pc, &in);
+		step(s, &r, f->addr, w, &in, pass);
+		if ((in.cls == A64_C_BRANCH || in.cls == A64_C_BCOND) && in.target > pc &&
+		    in.target < f->addr + f->size && j.n < MAX_JOINS) {
+			j.at[j.n] = in.target;
+			j.r[j.n++] = r;
+		}
+		falls = in.cls != A64_C_BRANCH && in.cls != A64_C_BR_IND && in.cls != A64_C_RET &&
+			in.cls != A64_C_ERET;
 	}
 }
 
