@@ -345,8 +345,8 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct
 	while (left) {
 		uint64_t pc;
 		unsigned i;
-		/* before the first point the workload has not run at all */
-		const char *goal = s->h.npoints ? pending(b, s, names, sizeof(names)) : "the workload";
+		/* none reached yet: the workload, not a list of every point */
+		const char *goal = !s->h.npoints && b->npoints > 1 ? "the workload" : pending(b, s, names, sizeof(names));
 		int rc = hs_vm_run(q, ends, s->h.npoints ? 60 : b->timeout_s, goal, &pc);
 
 		if (rc)

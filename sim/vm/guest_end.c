@@ -64,16 +64,22 @@ static const char *log_of(struct hs_qemu *q, const struct hs_vm_ends *e, char *b
 }
 
 /* "; console: ..." when the console says what the log does not (a user
- * program's words; its last line is not in the log), else "". */
+ * program's words: a line of its tail not in the log), else "". */
 static const char *console_news(struct hs_qemu *q, const char *log, char *buf, size_t len)
 {
-	const char *last;
+	char tail[400], *save = NULL;
+	int news = 0;
 
-	memcpy(buf, "; console: ", 12);
-	hs_qemu_console_tail(q, buf + 11, len - 11);
-	last = strrchr(buf, '|');
-	last = last ? last + 2 : buf + 11;
-	if (!*last || strstr(log, last))
+	snprintf(buf, len, "; console: %s", hs_qemu_console_tail(q, tail, sizeof(tail)));
+	for (char *l = strtok_r(tail, "|", &save); l && !news; l = strtok_r(NULL, "|", &save)) {
+		l += strspn(l, " ");
+		if (strlen(l) > 4 && !strcmp(l + strlen(l) - 4, " ..."))
+			l[strlen(l) - 4] = 0;	/* the tail's first (fatal) line */
+		while (*l && l[strlen(l) - 1] == ' ')
+			l[strlen(l) - 1] = 0;
+		news = *l && !strstr(log, l);
+	}
+	if (!news)
 		buf[0] = 0;
 	return buf;
 }
