@@ -73,6 +73,8 @@ static const char *console_news(struct hs_qemu *q, const char *log, char *buf, s
 	snprintf(buf, len, "; console: %s", hs_qemu_console_tail(q, tail, sizeof(tail)));
 	for (char *l = strtok_r(tail, "|", &save); l && !news; l = strtok_r(NULL, "|", &save)) {
 		l += strspn(l, " ");
+		if (*l == '[' && strchr(l, ']'))	/* a printk timestamp: "[    0.651014] " */
+			l = strchr(l, ']') + 1 + (strchr(l, ']')[1] == ' ');
 		if (strlen(l) > 4 && !strcmp(l + strlen(l) - 4, " ..."))
 			l[strlen(l) - 4] = 0;	/* the tail's first (fatal) line */
 		while (*l && l[strlen(l) - 1] == ' ')
