@@ -105,6 +105,9 @@ static void environment(FILE *f)
 	line(f, ".TP\n.B ", "HOTSIM_BOOT_TIMEOUT");
 	line(f, "", "seconds a boot may take to reach the workload before the image falls back to "
 		    "synthesized state (default 240)");
+	line(f, ".TP\n.B ", "HOTSIM_BOOT_RETRY");
+	line(f, "", "1: boot an image again whose boot failed before (it panicked, halted or hung: remembered "
+		    "beside its snapshots and answered at once otherwise)");
 }
 
 void cli_man(FILE *f)

@@ -2,7 +2,7 @@
  * test_paths.c - the hot paths on the real kernels: cswitch without a
  * finish_task_switch function (7.2, 6.12, 6.1); the handle_arch_irq load
  * present in the baseline and gone with a runtime constant (7.2, 6.12) or
- * irq-direct (6.1); the percpu census under PREEMPT vs PREEMPT_NONE and by
+ * irq-direct (6.1), whatever its variable is called; the percpu census under PREEMPT vs PREEMPT_NONE and by
  * result use; LSE vs LL/SC streams; identical streams for the null pairs; a
  * fault report for a broken state. (Every path on every core of every image:
  * test_compare.c, through `hotsim run`.)
@@ -152,22 +152,25 @@ Test(paths, irq_direct_drops_the_load_6_1)
 }
 
 /*
- * The same runtime constant under a name no boot rule knows
- * (runtime_ptr_arm64_root_irq, issue 19): its value comes from the store
- * set_handle_irq() makes, with the GICv3 driver's handler as its caller's
- * argument (boot_stores.c). The two images differ only in that variable
- * and its one store in init code, so each IRQ path runs the same
- * instructions as on 6.1-irq-direct, through the GICv3 root handler.
+ * The same runtime constant whatever its variable is called: the IRQ
+ * paths of the renamed image run the instructions of the image whose
+ * variable keeps its name, through the GICv3 root handler. Its value is
+ * what the GICv3 driver's init passes to set_handle_irq(), kept in every
+ * variable set_handle_irq() stores it to (boot_values.c) - not the
+ * variable's initial value, default_handle_irq, whose IRQ panics.
  */
-Test(paths, irq_runtime_const_of_any_name_6_1)
+static void irq_runtime_const_of_any_name(const char *named, const char *renamed, const char *var)
 {
-	struct hs_image *dir = open_kernel(hs_kernel("6.1-irq-direct"));
-	struct hs_image *ren = open_kernel(hs_kernel("6.1-irq-direct-renamed"));
+	struct hs_image *dir = open_kernel(hs_kernel(named));
+	struct hs_image *ren = open_kernel(hs_kernel(renamed));
 	static const char *const irq_paths[] = { "irq-el1", "irq-el0" };
 	struct hs_patched *pd = patch(dir, "a53"), *pr = patch(ren, "a53");
+	char sec[80];
 
-	cr_assert_not_null(hs_sym_exact(ren, "arm64_root_irq"));
-	cr_assert_not_null(hs_section_find(ren, "runtime_ptr_arm64_root_irq"));
+	snprintf(sec, sizeof(sec), "runtime_ptr_%s", var);
+	cr_assert_not_null(hs_sym_exact(ren, var));
+	cr_assert_not_null(hs_section_find(ren, sec));
+	cr_assert_eq(pr->rep.root_irq.handler, hs_sym_spec(ren, "gic_handle_irq@irq-gic-v3.c", NULL)->addr);
 	for (int k = 0; k < 2; k++) {
 		struct hs_path_run rd, rr;
 
@@ -182,6 +185,28 @@ Test(paths, irq_runtime_const_of_any_name_6_1)
 	hs_patched_free(pr);
 	hs_image_close(dir);
 	hs_image_close(ren);
+}
+
+/* a variable of its own beside handle_arch_irq (issue 19) */
+Test(paths, irq_runtime_const_of_any_name_6_1)
+{
+	irq_runtime_const_of_any_name("6.1-irq-direct", "6.1-irq-direct-renamed", "arm64_root_irq");
+}
+
+/* handle_arch_irq itself renamed _handle_arch_irq (issue 37) */
+Test(paths, irq_runtime_const_renamed_6_1)
+{
+	irq_runtime_const_of_any_name("6.1-irq-direct", "6.1-irq-renamed", "_handle_arch_irq");
+}
+
+Test(paths, irq_runtime_const_renamed_6_12)
+{
+	irq_runtime_const_of_any_name("6.12-irq-runtime-const", "6.12-irq-renamed", "_handle_arch_irq");
+}
+
+Test(paths, irq_runtime_const_renamed_7_2)
+{
+	irq_runtime_const_of_any_name("7.2-irq-runtime-const", "7.2-irq-renamed", "_handle_arch_irq");
 }
 
 /* 6.1-base is PREEMPT; Debian's 6.1 is PREEMPT_VOLUNTARY without

@@ -44,7 +44,7 @@ struct hs_site {
 enum hs_rtconst_kind { HS_RTC_PTR, HS_RTC_SHIFT, HS_RTC_MASK };
 
 enum hs_rtconst_source {
-	HS_RTC_FROM_RULE,	/* boot_values.c knows what boot stores */
+	HS_RTC_FROM_RULE,	/* what the image's code stores (boot_values.c, boot_stores.c) */
 	HS_RTC_FROM_IMAGE,	/* the variable's non-zero initial value */
 	HS_RTC_FROM_STATE,	/* settled from the emulated boot state */
 	HS_RTC_PENDING		/* unknown: sites left as in the file */
@@ -60,6 +60,22 @@ struct hs_rtconst {
 	unsigned sites;
 	const char *from;		/* how the value was found (or why not) */
 };
+
+/* The root IRQ handler boot installs (boot_values.c): what the platform's
+ * interrupt controller driver passes to set_handle_irq(), and the
+ * variables set_handle_irq() keeps it in, whatever they are called. */
+struct hs_root_irq {
+	uint64_t handler;		/* 0: the image does not say */
+	uint64_t vars[4];
+	unsigned nvars;
+	char why[128];			/* "set_handle_irq(gic_handle_irq) in gic_init_bases()" */
+};
+
+/* Find it in the image's code (mem: the image's memory, its text as in
+ * the file); -1 (hs_errmsg) when the image does not say. */
+int hs_root_irq(const struct hs_image *img, uint8_t *mem, struct hs_root_irq *out);
+/* Only the variables (cheap: one function's code): how many into vars. */
+unsigned hs_root_irq_vars(const struct hs_image *img, uint8_t *mem, uint64_t *vars, unsigned max);
 
 struct hs_rtconst_site {
 	uint64_t addr;
@@ -85,6 +101,7 @@ struct hs_patch_report {
 	/* jump labels */
 	unsigned jump_total, jump_enabled, jump_disabled, jump_changed;
 	unsigned keys_flipped;		/* keys boot sets differently from the image */
+	struct hs_root_irq root_irq;	/* boot values (boot_values.c) */
 	/* runtime constants (runtime_const.c) */
 	unsigned rtconst_sections, rtconst_sites;
 	struct hs_rtconst rtconst[16];

@@ -12,15 +12,15 @@
 void hs_irq_split(struct hs_split *s, struct hs_path_run *out, size_t begin, size_t end)
 {
 	static const char *const softirq[] = { "handle_softirqs", "__do_softirq", NULL };
-	const struct hs_sym *hai = hs_sym_exact(s->img, "handle_arch_irq");
 	const struct hs_sym *sq = hs_split_sym(s, softirq);
-	uint64_t root = 0;
+	uint64_t var, root = 0;
 	size_t r0, r1, s0, s1;
 	int pe, ph, ps, px;
 
-	/* the root handler is where handle_arch_irq points (or the runtime
-	 * constant boot resolved it to: the same value in memory) */
-	if (!hai || hs_split_read64(s, hai->addr, &root) || !root)
+	/* the root handler is where the booted kernel's set_handle_irq() left
+	 * its pointer (handle_arch_irq, whatever it is called; a runtime
+	 * constant boot resolved from it holds the same value) */
+	if (!hs_root_irq_vars(s->img, s->img->mem, &var, 1) || hs_split_read64(s, var, &root) || !root)
 		return;
 	r0 = hs_split_first_at(s, begin, end, root);
 	if (r0 >= end || !hs_split_begin(out))

@@ -1,58 +1,73 @@
 /*
- * boot_values.c - variables that boot initialises before any hot path runs
- * and that those paths read (directly or as runtime constants). hotsim writes
- * them into the patched image and uses them as runtime-constant values.
- * Anything not listed keeps the value the image gives it.
+ * boot_values.c - variables boot initialises before any hot path runs and
+ * that those paths read (directly or as runtime constants), found from the
+ * code that sets them, not from their names. hotsim writes them into the
+ * patched image; runtime_const.c gives them to the constants of those
+ * variables. Anything else keeps the value the image gives it.
+ *
+ * The root IRQ handler: the interrupt controller driver's init hands it to
+ * set_handle_irq() (on QEMU virt's GICv3, gic_init_bases() calls
+ * set_handle_irq(gic_handle_irq)), which keeps it in the variable the
+ * entry code reads - handle_arch_irq, or whatever a kernel calls it (a
+ * patch's _handle_arch_irq, arm64_root_irq), loaded from memory or
+ * materialised by a runtime constant set from it. So the handler is what
+ * the image's code passes to set_handle_irq() (the platform driver's,
+ * when several irqchips are built in), and its variables are every one
+ * set_handle_irq() stores that argument to (boot_stores.c).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "boot/boot_values.h"
 #include "hotsim/err.h"
 
-static const struct hs_boot_value values[] = {
-	/* gic_init_bases() -> set_handle_irq(gic_handle_irq): the GICv3 root
-	 * handler (the paths emulate the GICv3 CPU interface). */
-	{ "handle_arch_irq", "gic_handle_irq", "irq-gic-v3.c",
-	  "set_handle_irq(gic_handle_irq) in gic_init_bases() (GICv3)" },
-};
-
-int hs_boot_value(const struct hs_image *img, const char *var, uint64_t *val, const char **why)
+unsigned hs_root_irq_vars(const struct hs_image *img, uint8_t *mem, uint64_t *vars, unsigned max)
 {
-	for (size_t i = 0; i < HS_ARRAY_SIZE(values); i++) {
-		const struct hs_sym *s;
+	const struct hs_sym *f = hs_sym_exact(img, "set_handle_irq");
 
-		if (strcmp(values[i].var, var))
-			continue;
-		s = values[i].value_file ? hs_sym_in_file(img, values[i].value_sym, values[i].value_file)
-					 : hs_sym_lookup(img, values[i].value_sym, NULL);
-		if (!s)
-			return hs_fail("%s: %s: boot sets it to %s (%s), which this image lacks", img->path,
-				       var, values[i].value_sym, values[i].value_file ? values[i].value_file : "");
-		*val = s->addr;
-		if (why)
-			*why = values[i].why;
-		return 0;
-	}
-	return hs_fail("%s: no known boot value for %s", img->path, var);
+	return f ? hs_boot_arg_stores(img, mem, f, 0, vars, max) : 0;
 }
 
-int hs_apply_boot_values(const struct hs_image *img, uint8_t *mem, unsigned *nset)
+int hs_root_irq(const struct hs_image *img, uint8_t *mem, struct hs_root_irq *out)
 {
-	*nset = 0;
-	for (size_t i = 0; i < HS_ARRAY_SIZE(values); i++) {
-		const struct hs_sym *var = hs_sym_exact(img, values[i].var);
-		uint64_t v;
-		uint8_t *p;
+	const struct hs_sym *f = hs_sym_exact(img, "set_handle_irq");
+	struct hs_stored st;
 
-		if (!var)
-			continue;	/* e.g. no root-handler pointer in this kernel */
-		p = hs_at(img, mem, var->addr, 8);
-		if (!p || var->size != 8)
-			return hs_fail("%s: %s is not an 8-byte object", img->path, values[i].var);
-		if (hs_boot_value(img, values[i].var, &v, NULL))
-			continue;	/* value's symbol absent: keep the image's own */
-		memcpy(p, &v, 8);
-		(*nset)++;
+	memset(out, 0, sizeof(*out));
+	if (!f)
+		return hs_fail("%s: no set_handle_irq()", img->path);
+	out->nvars = hs_root_irq_vars(img, mem, out->vars, HS_ARRAY_SIZE(out->vars));
+	if (!out->nvars)
+		return hs_fail("%s: set_handle_irq() keeps its handler in no variable hotsim sees", img->path);
+	if (hs_boot_passed(img, mem, f, 0, &st)) {
+		out->nvars = 0;
+		return -1;
 	}
+	out->handler = st.value;
+	snprintf(out->why, sizeof(out->why), "set_handle_irq(%s) in %s()", st.fn->name,
+		 st.from ? st.from->name : "?");
+	return 0;
+}
+
+int hs_apply_boot_values(const struct hs_image *img, uint8_t *mem, struct hs_patch_report *rep)
+{
+	struct hs_root_irq *ri = &rep->root_irq;
+	unsigned n = 0;
+
+	if (hs_root_irq(img, mem, ri))
+		return 0;	/* the image does not say: its own values stay */
+	for (unsigned i = 0; i < ri->nvars; i++) {
+		const struct hs_sym *v = hs_sym_at(img, ri->vars[i]);
+		uint8_t *p = hs_at(img, mem, ri->vars[i], 8);
+
+		/* a pointer variable of its own, not a field of something */
+		if (!p || !v || v->addr != ri->vars[i] || v->size != 8)
+			continue;
+		memcpy(p, &ri->handler, 8);
+		ri->vars[n++] = ri->vars[i];
+	}
+	ri->nvars = n;
+	if (!n)
+		memset(ri, 0, sizeof(*ri));
 	return 0;
 }

@@ -81,12 +81,10 @@ static int cmp_site(const void *a, const void *b)
 int hs_patch_apply(const struct hs_image *img, const struct hs_core *core, uint8_t *mem,
 		   struct hs_caps *caps, struct hs_patch_report *rep)
 {
-	unsigned nboot;
-
 	hs_patch_report_free(rep);
 	if (hs_apply_relocs(img, mem, rep))
 		return -1;
-	if (hs_apply_boot_values(img, mem, &nboot))
+	if (hs_apply_boot_values(img, mem, rep))
 		return -1;
 	if (hs_cpucaps_eval(img, mem, core, caps))
 		return -1;

@@ -6,11 +6,16 @@
  *   shift: lsr imm in bits [21:16]
  *   mask:  ubfx width-1 in imms bits [15:10]
  *
- * The value boot gives <sym>, in order of trust:
- *   1. a rule of boot_values.c (the variable boot sets before any hot path);
- *   2. the variable's own value in the image, when it is not zero (a static
+ * The value boot gives <sym> is what its runtime_const_init() site
+ * stores: the variable's value by then. In order of trust:
+ *   1. a boot value of boot_values.c (the root IRQ handler, in whichever
+ *      variables set_handle_irq() keeps it);
+ *   2. for a pointer, the function address the image's code stores to the
+ *      variable (boot_stores.c) - over its initial value, which boot
+ *      replaces (handle_arch_irq starts as default_handle_irq);
+ *   3. the variable's own value in the image, when it is not zero (a static
  *      initialiser boot keeps);
- *   3. otherwise the constant is pending: its sites stay as in the file and
+ *   4. otherwise the constant is pending: its sites stay as in the file and
  *      are listed in the report. Once the emulated state is built, the
  *      variable's value there settles it (hs_rtconst_settle); a site still
  *      unknown then stops any run that executes it, naming the site. A
@@ -91,6 +96,15 @@ static uint64_t var_value(const struct hs_image *img, const uint8_t *mem, const 
 	return hs_read32(img, mem, v->addr, &y) ? 0 : y;
 }
 
+/* Does set_handle_irq() keep the root IRQ handler in va? */
+static int root_var(const struct hs_root_irq *ri, uint64_t va)
+{
+	for (unsigned i = 0; i < ri->nvars; i++)
+		if (ri->vars[i] == va)
+			return 1;
+	return 0;
+}
+
 static int add_pending(struct hs_patch_report *rep, uint64_t addr, unsigned section)
 {
 	if (rep->npending == rep->pending_cap) {
@@ -138,13 +152,15 @@ int hs_apply_runtime_consts(const struct hs_image *img, uint8_t *mem, struct hs_
 		rc->var = s->name + 8 + strlen(kind_names[kind]) + 1;
 		rc->kind = (enum hs_rtconst_kind)kind;
 		var = hs_sym_exact(img, rc->var);
-		if (hs_boot_value(img, rc->var, &val, &rc->from) == 0) {
+		if (var && root_var(&rep->root_irq, var->addr)) {
 			rc->source = HS_RTC_FROM_RULE;
+			rc->from = rep->root_irq.why;
+			val = rep->root_irq.handler;
+		} else if (rc->kind == HS_RTC_PTR && hs_boot_stored_value(img, mem, rc->var, &val, &rc->from) == 0) {
+			rc->source = HS_RTC_FROM_RULE;	/* whatever it is called */
 		} else if ((val = var_value(img, mem, var, rc->kind)) != 0) {
 			rc->source = HS_RTC_FROM_IMAGE;
 			rc->from = "the variable's initial value in the image";
-		} else if (rc->kind == HS_RTC_PTR && hs_boot_stored_value(img, mem, rc->var, &val, &rc->from) == 0) {
-			rc->source = HS_RTC_FROM_RULE;	/* whatever it is called */
 		} else {
 			rc->source = HS_RTC_PENDING;
 			rc->from = var ? "set by boot code hotsim does not run"

@@ -218,8 +218,9 @@ static int vectors(struct hs_boot_state *b, const struct hs_patched *pt)
 /*
  * What booting under QEMU's virt machine needs of the image, checked from
  * its symbols before QEMU is started: a Linux kernel with the GICv3 and
- * arch timer drivers that can unpack an initramfs (the workload) or, if it
- * cannot, has the functions hotsim plants it with (sim/vm/plant.c). And what
+ * arch timer drivers, an ELF loader to exec the workload with, that can
+ * unpack an initramfs (the workload) or, if it cannot, has the functions
+ * hotsim plants it with (sim/vm/plant.c). And what
  * it needs of the boot CPU: the image's page size, and the same answer to
  * KPTI as the modelled core - a kernel that unmaps itself at EL0 builds
  * other page tables and entry trampolines, which no overlay of text can
@@ -242,6 +243,10 @@ static int bootable(const struct hs_image *img, const struct hs_core *core)
 	for (size_t i = 0; i < HS_ARRAY_SIZE(need); i++)
 		if (!hs_sym_spec(img, need[i].sym, NULL))
 			return hs_fail("the image cannot boot under QEMU's virt machine: %s", need[i].what);
+	/* it would boot, and then panic for want of an init it can exec */
+	if (!hs_sym_exact(img, "load_elf_binary"))
+		return hs_fail("the image cannot run the workload: it has no ELF loader (CONFIG_BINFMT_ELF is "
+			       "not set: no load_elf_binary), so no program can start; not booted");
 	/* no initramfs support: the workload is planted in its rootfs */
 	if (!hs_sym_exact(img, "initrd_start") && hs_vm_plant_missing(img, pwhy, sizeof(pwhy)))
 		return hs_fail("the image cannot boot under QEMU's virt machine: no initramfs support "

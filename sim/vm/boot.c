@@ -6,7 +6,8 @@
  * instructions of every point and lets the guest run. At each stop it
  * reads the registers through the gdbstub and RAM where QEMU keeps it (its
  * memfd, mapped: only the extents the guest wrote; else QMP's pmemsave),
- * then moves on. With -icount the guest runs the same
+ * then moves on. A guest that panics, halts or hangs on the way is
+ * caught there (guest_end.c). With -icount the guest runs the same
  * instructions every time, so the same image, CPU and points give the
  * same snapshot.
  */
@@ -331,12 +332,12 @@ static const char *pending(const struct hs_vm_boot *b, const struct hs_snap *s, 
 }
 
 /* Every point, in the order the workload reaches them (all their
- * breakpoints armed at once). */
-static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s,
-		     uint64_t *sites, struct pages *p)
+ * breakpoints armed at once). -2: the guest ended or hung first. */
+static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_vm_ends *ends,
+		     struct hs_snap *s, uint64_t *sites, struct pages *p)
 {
 	unsigned left = 0;
-	char tail[700], names[300];
+	char names[300];
 
 	for (unsigned i = 0; i < b->npoints; i++)
 		if (++left && hs_rsp_break(q, sites[i], 1))
@@ -344,23 +345,12 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_sn
 	while (left) {
 		uint64_t pc;
 		unsigned i;
-		int rc = hs_rsp_continue(q, (s->h.npoints ? 60 : b->timeout_s) * 1000);
+		/* none reached yet: the workload, not a list of every point */
+		const char *goal = !s->h.npoints && b->npoints > 1 ? "the workload" : pending(b, s, names, sizeof(names));
+		int rc = hs_vm_run(q, ends, s->h.npoints ? 60 : b->timeout_s, goal, &pc);
 
-		if (rc == -2) {
-			char at[40] = "";
-
-			if (hs_rsp_interrupt(q, &pc) == 0)
-				snprintf(at, sizeof(at), " (it runs at 0x%llx)", (unsigned long long)pc);
-			return hs_fail("the guest did not reach %s within %u s%s; console: %s",
-				       pending(b, s, names, sizeof(names)), s->h.npoints ? 60 : b->timeout_s, at,
-				       hs_qemu_console_tail(q, tail, sizeof(tail)));
-		}
 		if (rc)
-			return hs_fail("%s before reaching %s; console: %s", hs_errmsg(),
-				       pending(b, s, names, sizeof(names)),
-				       hs_qemu_console_tail(q, tail, sizeof(tail)));
-		if (hs_rsp_pc(q, &pc))
-			return -1;
+			return rc;
 		for (i = 0; i < b->npoints && sites[i] != pc; i++)
 			;
 		if (i == b->npoints)
@@ -378,10 +368,11 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_sn
 }
 
 /* Every point; fills s (its pages on the heap). */
-static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, uint64_t *sites)
+static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_vm_ends *ends,
+		       struct hs_snap *s, uint64_t *sites)
 {
 	struct pages p = { 0 };
-	int rc = first_run(q, b, s, sites, &p);
+	int rc = first_run(q, b, ends, s, sites, &p);
 
 	free(p.base);
 	s->h.npages = (uint32_t)p.n;
@@ -399,10 +390,11 @@ static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_
 int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s)
 {
 	struct hs_qemu_cfg cfg = { 0 };
+	struct hs_vm_ends ends;
 	struct hs_qemu q;
 	char kernel[300], initrd[300];
 	uint64_t sites[HS_SNAP_MAX_POINTS] = { 0 };
-	int rc;
+	int rc = -1;
 
 	memset(s, 0, sizeof(*s));
 	if (!b->npoints || b->npoints > HS_SNAP_MAX_POINTS)
@@ -433,21 +425,21 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	cfg.record = b->record && !b->keep_dir;
 	if (hs_qemu_start(&q, &cfg))
 		goto fail;
-	rc = 0;
-	if (!hs_sym_exact(img, "initrd_start")) {	/* it ignores -initrd (plant.c) */
+	rc = hs_vm_ends_arm(&q, img, &ends);
+	if (!rc && !hs_sym_exact(img, "initrd_start")) {	/* it ignores -initrd (plant.c) */
 		struct hs_vm_file files[2] = { { "/init", hs_workload_elf, hs_workload_elf_size } };
 
 		if (b->wl)
 			files[1] = (struct hs_vm_file){ "/user", b->wl->elf, b->wl->size };
-		rc = hs_vm_plant(&q, img, files, b->wl ? 2 : 1, b->timeout_s);
+		rc = hs_vm_plant(&q, &ends, files, b->wl ? 2 : 1, b->timeout_s);
 	}
 	if (!rc)
-		rc = walk_points(&q, b, s, sites);
+		rc = walk_points(&q, b, &ends, s, sites);
 	hs_qemu_stop(&q);
 	if (!rc)
 		return 0;
 fail:
 	free(s->pts);
 	s->pts = NULL;
-	return -1;
+	return rc == -2 ? -2 : -1;
 }

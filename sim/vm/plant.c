@@ -177,11 +177,12 @@ out:
 	return rc;
 }
 
-int hs_vm_plant(struct hs_qemu *q, const struct hs_image *img, const struct hs_vm_file *files,
+int hs_vm_plant(struct hs_qemu *q, const struct hs_vm_ends *ends, const struct hs_vm_file *files,
 		unsigned nfiles, unsigned timeout_s)
 {
+	const struct hs_image *img = ends->img;
 	struct planter p = { .q = q };
-	uint64_t args[3], ret;
+	uint64_t args[3], ret, pc;
 	char why[120];
 	int rc;
 
@@ -191,10 +192,11 @@ int hs_vm_plant(struct hs_qemu *q, const struct hs_image *img, const struct hs_v
 		p.fn[i] = find_fn(img, fn_names[i])->addr;
 	if (hs_rsp_break(q, p.fn[F_EACCESS], 1))
 		return -1;
-	rc = hs_rsp_continue(q, timeout_s * 1000);
+	rc = hs_vm_run(q, ends, timeout_s, "init_eaccess() (where hotsim plants the workload)", &pc);
 	if (rc)
-		return hs_fail("the kernel did not reach init_eaccess() (where hotsim plants the workload)%s",
-			       rc == -2 ? " in time" : "");
+		return rc;
+	if (pc != p.fn[F_EACCESS])
+		return hs_fail("the guest stopped at 0x%llx, not at init_eaccess()", (unsigned long long)pc);
 	if (save_regs(&p))
 		return -1;
 	/* a node the workload opens, as the initramfs made it */

@@ -317,30 +317,20 @@ void hs_qemu_stop(struct hs_qemu *q)
 	q->qmp_ready = 0;
 }
 
-/* The guest's last console lines - led by the first line that says why a
- * kernel died (panic, oops, BUG), which a stack dump pushes out of them. */
+/* The guest's last console lines, summed up as logtail.c does. */
 const char *hs_qemu_console_tail(const struct hs_qemu *q, char *buf, size_t len)
 {
-	static const char *const fatal[] = { "Kernel panic", "Internal error: Oops", "BUG:", "Unable to handle" };
 	FILE *f = fopen(q->console, "r");
-	char lines[4][200] = { "", "", "", "" }, line[200], first[200] = "";
-	unsigned n = 0;
+	struct hs_vm_tail t = { 0 };
+	char line[200];
 
 	buf[0] = 0;
 	if (!f)
 		return buf;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = 0;
-		for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]) && !first[0]; i++)
-			if (strstr(line, fatal[i]))
-				snprintf(first, sizeof(first), "%s", line);
-		if (line[0])
-			snprintf(lines[n++ % 4], sizeof(lines[0]), "%s", line);
+		hs_vm_tail_add(&t, line);
 	}
 	fclose(f);
-	if (first[0])
-		snprintf(buf, len, "%s ...", first);
-	for (unsigned i = n > 4 ? n - 4 : 0; i < n; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " | " : "", lines[i % 4]);
-	return buf;
+	return hs_vm_tail_str(&t, buf, len);
 }

@@ -74,7 +74,7 @@ static int run_to_full(struct hs_qemu *vm, struct hs_vm_recording *w, const char
 				return -1;
 			continue;
 		}
-		if (rc == -1)
+		if (rc == -1 || rc == -3)	/* the stub or QEMU gone */
 			return access(out, F_OK) ? hs_fail("QEMU ended before the recording was full") : 0;
 		if ((waited += 100) > RECORD_TIMEOUT_MS)
 			return hs_fail("QEMU did not fill the recording (%zu pcs) within %u s", w->max,

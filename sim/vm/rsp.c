@@ -1,6 +1,6 @@
 /*
  * rsp.c - the little of the GDB remote serial protocol hotsim needs from
- * QEMU's gdbstub: a breakpoint, continue, and registers by name. Register
+ * QEMU's gdbstub: a breakpoint, continue, registers by name and memory. Register
  * numbers come from the target description QEMU sends (its system-register
  * feature numbers them at run time), so no number is assumed.
  */
@@ -199,11 +199,13 @@ int hs_rsp_break(struct hs_qemu *q, uint64_t va, int on)
 	return ok_reply(q, cmd);
 }
 
-/* A stop reply: T/S is a stop, W/X the end of the guest. */
+/* A stop reply: T/S is a stop, W/X the end of the guest (-3). */
 static int stopped(const char *reply)
 {
-	if (reply[0] == 'W' || reply[0] == 'X')
-		return hs_fail("the guest ended (QEMU exited: %s)", reply);
+	if (reply[0] == 'W' || reply[0] == 'X') {
+		hs_fail("the guest ended (QEMU exited: %s)", reply);
+		return -3;
+	}
 	if (reply[0] != 'T' && reply[0] != 'S')
 		return hs_fail("gdbstub: unexpected stop reply %.40s", reply);
 	return 0;
@@ -309,6 +311,30 @@ int hs_rsp_write(struct hs_qemu *q, uint64_t va, const void *buf, size_t len)
 	rc = ok_reply(q, cmd);
 	free(cmd);
 	return rc;
+}
+
+/* 'm' replies are hex, two characters a byte, in QEMU's 4096-byte packet */
+#define READ_CHUNK 1024
+
+int hs_rsp_read(struct hs_qemu *q, uint64_t va, void *buf, size_t len)
+{
+	char cmd[64], *reply = malloc(2 * READ_CHUNK + 16);
+
+	if (!reply)
+		return hs_fail("out of memory");
+	for (size_t at = 0; at < len; at += READ_CHUNK) {
+		size_t n = len - at < READ_CHUNK ? len - at : READ_CHUNK;
+
+		snprintf(cmd, sizeof(cmd), "m%llx,%zx", (unsigned long long)(va + at), n);
+		if (transact(q->gdb, cmd, reply, 2 * READ_CHUNK + 16) || reply[0] == 'E' ||
+		    hexbytes(reply, (uint8_t *)buf + at, n) != (int)n) {
+			free(reply);
+			return hs_fail("gdbstub: cannot read guest memory at 0x%llx",
+				       (unsigned long long)(va + at));
+		}
+	}
+	free(reply);
+	return 0;
 }
 
 int hs_rsp_interrupt(struct hs_qemu *q, uint64_t *pc)

@@ -7,7 +7,8 @@
  * stderr. Runs that share the cache take an flock on the entry's lock file
  * while they boot: the kernel drops the lock of a process that dies, so a
  * killed run leaves no stale lock, and the runs that waited then find the
- * entry (or boot it themselves).
+ * entry (or boot it themselves). A boot the guest did not finish is
+ * remembered beside the entry (bootfail.c) and answered from there.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -171,20 +172,24 @@ static const char *full_append(char *buf, size_t len)
 	return buf;
 }
 
-/* The boot every snapshot of this recipe gets. */
-static int boot_params(const struct hs_core *core, struct hs_vm_boot *b, char *append, size_t len)
+/* Seconds a boot may take to the workload (HOTSIM_BOOT_TIMEOUT). */
+static unsigned boot_timeout(void)
 {
 	const char *t = getenv("HOTSIM_BOOT_TIMEOUT");
 
+	return t && atoi(t) > 0 ? (unsigned)atoi(t) : BOOT_TIMEOUT_S;
+}
+
+/* The boot every snapshot of this recipe gets. */
+static int boot_params(const struct hs_core *core, struct hs_vm_boot *b, char *append, size_t len)
+{
 	if (!core->boot_cpu)
 		return hs_fail("no QEMU CPU is chosen for %s", core->name);
 	memset(b, 0, sizeof(*b));
 	b->cpu = core->boot_cpu;
 	b->mem_mb = MEM_MB;
-	b->timeout_s = BOOT_TIMEOUT_S;
+	b->timeout_s = boot_timeout();
 	b->midr = core->boot.midr;
-	if (t && atoi(t) > 0)
-		b->timeout_s = (unsigned)atoi(t);
 	b->whole_ram = getenv("HOTSIM_RAM_WHOLE") != NULL;
 	b->append = full_append(append, len);
 	return 0;
@@ -277,7 +282,7 @@ int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const
 		   struct hs_snap *s, int *booted)
 {
 	const char *cpu = core->boot_cpu;
-	char dir[512], qemu[80], id[96], path[700], lock[720];
+	char dir[512], qemu[80], id[96], path[700], lock[720], why[1100];
 	uint64_t key;
 	int fd, rc;
 
@@ -308,16 +313,25 @@ int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const
 		close(fd);
 		return 0;
 	}
+	/* a boot that failed in the guest ends the same way again */
+	if (hs_bootfail_recall(path, boot_timeout(), why, sizeof(why))) {
+		close(fd);
+		return hs_fail("%s (remembered from an earlier boot; HOTSIM_BOOT_RETRY=1 boots again)", why);
+	}
 	unlink(path);
 	/* minutes for a distro kernel: say what is happening */
 	fprintf(stderr, "hotsim: booting %s under QEMU (%s) for its snapshot; cached afterwards\n",
 		img->path, cpu);
 	rc = boot_into(img, core, pts, qemu, dir, path);
-	if (!rc)
+	if (!rc) {
+		hs_bootfail_forget(path);
 		rc = hs_snap_load(path, s);
-	else if (strstr(hs_errmsg(), "cannot write") || strstr(hs_errmsg(), "cannot create"))
+	} else if (rc == -2) {
+		hs_bootfail_record(path, hs_errmsg(), boot_timeout());
+	} else if (strstr(hs_errmsg(), "cannot write") || strstr(hs_errmsg(), "cannot create")) {
 		fprintf(stderr, "hotsim: %s\n", hs_errmsg());	/* the cache, not the image */
+	}
 	close(fd);
 	*booted = rc == 0;
-	return rc;
+	return rc ? -1 : 0;
 }

@@ -39,9 +39,10 @@ struct hs_vm_file {
 int hs_vm_plant_missing(const struct hs_image *img, char *why, size_t len);
 /* Stop the boot at init_eaccess() and make /dev/zero and the files in the
  * kernel's own rootfs by its own functions; the guest is left stopped
- * there, to go on. */
+ * there, to go on. -2 when the guest ends or hangs before (hs_vm_run). */
 struct hs_qemu;
-int hs_vm_plant(struct hs_qemu *q, const struct hs_image *img, const struct hs_vm_file *files,
+struct hs_vm_ends;
+int hs_vm_plant(struct hs_qemu *q, const struct hs_vm_ends *ends, const struct hs_vm_file *files,
 		unsigned nfiles, unsigned timeout_s);
 
 /* The workload (kernels/workload/init.c), built for aarch64 and embedded. */
@@ -124,6 +125,19 @@ const char *hs_qemu_recipe(char *buf, size_t len, int record);
 void hs_qemu_map_ram(struct hs_qemu *q, size_t len);
 /* Kill it and reap it; harmless when it is gone. */
 void hs_qemu_stop(struct hs_qemu *q);
+/* What a guest kernel said last, as one line (logtail.c): the first line
+ * saying why it died, then the last four, " | " between them. */
+struct hs_vm_tail {
+	char first[200];
+	char last[4][200];
+	unsigned n;
+};
+void hs_vm_tail_add(struct hs_vm_tail *t, const char *line);
+const char *hs_vm_tail_str(const struct hs_vm_tail *t, char *buf, size_t len);
+/* The kernel's own last log lines, read from its printk ring in the
+ * stopped guest's memory (klog.c), summed up as the console's are: buf,
+ * or NULL with hs_errmsg() (no ring in the image, unreadable). */
+const char *hs_vm_klog(struct hs_qemu *q, const struct hs_image *img, char *buf, size_t len);
 /* The last lines of the guest console, for errors (into buf). */
 const char *hs_qemu_console_tail(const struct hs_qemu *q, char *buf, size_t len);
 
@@ -133,12 +147,13 @@ const char *hs_qemu_console_tail(const struct hs_qemu *q, char *buf, size_t len)
  * space: QEMU compares the pc of whatever runs). */
 int hs_rsp_break(struct hs_qemu *q, uint64_t va, int on);
 /* Continue until a breakpoint: 0; -2 after timeout_ms (the guest still
- * runs); -1 with hs_errmsg() if the guest ended or the stub failed. */
+ * runs); -3 with hs_errmsg() if the guest ended (QEMU exited), -1 if the
+ * stub failed. */
 int hs_rsp_continue(struct hs_qemu *q, unsigned timeout_ms);
 /* Let the guest run, without waiting for a stop. */
 int hs_rsp_resume(struct hs_qemu *q);
 /* After a resume: wait for the guest to stop at a breakpoint (0), -2
- * after timeout_ms (it still runs), -1 if it ended or the stub failed. */
+ * after timeout_ms (it still runs), -3 if it ended, -1 if the stub failed. */
 int hs_rsp_wait(struct hs_qemu *q, unsigned timeout_ms);
 /* Stop a running guest (after a timeout) and say where it is. */
 int hs_rsp_interrupt(struct hs_qemu *q, uint64_t *pc);
@@ -150,6 +165,9 @@ int hs_rsp_reg64(struct hs_qemu *q, const char *name, uint64_t *v);
 int hs_rsp_pc(struct hs_qemu *q, uint64_t *pc);
 /* Write a core register (x0-x30, sp, pc, cpsr) by name. */
 int hs_rsp_set_reg64(struct hs_qemu *q, const char *name, uint64_t v);
+/* Read guest memory through the live MMU (a virtual address of whatever
+ * runs): -1 with hs_errmsg() where nothing is mapped. */
+int hs_rsp_read(struct hs_qemu *q, uint64_t va, void *buf, size_t len);
 /* Write guest memory, up to 2 KiB at a time: virtual through the live
  * MMU, or physical after hs_rsp_phys(q, 1). */
 int hs_rsp_write(struct hs_qemu *q, uint64_t va, const void *buf, size_t len);
@@ -169,6 +187,27 @@ int hs_qmp_wait_incoming(struct hs_qemu *q, unsigned timeout_ms);
  * (or v already). mig.c. */
 int hs_mig_set_sysreg(const char *path, uint64_t id, uint64_t old, uint64_t v);
 #define HS_MIG_ID_VBAR_EL1 0x603000000013c600ULL
+
+/* --- how a boot ends (guest_end.c) -------------------------------------------- */
+
+/* The kernel's ways of giving up (panic, halt), watched by breakpoints for
+ * the whole boot. */
+struct hs_vm_ends {
+	const struct hs_image *img;
+	uint64_t at[8];			/* the functions' entries */
+	unsigned kind[8];		/* which of guest_end.c's kinds */
+	unsigned n;
+	uint64_t settle;		/* __delay: where a panic has said all */
+};
+int hs_vm_ends_arm(struct hs_qemu *q, const struct hs_image *img, struct hs_vm_ends *e);
+/* Let the guest run to its next breakpoint that is not one of the ends,
+ * for at most timeout_s: 0 with its pc. -2 with hs_errmsg() when the guest
+ * does not get there - how it ended, in the kernel's own words when it
+ * gave up, or where it runs and what its log holds when it hangs; goal
+ * names what it did not reach ("the getpid point"). -1: QEMU or its stub
+ * failed. */
+int hs_vm_run(struct hs_qemu *q, const struct hs_vm_ends *e, unsigned timeout_s, const char *goal,
+	      uint64_t *pc);
 
 /* --- booting and snapshots ------------------------------------------------- */
 
@@ -199,8 +238,9 @@ struct hs_vm_boot {
 	const struct hs_workload *wl;		/* /user, or NULL */
 };
 
-/* Boot img and snapshot every point (boot.c); -1 with hs_errmsg() saying
- * how far the guest got. */
+/* Boot img and snapshot every point (boot.c). -2 with hs_errmsg() when the
+ * guest itself did not get there (it panicked, halted or hung: the
+ * kernel's reason, how far it got), -1 for anything else (QEMU, files). */
 int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s);
 
 /*
@@ -208,7 +248,8 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
  * cache (verified; the points are part of its key), or booted now and
  * stored (snapcache.c). Concurrent callers wait for the one that boots.
  * *booted says which happened. -1 with hs_errmsg(): QEMU missing (with
- * the install line), a boot that fails (console tail).
+ * the install line), a boot that fails (the kernel's reason), or failed
+ * before and is remembered (bootfail.c).
  */
 struct hs_vm_points {
 	const struct hs_boot_point *v;
@@ -217,6 +258,14 @@ struct hs_vm_points {
 };
 int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		   struct hs_snap *s, int *booted);
+
+/* Boots the guest did not finish, remembered beside the snapshot path
+ * they were for (bootfail.c): recall gives the reason (1) unless
+ * HOTSIM_BOOT_RETRY is set or this run's timeout is longer than the
+ * failed boot's; record and forget keep the cache in step. */
+int hs_bootfail_recall(const char *snap, unsigned timeout_s, char *why, size_t len);
+void hs_bootfail_record(const char *snap, const char *why, unsigned timeout_s);
+void hs_bootfail_forget(const char *snap);
 
 /* Boot img again as hs_vm_snapshot would (but for record mode, which
  * cannot save a machine: qemu.c), keeping the machine at every point in
