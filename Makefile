@@ -192,8 +192,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 # --- install -----------------------------------------------------------------
 
 # The manual page and the completion are written by hotsim from its option
-# tables; hotsim-pair reads the kernel recipe and hotsim's fragments from
-# share/hotsim.
+# tables; hotsim-pair reads the kernel recipe, the pair cache's shell and
+# hotsim's fragments from share/hotsim.
 # (written aside and renamed: tests install from parallel processes)
 $(BUILD)/hotsim.1: $(BUILD)/hotsim
 	@$< help --man > $@.$$$$ && mv $@.$$$$ $@
@@ -213,7 +213,7 @@ install: $(BUILD)/hotsim $(BUILD)/hotsim.1 $(BUILD)/hotsim.bash
 	@install -m 644 $(BUILD)/hotsim.1 $(MAN1DIR)/hotsim.1
 	@install -m 644 $(BUILD)/hotsim.bash $(COMPDIR)/hotsim
 	@ln -sf hotsim $(COMPDIR)/hotsim-pair
-	@install -m 644 kernels/linux/recipe.sh kernels/linux/*.config $(SHAREDIR)/
+	@install -m 644 kernels/linux/recipe.sh kernels/linux/pair-cache.sh kernels/linux/*.config $(SHAREDIR)/
 	@install -m 644 include/hotsim/workload.h $(INCDIR)/workload.h
 	@echo "installed hotsim, hotsim-pair, hotsim(1), the bash completion and <hotsim/workload.h> under $(DESTDIR)$(PREFIX)"
 
