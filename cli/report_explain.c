@@ -62,8 +62,7 @@ static void stall_table(FILE *f, const struct ms_detail *b, const struct ms_deta
 		(long long)p->res.uncalibrated_cycles - (long long)b->res.uncalibrated_cycles);
 }
 
-/* One image (run) or base vs patched (compare): where the cycles go. */
-static void explain(FILE *f, const struct ms_detail *b, const struct ms_detail *p, long limit)
+void rp_explain_text(FILE *f, const struct ms_detail *b, const struct ms_detail *p, long limit)
 {
 	static struct ms_fn_cost t[MAX_FN];
 	int n = ms_explain_functions(b, p, t, MAX_FN);
@@ -168,7 +167,7 @@ static void timeline(FILE *f, const char *label, const struct ms_detail *d, size
 void rp_details_text(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 {
 	for (int i = 0; d->explain && i < d->ncores; i++)
-		explain(f, &d->ex[i][0], c->patched ? &d->ex[i][1] : NULL, d->limit);
+		rp_explain_text(f, &d->ex[i][0], c->patched ? &d->ex[i][1] : NULL, d->limit);
 	for (int k = 0; d->timeline && k < (c->patched ? 2 : 1); k++) {
 		char label[64];
 
