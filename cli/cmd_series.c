@@ -9,6 +9,7 @@
  * Exit status: 0; 2 on errors (a commit that does not build is a column,
  * not an error; the base that does not is one).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 #define MAX_EXPLAIN 16
 
 struct series_opts {
-	const char *commits, *patches, *config, *cc;
+	const char *commits, *patches, *config, *cc, *md, *txt;
 	struct opt_cpus cpus;
 	struct opt_paths paths;
 	enum hs_state_source src;
@@ -100,6 +101,32 @@ static int explains(struct series_report *r, const struct ms_options *m)
 	return 0;
 }
 
+static void report(FILE *f, enum opt_format fmt, const struct series_report *r)
+{
+	if (fmt == FORMAT_JSON)
+		rp_series_json(f, r);
+	else if (fmt == FORMAT_MARKDOWN)
+		rp_series_markdown(f, r);
+	else
+		rp_series_text(f, r);
+}
+
+/* --md, --txt: another format into a file, from the same run */
+static int report_to(const char *file, enum opt_format fmt, const struct series_report *r)
+{
+	FILE *f;
+	int bad;
+
+	if (!file)
+		return 0;
+	if (!(f = fopen(file, "w")))
+		return hs_fail("%s: cannot write: %s", file, strerror(errno));
+	report(f, fmt, r);
+	bad = ferror(f);
+	bad |= fclose(f);
+	return bad ? hs_fail("%s: cannot write", file) : 0;
+}
+
 static int run(void *p, char **args)
 {
 	/* large: kept off the stack */
@@ -128,12 +155,11 @@ static int run(void *p, char **args)
 	if (series_list(&sc, &s) || ms_series_run(&s, &(struct ms_series_builder){ &sc, series_build }) ||
 	    explains(&r, &s.o)) {
 		rc = cli_error();
-	} else if (o->format == FORMAT_JSON) {
-		rp_series_json(stdout, &r);
-	} else if (o->format == FORMAT_MARKDOWN) {
-		rp_series_markdown(stdout, &r);
 	} else {
-		rp_series_text(stdout, &r);
+		report(stdout, o->format, &r);
+		fflush(stdout);
+		if (report_to(o->md, FORMAT_MARKDOWN, &r) || report_to(o->txt, FORMAT_TEXT, &r))
+			rc = cli_error();
 	}
 	for (int i = 0; i < r.nex; i++) {
 		ms_detail_free(&ex[i].d[0]);
@@ -169,6 +195,8 @@ static const struct cli_opt opts[] = {
 	      "lines of each step's explain (default 40; 0: none)"),
 	OPT_CHOICE("format", "FMT", OPT_FORMAT, struct series_opts, format, "text markdown json",
 		   "text, markdown (pull requests) or json (--json)"),
+	OPT("md", "FILE", OPT_STRING, struct series_opts, md, "the markdown report to FILE too, from the same run"),
+	OPT("txt", "FILE", OPT_STRING, struct series_opts, txt, "the text report to FILE too, from the same run"),
 	OPT_TABLE_END
 };
 

@@ -63,8 +63,9 @@ void rp_projection_json(struct json *j, const struct rp_details *d);
 /* --explain / --timeline as text */
 void rp_details_text(FILE *f, const struct ms_compare *c, const struct rp_details *d);
 /* One image (p NULL) or base vs patched: where the cycles go - stalls,
- * functions, the instructions of those that moved most (limit lines). */
-void rp_explain_text(FILE *f, const struct ms_detail *b, const struct ms_detail *p, long limit);
+ * functions (moved: only those whose cycles changed), the instructions of
+ * those that moved most (limit lines). */
+void rp_explain_text(FILE *f, const struct ms_detail *b, const struct ms_detail *p, long limit, int moved);
 /* The functions of an explain as a JSON array "functions" (limit of them) */
 void rp_json_functions(struct json *j, const struct ms_detail *b, const struct ms_detail *p, long limit);
 int rp_timeline_svg(const char *path, const struct ms_detail *d, size_t from, size_t to);

@@ -78,9 +78,9 @@ const char *series_built_words(char *buf, size_t len, const struct ms_series *s)
 		snprintf(buf, len, "every commit: built %d of the %d commits and the base", built, s->n);
 	else
 		snprintf(buf, len,
-			 "bisect: built %d of the %d commits and the base, for %d moved rows stepping at %d commits "
-			 "(a step's search builds at most ceil(log2 %d) = %d; the tip and the base 2)",
-			 built, s->n, s->nmoved, at, s->n, ceil_log2(s->n));
+			 "bisect: built %d of the %d commits and the base; %d rows moved, in steps at %d commits: "
+			 "at most %d x ceil(log2 %d) + 2 = %d builds",
+			 built, s->n, s->nmoved, at, at, s->n, at * ceil_log2(s->n) + 2);
 	return buf;
 }
 
@@ -225,22 +225,20 @@ static int moves(FILE *f, const struct ms_series *s, int lasting, const char *ti
 	return n;
 }
 
-/* The commits no step is at. */
-static void no_move(FILE *f, const struct ms_series *s)
+const char *series_no_move(char *buf, size_t len, const struct ms_series *s)
 {
-	char text[MS_SERIES_MAX * 4 + 64] = "";
 	size_t used = 0;
 
+	buf[0] = 0;
 	for (int k = 1; k <= s->n; k++) {
 		int first = 0;
 
 		for (int i = 0; i < s->nsteps && !first; i++)
 			first = s->steps[i].commit == k;
-		if (!first)
-			used += (size_t)snprintf(text + used, sizeof(text) - used, " %d", k);
+		if (!first && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? " " : "", k);
 	}
-	fputc('\n', f);
-	rp_wrap(f, "first commit of no move:", "  ", used ? text : " none", RP_TEXT_WIDTH);
+	return used ? buf : "none";
 }
 
 static void explained(FILE *f, const struct series_report *r)
@@ -250,7 +248,7 @@ static void explained(FILE *f, const struct series_report *r)
 
 		fprintf(f, "\nstep %d (%s) against %d (%s): base is %d, patched is %d\n", st->commit,
 			r->s->c[st->commit].id, st->parent, r->s->c[st->parent].id, st->parent, st->commit);
-		rp_explain_text(f, &r->ex[i].d[0], &r->ex[i].d[1], r->limit);
+		rp_explain_text(f, &r->ex[i].d[0], &r->ex[i].d[1], r->limit, 1);
 	}
 }
 
@@ -271,7 +269,8 @@ void rp_series_text(FILE *f, const struct series_report *r)
 	if (!moves(f, s, 1, "moves from the base to the tip: the first commit of each, each step"))
 		fprintf(f, "\nno row moved from the base to the tip\n");
 	moves(f, s, 0, "moves that do not last to the tip");
-	no_move(f, s);
+	fputc('\n', f);
+	rp_wrap(f, "first commit of no move: ", "  ", series_no_move(text, sizeof(text), s), RP_TEXT_WIDTH);
 	explained(f, r);
 	fprintf(f, "\ndeterministic: the same series gives byte-identical output\n");
 }

@@ -101,7 +101,7 @@ static void explained(FILE *f, const struct series_report *r)
 
 		fprintf(f, "\n<details><summary>commit %d (%s) against %d: %s on %s</summary>\n\n```text", st->commit,
 			r->s->c[st->commit].id, st->parent, r->ex[i].def->name, r->ex[i].d[0].pt->core->name);
-		rp_explain_text(f, &r->ex[i].d[0], &r->ex[i].d[1], r->limit);
+		rp_explain_text(f, &r->ex[i].d[0], &r->ex[i].d[1], r->limit, 1);
 		fprintf(f, "```\n\n</details>\n");
 	}
 }
@@ -116,6 +116,7 @@ void rp_series_markdown(FILE *f, const struct series_report *r)
 	commits(f, r->s);
 	table(f, r);
 	moves(f, r->s);
+	fprintf(f, "\nFirst commit of no move: %s\n", series_no_move(text, sizeof(text), r->s));
 	explained(f, r);
 	fprintf(f, "\n<sub>typical cycles per op of the base; each commit's change against %s; (I)/(R): "
 		   "significant (Welch, p < 0.05) and beyond the layout band; deterministic: the same series "

@@ -48,7 +48,9 @@ void rp_series_json(FILE *f, const struct series_report *r);
 int series_cell(const struct series_report *r, int k, int row, struct ms_move *mv);
 /* Rows worth a line: a verdict in some commit's cell (all: every row). */
 int series_row_shown(const struct series_report *r, int row);
-/* "1 of the 9 commits": what was built, and the bound a step's search keeps */
+/* What was built, and the bound bisect keeps. */
 const char *series_built_words(char *buf, size_t len, const struct ms_series *s);
+/* "1 2 4": the commits no move's step is at ("none"). */
+const char *series_no_move(char *buf, size_t len, const struct ms_series *s);
 
 #endif

@@ -27,7 +27,7 @@ last_error() {
 # Keep the objects of the HOTSIM_SERIES_TREES latest builds (a tree a
 # build started from counts as used).
 prune_trees() {
-	local keep=${HOTSIM_SERIES_TREES:-2} d
+	local keep=${HOTSIM_SERIES_TREES:-4} d
 	# shellcheck disable=SC2012
 	ls -1dt "$W/series"/*/ 2>/dev/null | tail -n +$((keep + 1)) | while IFS= read -r d; do
 		rm -rf "$d"
