@@ -140,6 +140,15 @@ Test(series, a_quilt_series_gives_the_order)
 	cr_assert(strstr(out, "\n1\t01-b\tok\n2\t03-bb\tok\n"), "%s", out);
 	cr_assert_null(strstr(out, "02-bad"), "%s", out);
 	free(out);
+	/* a name may be absolute; one that is not there is an error */
+	cr_assert_eq(sh("printf \"$PWD/p/01-b.diff\nnosuch.diff\n\" > p/series && $SERIES tree --patches p --list", NULL,
+			&out), 2);
+	cr_assert(strstr(out, "p/series names nosuch.diff, which is not there"), "%s", out);
+	free(out);
+	cr_assert_eq(sh("printf \"$PWD/p/01-b.diff\n\" > p/series && $SERIES tree --patches p --list | cut -f1,2", &out,
+			NULL), 0);
+	cr_assert(strstr(out, "\n1\t01-b\n"), "%s", out);
+	free(out);
 }
 
 /* git format-patch --stdout: each message a commit, its hash the id, its

@@ -73,20 +73,22 @@ split_patch() {
 	done
 }
 
-# The patch files PATH names, in order: a quilt directory's series file, a
-# directory's *.patch and *.diff by name, or PATH itself.
+# The patch files PATH names, in order, into $tmp/list: a quilt directory's
+# series file (names relative to it, or absolute), a directory's *.patch
+# and *.diff by name, or PATH itself.
 patch_files() {
-	local p
+	local p f
+	: > "$tmp/list"
 	if [ -f "$patches/series" ]; then
 		while read -r p _; do
-			case "$p" in ''|'#'*) continue ;; esac
-			[ -f "$patches/$p" ] || die "$patches/series names $p, which is not there"
-			echo "$patches/$p"
+			case "$p" in ''|'#'*) continue ;; /*) f=$p ;; *) f=$patches/$p ;; esac
+			[ -f "$f" ] || die "$patches/series names $p, which is not there"
+			echo "$f" >> "$tmp/list"
 		done < "$patches/series"
 	elif [ -d "$patches" ]; then
-		find "$patches" -maxdepth 1 -type f \( -name '*.patch' -o -name '*.diff' \) | sort
+		find "$patches" -maxdepth 1 -type f \( -name '*.patch' -o -name '*.diff' \) | sort > "$tmp/list"
 	else
-		echo "$patches"
+		echo "$patches" > "$tmp/list"
 	fi
 }
 
@@ -120,10 +122,11 @@ series_from_patches() {
 		die "$tree is not a Linux source tree (no Makefile and arch/arm64/)"
 	mkdir -p "$tmp/p"
 	n=0
+	patch_files
 	while IFS= read -r f; do
 		name=$(basename "$f")
 		split_patch "$f" "${name%.*}"
-	done < <(patch_files)
+	done < "$tmp/list"
 	[ "$n" -gt 0 ] || die "$patches: no patches (nothing with a '+++ ' file header)"
 	ids[0]=base
 	subjects[0]=$(printf '%s' "$tree" | one_line)
