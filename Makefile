@@ -7,7 +7,7 @@
 #   make demo     install, build, build the real 7.2 kernel pairs, run hotsim on them
 #   make bench    throughput / latency benchmark (not a test)
 #   make fuzz     libFuzzer run over the image parsers (FUZZ_SECONDS=N)
-#   make install  hotsim, hotsim-pair, hotsim(1), bash completion (PREFIX, DESTDIR)
+#   make install  hotsim, hotsim-pair, hotsim-series, hotsim(1), bash completion (PREFIX, DESTDIR)
 
 CC      ?= gcc
 CSTD    := -std=c11 -D_GNU_SOURCE
@@ -192,8 +192,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 # --- install -----------------------------------------------------------------
 
 # The manual page and the completion are written by hotsim from its option
-# tables; hotsim-pair reads the kernel recipe and hotsim's fragments from
-# share/hotsim.
+# tables; hotsim-pair and hotsim-series read the kernel recipe, the pair
+# cache's shell and hotsim's fragments from share/hotsim.
 # (written aside and renamed: tests install from parallel processes)
 $(BUILD)/hotsim.1: $(BUILD)/hotsim
 	@$< help --man > $@.$$$$ && mv $@.$$$$ $@
@@ -210,15 +210,17 @@ install: $(BUILD)/hotsim $(BUILD)/hotsim.1 $(BUILD)/hotsim.bash
 	@install -d $(BINDIR) $(MAN1DIR) $(COMPDIR) $(SHAREDIR) $(INCDIR)
 	@install -m 755 $(BUILD)/hotsim $(BINDIR)/hotsim
 	@install -m 755 scripts/hotsim-pair $(BINDIR)/hotsim-pair
+	@install -m 755 scripts/hotsim-series $(BINDIR)/hotsim-series
 	@install -m 644 $(BUILD)/hotsim.1 $(MAN1DIR)/hotsim.1
 	@install -m 644 $(BUILD)/hotsim.bash $(COMPDIR)/hotsim
 	@ln -sf hotsim $(COMPDIR)/hotsim-pair
-	@install -m 644 kernels/linux/recipe.sh kernels/linux/*.config $(SHAREDIR)/
+	@install -m 644 kernels/linux/recipe.sh kernels/linux/pair-cache.sh kernels/linux/series-list.sh \
+		kernels/linux/series-build.sh kernels/linux/*.config $(SHAREDIR)/
 	@install -m 644 include/hotsim/workload.h $(INCDIR)/workload.h
-	@echo "installed hotsim, hotsim-pair, hotsim(1), the bash completion and <hotsim/workload.h> under $(DESTDIR)$(PREFIX)"
+	@echo "installed hotsim, hotsim-pair, hotsim-series, hotsim(1), the bash completion and <hotsim/workload.h> under $(DESTDIR)$(PREFIX)"
 
 uninstall:
-	rm -f $(BINDIR)/hotsim $(BINDIR)/hotsim-pair $(MAN1DIR)/hotsim.1 $(COMPDIR)/hotsim $(COMPDIR)/hotsim-pair
+	rm -f $(BINDIR)/hotsim $(BINDIR)/hotsim-pair $(BINDIR)/hotsim-series $(MAN1DIR)/hotsim.1 $(COMPDIR)/hotsim $(COMPDIR)/hotsim-pair
 	rm -rf $(SHAREDIR)
 	rm -f $(INCDIR)/workload.h
 	-rmdir $(INCDIR) 2>/dev/null

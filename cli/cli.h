@@ -12,7 +12,7 @@
 
 /* The commands, in help order (main.c lists them in cli_commands). */
 extern const struct cli_cmd cmd_image, cmd_paths, cmd_trace, cmd_run, cmd_compare, cmd_merge, cmd_validate,
-	cmd_models, cmd_snippet, cmd_pair, cmd_fidelity, cmd_fit;
+	cmd_models, cmd_snippet, cmd_pair, cmd_series, cmd_fidelity, cmd_fit;
 extern const struct cli_cmd *const cli_commands[];
 
 /* The command line of the command running (argv[0] is the command). */
@@ -28,6 +28,15 @@ struct cli_shards {
 	int n;
 };
 int cli_compare(void *opts, const char *base_file, const char *patched_file, const struct cli_shards *sh);
+
+/* script.c: the helper script name (hotsim-pair, hotsim-series) beside
+ * this binary or in the checkout's scripts/, $env overriding; 0, or -1
+ * when there is none. */
+int cli_script(const char *name, const char *env, char *out, size_t len);
+/* Run argv[0] with argv; its stdout into buf (at most len - 1 bytes, the
+ * rest dropped), stderr as ours. Its exit status, or -1 (hs_errmsg) when
+ * it cannot run or ends by a signal. */
+int cli_run(char *const argv[], char *buf, size_t len);
 
 /* version.c: "0.1 (git adffafe-dirty)"; the --version text */
 const char *cli_version(void);

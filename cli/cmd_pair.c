@@ -17,28 +17,6 @@ struct pair_opts {
 	const char *patch, *commits, *config, *cc, *out;
 };
 
-/* hotsim-pair beside this binary (installed), or in the checkout's scripts/
- * (./hotsim, build/hotsim); $HOTSIM_PAIR overrides. */
-static int find_script(const char *self, char *out, size_t len)
-{
-	static const char *const rel[] = { "/hotsim-pair", "/scripts/hotsim-pair", "/../scripts/hotsim-pair" };
-	char dir[PATH_MAX];
-
-	if (getenv("HOTSIM_PAIR")) {
-		snprintf(out, len, "%s", getenv("HOTSIM_PAIR"));
-		return access(out, X_OK);
-	}
-	snprintf(dir, sizeof(dir), "%s", self);
-	if (strrchr(dir, '/'))
-		*strrchr(dir, '/') = 0;
-	for (size_t i = 0; i < HS_ARRAY_SIZE(rel); i++) {
-		snprintf(out, len, "%s%s", dir, rel[i]);
-		if (access(out, X_OK) == 0)
-			return 0;
-	}
-	return -1;
-}
-
 static int run(void *p, char **args)
 {
 	const struct pair_opts *o = p;
@@ -55,7 +33,7 @@ static int run(void *p, char **args)
 	}
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[len > 0 ? len : 0] = 0;
-	if (find_script(self, script, sizeof(script))) {
+	if (cli_script("hotsim-pair", "HOTSIM_PAIR", script, sizeof(script))) {
 		hs_fail("pair: no hotsim-pair script beside %s (make install puts it there)", self);
 		return cli_error();
 	}

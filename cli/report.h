@@ -62,10 +62,20 @@ void rp_projection_json(struct json *j, const struct rp_details *d);
 
 /* --explain / --timeline as text */
 void rp_details_text(FILE *f, const struct ms_compare *c, const struct rp_details *d);
+/* One image (p NULL) or base vs patched: where the cycles go - stalls,
+ * functions (moved: only those whose cycles changed), the instructions of
+ * those that moved most (limit lines). */
+void rp_explain_text(FILE *f, const struct ms_detail *b, const struct ms_detail *p, long limit, int moved);
+/* The functions of an explain as a JSON array "functions" (limit of them) */
+void rp_json_functions(struct json *j, const struct ms_detail *b, const struct ms_detail *p, long limit);
 int rp_timeline_svg(const char *path, const struct ms_detail *d, size_t from, size_t to);
 
 /* "(I)", "(R)", "~" (within noise), "" (unchanged) */
 const char *rp_verdict(enum ms_verdict v);
+/* JSON's word for it: "improved", "regressed", "within_noise", ... */
+const char *rp_verdict_word(enum ms_verdict v);
+/* Markdown text: table pipes escaped, HTML's < > & as entities */
+void rp_md_esc(FILE *f, const char *s);
 
 /* Shared sentences (report_words.c) */
 double rp_uncal_pct(const struct hs_model_result *r);

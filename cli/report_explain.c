@@ -62,8 +62,7 @@ static void stall_table(FILE *f, const struct ms_detail *b, const struct ms_deta
 		(long long)p->res.uncalibrated_cycles - (long long)b->res.uncalibrated_cycles);
 }
 
-/* One image (run) or base vs patched (compare): where the cycles go. */
-static void explain(FILE *f, const struct ms_detail *b, const struct ms_detail *p, long limit)
+void rp_explain_text(FILE *f, const struct ms_detail *b, const struct ms_detail *p, long limit, int moved)
 {
 	static struct ms_fn_cost t[MAX_FN];
 	int n = ms_explain_functions(b, p, t, MAX_FN);
@@ -104,6 +103,11 @@ static void explain(FILE *f, const struct ms_detail *b, const struct ms_detail *
 	for (int i = 0; i < n && lines < limit; i++, lines++) {
 		char ins[32], cyc[32];
 
+		if (moved && p && fabs(ms_fn_delta(&t[i])) < 0.05) {
+			fprintf(f, "    ... %d functions that did not move\n", n - i);
+			n = i;
+			break;
+		}
 		if (!p) {
 			fprintf(f, "    %-36s %13.1f %15.1f\n", t[i].name, t[i].insns[0], t[i].cycles[0]);
 			continue;
@@ -168,7 +172,7 @@ static void timeline(FILE *f, const char *label, const struct ms_detail *d, size
 void rp_details_text(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 {
 	for (int i = 0; d->explain && i < d->ncores; i++)
-		explain(f, &d->ex[i][0], c->patched ? &d->ex[i][1] : NULL, d->limit);
+		rp_explain_text(f, &d->ex[i][0], c->patched ? &d->ex[i][1] : NULL, d->limit, 0);
 	for (int k = 0; d->timeline && k < (c->patched ? 2 : 1); k++) {
 		char label[64];
 

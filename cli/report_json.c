@@ -82,7 +82,7 @@ static void noise(struct json *j, const struct ms_compare *c, const struct ms_pa
 	json_end_obj(j);
 }
 
-static const char *verdict_word(enum ms_verdict v)
+const char *rp_verdict_word(enum ms_verdict v)
 {
 	static const char *const w[] = { "unchanged", "within_noise", "improved", "regressed", "sub_row", "not_judged" };
 
@@ -140,7 +140,7 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 		}
 		json_str(j, "test", mv.tested ? "welch" : mv.one_draw ? "layout (one draw a side)" : "none");
 		json_bool(j, "significant", mv.significant);
-		json_str(j, "verdict", verdict_word(mv.verdict));
+		json_str(j, "verdict", rp_verdict_word(mv.verdict));
 		noise(j, c, p, st);
 		rp_diverge_json(j, c, p);
 	}
@@ -184,7 +184,7 @@ static void summary(struct json *j, const struct ms_compare *c)
 	json_end_obj(j);
 }
 
-static void json_fns(struct json *j, const struct ms_detail *b, const struct ms_detail *p, long limit)
+void rp_json_functions(struct json *j, const struct ms_detail *b, const struct ms_detail *p, long limit)
 {
 	static struct ms_fn_cost t[512];
 	int n = ms_explain_functions(b, p, t, 512);
@@ -231,7 +231,7 @@ static void explain(struct json *j, const struct ms_compare *c, const struct rp_
 		json_result_of(j, c->patched ? "base" : "image", &b->res);
 		if (p)
 			json_result_of(j, "patched", &p->res);
-		json_fns(j, b, p, d->limit);
+		rp_json_functions(j, b, p, d->limit);
 		json_end_obj(j);
 	}
 	json_end_arr(j);

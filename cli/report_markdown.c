@@ -18,7 +18,7 @@
 		 "|---|---|---|---:|---:|---:|---:|---:|---:|\n"
 
 /* Text in a table cell or a list item: nothing that ends a cell or opens HTML. */
-static void esc(FILE *f, const char *s)
+void rp_md_esc(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
@@ -41,9 +41,9 @@ static void image_item(FILE *f, const char *role, const struct hs_image *img)
 	char id[256];
 
 	fprintf(f, "- %s: `", role);
-	esc(f, img->path);
+	rp_md_esc(f, img->path);
 	fputs("`: ", f);
-	esc(f, rp_identity(id, sizeof(id), img));
+	rp_md_esc(f, rp_identity(id, sizeof(id), img));
 	fputc('\n', f);
 }
 
@@ -157,7 +157,7 @@ static void why_items(FILE *f, const struct ms_compare *c)
 				fprintf(f, "only in %s\n", k ? "base" : "patched");
 			} else if (!r[k]->ok) {
 				fprintf(f, "cannot run on %s: ", !c->patched ? "this image" : k ? "patched" : "base");
-				esc(f, r[k]->why);
+				rp_md_esc(f, r[k]->why);
 				fputc('\n', f);
 			} else {
 				fprintf(f, "runs on %s\n", k ? "patched" : "base");
@@ -200,7 +200,7 @@ void rp_markdown(FILE *f, const struct ms_compare *c, const struct rp_details *d
 	}
 	for (int i = 0; i < c->nwarnings; i++) {
 		fputs("- warning: ", f);
-		esc(f, c->warnings[i]);
+		rp_md_esc(f, c->warnings[i]);
 		fputc('\n', f);
 	}
 	fprintf(f, "\n%s", c->patched ? CMP_COLS : RUN_COLS);
@@ -219,6 +219,6 @@ void rp_markdown(FILE *f, const struct ms_compare *c, const struct rp_details *d
 	rp_diverge_markdown(f, c);
 	details(f, c, d);
 	fprintf(f, "\n<sub>");
-	esc(f, rp_footnote(text, sizeof(text), c, c->patched ? "uncal% b/p" : "uncal%"));
+	rp_md_esc(f, rp_footnote(text, sizeof(text), c, c->patched ? "uncal% b/p" : "uncal%"));
 	fprintf(f, "; deterministic: the same inputs give byte-identical output</sub>\n");
 }

@@ -20,7 +20,7 @@ case "$build" in
 esac
 lanes=${HOTSIM_TEST_LANES:-2}
 # the long ones first (measured: docs/reliability.md, "A fresh machine")
-long="test_booted test_pair test_ci test_compare test_cli test_formats test_kcache"
+long="test_booted test_pair test_series_kernel test_ci test_compare test_cli test_formats test_kcache"
 order=()
 for l in $long; do for t in "$@"; do [ "$(basename "$t")" = "$l" ] && order+=("$t"); done; done
 for t in "$@"; do case " $long " in *" $(basename "$t") "*) ;; *) order+=("$t") ;; esac; done

@@ -161,8 +161,8 @@ Test(ci, errors_exit_2)
 	cr_assert_eq(ci("--pair /nonexistent"), 2);
 }
 
-/* The workflow and the job in docs/ci.md: YAML, and both run the script
- * with a gate. */
+/* The workflows and the jobs in docs/ci.md: YAML; the compares run the
+ * script with a gate, the series runs over the pull request's commits. */
 Test(ci, docs_ci_yaml)
 {
 	size_t n;
@@ -181,22 +181,28 @@ Test(ci, docs_ci_yaml)
 		fwrite(b + 8, 1, (size_t)(e - b - 8) + 1, f);
 		fclose(f);
 		*e = 0;
-		/* the one-job forms, then the split ones (a shard per job, the merge) */
-		if (blocks < 2)
+		/* the one-job forms, then the split ones (a shard per job, the
+		 * merge), then the series over a pull request's commits */
+		if (blocks >= 4) {
+			cr_assert(strstr(b, "hotsim series ") && strstr(b, "--commits ") && strstr(b, "merge-base"),
+				  "block %d does not run the series over the commits", blocks);
+			cr_assert(strstr(b, "series.md") && strstr(b, "series.json"), "block %d", blocks);
+		} else if (blocks < 2)
 			cr_assert(strstr(b, "scripts/ci-compare.sh --pair "), "block %d does not call the script",
 				  blocks);
 		else
 			cr_assert(strstr(b, "scripts/ci-compare.sh --shard ") && strstr(b, "/4") &&
 				  strstr(b, "scripts/ci-compare.sh --merge out out/shard-*.json"),
 				  "block %d does not shard and merge with the script", blocks);
-		cr_assert(strstr(b, "--fail-above "), "block %d has no gate", blocks);
-		cr_assert(strstr(b, "compare.md") && strstr(b, "compare.json") && strstr(b, "compare.svg"));
+		cr_assert(blocks >= 4 || strstr(b, "--fail-above "), "block %d has no gate", blocks);
+		cr_assert(blocks >= 4 ||
+			  (strstr(b, "compare.md") && strstr(b, "compare.json") && strstr(b, "compare.svg")));
 		snprintf(cmd, sizeof(cmd), "python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' %s 2>&1",
 			 path);
 		cr_assert_eq(hs_sh(cmd, &err, 4096), 0, "docs/ci.md block %d is not YAML: %s", blocks, err);
 		free(err);
 		b = e + 1;
 	}
-	cr_assert_eq(blocks, 4, "a GitHub workflow and a GitLab job, each in one job and split");
+	cr_assert_eq(blocks, 6, "a GitHub workflow and a GitLab job, each in one job, split, and over a series");
 	free(doc);
 }

@@ -244,11 +244,12 @@ Test(cli, sweep_every_documented_option, .timeout = 900)
 		if (!strncmp(l, "hotsim ", 7)) {
 			/* "hotsim compare BASE PATCHED [options]": the command and its positionals */
 			sscanf(l + 7, "%63s", cmd);
-			/* pair: a tree that is not there, so it stops before building */
+			/* pair, series: a tree that is not there, so they stop before building */
 			pos = !strcmp(cmd, "compare") ? HS_KPATH("7.2-base") " " HS_KPATH("7.2-null") :
 			      !strcmp(cmd, "trace") ? HS_KPATH("7.2-base") " cswitch" :
 			      !strcmp(cmd, "snippet") ? HS_FIXTURE("user_sum.elf") " --entry sum" :
 			      !strcmp(cmd, "pair") ? "/nonexistent/tree --patch /nonexistent.diff" :
+			      !strcmp(cmd, "series") ? "/nonexistent/tree --patches /nonexistent.diff" :
 			      !strcmp(cmd, "models") ? "" : HS_KPATH("7.2-base");
 			snprintf(args, sizeof(args), "%s%s", pos,
 				 !strcmp(cmd, "run") || !strcmp(cmd, "compare") ? " --cpu a53 --path irq-el1" : "");
@@ -258,6 +259,7 @@ Test(cli, sweep_every_documented_option, .timeout = 900)
 				 !strcmp(cmd, "trace") ? HS_FIXTURE("minikernel.elf") " cswitch" :
 				 !strcmp(cmd, "snippet") ? HS_FIXTURE("tiny.elf") " --entry nosuch" :
 				 !strcmp(cmd, "pair") ? HS_FIXTURE("minikernel.elf") " --patch /dev/null" :
+				 !strcmp(cmd, "series") ? HS_FIXTURE("minikernel.elf") " --patches /dev/null" :
 				 !strcmp(cmd, "models") ? "" : HS_FIXTURE("minikernel.elf"));
 			sweep_one(fixture);
 			continue;

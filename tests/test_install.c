@@ -56,6 +56,11 @@ Test(install, binary_runs)
 	snprintf(cmd, sizeof(cmd), "test -f %s/usr/share/hotsim/recipe.sh && test -f %s/usr/share/hotsim/base.config",
 		 dest, dest);
 	cr_assert_eq(hs_sh(cmd, NULL, 0), 0, "hotsim-pair's recipe and fragments are installed");
+	/* hotsim series too, and the shell it shares with hotsim-pair */
+	snprintf(cmd, sizeof(cmd), "%s/usr/bin/hotsim series /nonexistent/tree --patches /dev/null 2>&1", dest);
+	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 2);
+	cr_assert(strstr(out, "hotsim series: /nonexistent/tree: no such directory"), "%.4000s", out);
+	free(out);
 	/* the installed hotsim compiles a workload against the installed
 	 * <hotsim/workload.h> (then stops at the image, which is not there) */
 	snprintf(cmd, sizeof(cmd), "test -f %s/usr/include/hotsim/workload.h && %s/usr/bin/hotsim run "
