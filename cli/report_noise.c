@@ -59,7 +59,7 @@ static const char *range(char *buf, size_t len, const struct ms_result *r)
 
 void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 {
-	unsigned beyond = 0, within = 0, marked = 0;
+	unsigned beyond = 0, within = 0, marked = 0, state_only = 0;
 	int w = name_width(c);
 
 	head(f, c, layouts);
@@ -84,9 +84,12 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 			struct ms_diverged v[1];
 			double dn;
 			int diverged = ms_pair_diverged(c, p, v, 1, &dn) > 0;
+			struct ms_move mv;
 
 			if (!d)
 				continue;
+			ms_pair_move(c, p, (enum ms_state)st, &mv);
+			state_only += mv.state_only;
 			beyond += apart;
 			within += !apart;
 			marked += diverged;
@@ -100,4 +103,8 @@ void rp_noise_text(FILE *f, const struct ms_compare *c, int layouts)
 	if (marked)
 		rp_wrap(f, "", "  ", "*: the runs also took different paths through unchanged code (above): "
 			"layout is not all that differs between them.", RP_TEXT_WIDTH);
+	if (state_only)
+		rp_wrap(f, "", "  ", "A move beyond the band on a row where the patch changed no function it ran, "
+			"only the paths taken through them, is the state's, not the patch's: within noise (~).",
+			RP_TEXT_WIDTH);
 }

@@ -106,6 +106,9 @@ Test(diverge, same_code_elsewhere_with_other_counts_is_reported, .fini = done)
 	cr_assert_str_eq(v[1].name, "__enqueue_entity");
 	cr_assert_float_eq(v[1].insns[0], 100, 1e-9);
 	cr_assert_float_eq(v[1].insns[1], 90, 1e-9);
+	/* all three are the same code in both: the patch touched nothing the
+	 * row ran, so a move of it is the state's (compare.c) */
+	cr_assert_eq(ms_pair_touched(&cmp, &cmp.pairs[0]), 0);
 }
 
 /* A function the patch changed (inlining grows __schedule) is not
@@ -122,6 +125,11 @@ Test(diverge, changed_code_is_not_reported, .fini = done)
 	ran(&other, "__schedule", 216);
 	cr_assert_eq(diverged(&insns, v), 0);
 	cr_assert_float_eq(insns, 0, 1e-9);
+	/* __schedule changed, once a side (its address in each image) */
+	cr_assert_eq(ms_pair_touched(&cmp, &cmp.pairs[0]), 2);
+	ran(&other, "pick_eevdf", 40);	/* unchanged, one side: not touched */
+	diverged(&insns, v);
+	cr_assert_eq(ms_pair_touched(&cmp, &cmp.pairs[0]), 2);
 }
 
 /* The same image on both sides: every function is the same code; equal

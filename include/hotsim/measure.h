@@ -365,6 +365,10 @@ struct ms_move {
 	int one_draw;			/* one deterministic draw per side */
 	int significant;		/* p < 0.05; one draw: beyond the band */
 	int band;			/* 1 beyond the layout band, 0 within, -1 no band */
+	int state_only;			/* significant and beyond the band, but no
+					 * function the row ran changed and the runs
+					 * took other paths through them: the state's
+					 * move, within noise (ms_pair_touched) */
 	enum ms_verdict verdict;
 };
 void ms_pair_move(const struct ms_compare *c, const struct ms_pair *p, enum ms_state st,
@@ -417,6 +421,10 @@ struct ms_diverged {
 };
 int ms_pair_diverged(const struct ms_compare *c, const struct ms_pair *p, struct ms_diverged *out, int max,
 		     double *insns);
+/* How many functions the rows ran that the patch changed (absent from the
+ * other image, or other code, as above), each side's counted; 0: none;
+ * -1 without both rows' per-function counts. */
+int ms_pair_touched(const struct ms_compare *c, const struct ms_pair *p);
 /* Fill a whole row's per-function counts from its run's sampled ops. */
 int ms_profile(const struct hs_image *img, const struct hs_path_run *pr, struct ms_row *row);
 

@@ -140,6 +140,19 @@ void ms_pair_move(const struct ms_compare *c, const struct ms_pair *p, enum ms_s
 		m->verdict = MS_UNJUDGED;
 	else if (m->significant && m->band == 1)
 		m->verdict = m->delta < 0 ? MS_IMPROVED : MS_REGRESSED;
+	/* Nothing the row ran changed, yet it took other paths through that
+	 * code: the two boots' states differ there (a stable update's
+	 * scheduler entering another EEVDF regime), and a verdict would name
+	 * the patch for what its code did not do. */
+	if ((m->verdict == MS_IMPROVED || m->verdict == MS_REGRESSED) && ms_pair_touched(c, p) == 0) {
+		struct ms_diverged v[1];
+		double dn;
+
+		if (ms_pair_diverged(c, p, v, 1, &dn) > 0) {
+			m->verdict = MS_WITHIN;
+			m->state_only = 1;
+		}
+	}
 }
 
 /* The larger change of the states shown (what the row is sorted by). */

@@ -303,3 +303,35 @@ int ms_pair_diverged(const struct ms_compare *c, const struct ms_pair *p, struct
 	free(all);
 	return n;
 }
+
+/* A function either row ran counts as touched when the other image lacks
+ * it or has other code for it (same_code); user code has no symbol. */
+int ms_pair_touched(const struct ms_compare *c, const struct ms_pair *p)
+{
+	int n = 0;
+
+	if (!c->patched || !ms_pair_ok(c, p) || !p->base->fns || !p->patched->fns)
+		return -1;
+	for (int side = 0; side < 2; side++) {
+		const struct ms_row *r = side ? p->patched : p->base, *o = side ? p->base : p->patched;
+		const struct hs_image *ir = side ? c->patched->img : c->base->img;
+		const struct hs_image *io = side ? c->base->img : c->patched->img;
+
+		for (int i = 0; i < r->nfns; i++) {
+			const struct hs_sym *s = r->fns[i].addr ? hs_sym_at(ir, r->fns[i].addr) : NULL;
+			const struct hs_sym *t = s ? counterpart(io, s) : NULL;
+			struct ms_fn_count fr, fo;
+
+			if (!s)
+				continue;
+			if (t) {
+				counts_of(r, s, &fr);
+				counts_of(o, t, &fo);
+				if (side ? same_code(io, &fo, ir, &fr) : same_code(ir, &fr, io, &fo))
+					continue;
+			}
+			n++;
+		}
+	}
+	return n;
+}
