@@ -18,6 +18,9 @@
 
 #define SYSCALL_NOTE "svc to eret: lmbench's loop and glibc's wrapper (about 8 instructions) are not in it"
 #define FILE_NOTE "the file is in the root filesystem's page cache (tmpfs); the board's is on ext4, warm"
+#define MMAP_NOTE FILE_NOTE "; hotsim's addresses are not randomized: one layout, where each op zeroes one " \
+		  "page-table page; the board's lie where each run's random mmap base puts them, and booted " \
+		  "with random layouts hotsim's op zeroed from a quarter of a page to two"
 #define PROC_NOTE "unpinned on the board, the child runs on another CPU (fork balancing picks an idle one) and " \
 		  "the parent's idles in wait(): IPIs and idle exits; hotsim: one CPU, its static workload " \
 		  "(lmbench's process is dynamically linked)"
@@ -42,7 +45,7 @@
 	{ "lat_proc fork", fork, { { "proc.fork", 1 } }, HS_CELL_UNPINNED, PROC_NOTE },			\
 	{ "lat_proc exec", exec, { { "proc.exec", 1 } }, HS_CELL_UNPINNED, PROC_NOTE "; its hello is static too" },	\
 	{ "lat_pagefault", pf, { { "fault.file", 1 } }, 0, FILE_NOTE },					\
-	{ "lat_mmap 1 MB", mm, { { "mmap.file", 1 } }, HS_CELL_HELD_OUT, FILE_NOTE }
+	{ "lat_mmap 1 MB", mm, { { "mmap.file", 1 } }, HS_CELL_HELD_OUT, MMAP_NOTE }
 
 static const struct hs_board_cell am62x_cells[] = {
 	CELLS(0.46, 0.82, 0.78, 4.80, 1.98, 0.66, 5.52, 0.65, 25.77, 29.79, 7.99, 831.78, 979.70, 0.71, 55.13)

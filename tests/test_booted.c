@@ -123,6 +123,30 @@ Test(booted, image_6_12, .timeout = 900) { booted_image("6.12-base", 1); }
 Test(booted, image_6_1, .timeout = 900) { booted_image("6.1-base", 1); }
 Test(booted, image_debian_7_2, .timeout = 1500) { booted_image("debian-7.2", 0); }
 
+/*
+ * lmbench's own operations (docs/calibration.md), on the 7.2 image and
+ * every default core: each replayed identical to QEMU's stream - the
+ * file system calls, the signals (the protection fault's SIGSEGV
+ * included), the file's page faults and mmap, and lat_proc's fork and
+ * exec, whose new program's first EL0 system-register reads trap as on
+ * QEMU (an EL0 MRS of an EL1 register).
+ */
+#define LMBENCH_PATHS "syscall.stat,syscall.fstat,syscall.open,signal.send,signal.prot,fault.file," \
+	"mmap.file,proc.fork,proc.exec"
+
+Test(booted, lmbench_paths_validate_7_2, .timeout = 1500)
+{
+	char args[400], *out;
+	unsigned want = hs_nnames(LMBENCH_PATHS) * hs_ndefault_cores();
+
+	if (getenv("HOTSIM_SAN"))
+		return;	/* QEMU-heavy: the normal build runs it */
+	snprintf(args, sizeof(args), "validate %s --json --path " LMBENCH_PATHS, hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(count(out, "\"result\": \"identical\""), want, "%.4000s", out);
+	free(out);
+}
+
 /* Debian's older lines and stable updates: booted and run on every default
  * core, validated on one each, a different one per image (every default
  * core is validated on every line above and on 7.2 here): a validation is

@@ -194,9 +194,9 @@ static void run_ops(struct hs_wl *w)
  * The user address space laid out alike in every boot: without this, each
  * image's boot seeds its own random mmap base, stack and brk (the kernel's
  * crng is timed by the image's own instruction counts), and an operation
- * that maps memory lands on another 2 MB boundary in each - a page table
- * allocated and zeroed every op in one image and reused in the other
- * (lat_mmap on Debian's 6.1 pair: 7000 cycles a op, clear_page). Two
+ * that maps memory lands elsewhere in each, where it allocates and zeroes
+ * another number of page-table pages (lat_mmap on Debian's 6.1 pair: a
+ * quarter of a page an op against two, +14% that was no patch's). Two
  * images must differ by their code only, so /init runs itself again
  * without randomization (ADDR_NO_RANDOMIZE, kept across fork and exec,
  * for every operation and a user's workload).
