@@ -259,79 +259,99 @@ static int differs(const struct ms_dist *a, const struct ms_dist *b)
 	return w.p < 0.05 && fabs(w.delta) >= 1.0;
 }
 
-int ms_pair_diverged(const struct ms_compare *c, const struct ms_pair *p, struct ms_diverged *out, int max,
-		     double *insns)
-{
-	struct ms_diverged *all;
-	int n = 0;
+/* One function a row ran, beside its counterpart in the other image. */
+struct fn_pair {
+	int side;			/* 0: the base ran it; 1: the patched did */
+	const struct hs_sym *sym;	/* in the image of the row that ran it */
+	const struct hs_sym *other;	/* its counterpart; NULL: none */
+	struct ms_fn_count fr, fo;	/* counts: the row's, the other row's */
+	struct ms_dist dr, dd;		/* ... as distributions */
+	int same;			/* same code in both images */
+};
 
-	*insns = 0;
-	if (!c->patched || !ms_pair_ok(c, p) || !p->base->fns || !p->patched->fns)
-		return 0;
-	if (!(all = hs_calloc((size_t)(p->base->nfns + p->patched->nfns), sizeof(*all))))
-		return -1;
-	/* side 0: functions the base ran; side 1: those only the patched ran */
+/* Every function either row ran (user code has no symbol: skipped), each
+ * side's in turn; visit returns 0 to go on. */
+static void each_fn(const struct ms_compare *c, const struct ms_pair *p,
+		    int (*visit)(const struct fn_pair *, void *), void *ctx)
+{
 	for (int side = 0; side < 2; side++) {
 		const struct ms_row *r = side ? p->patched : p->base, *o = side ? p->base : p->patched;
 		const struct hs_image *ir = side ? c->patched->img : c->base->img;
 		const struct hs_image *io = side ? c->base->img : c->patched->img;
 
 		for (int i = 0; i < r->nfns; i++) {
-			const struct hs_sym *s = r->fns[i].addr ? hs_sym_at(ir, r->fns[i].addr) : NULL;
-			const struct hs_sym *t = s ? counterpart(io, s) : NULL;
-			struct ms_fn_count fr, fo;
-			struct ms_dist dr, dd;
+			struct fn_pair f = { .side = side };
 
-			if (!t)
+			f.sym = r->fns[i].addr ? hs_sym_at(ir, r->fns[i].addr) : NULL;
+			if (!f.sym)
 				continue;
-			dr = counts_of(r, s, &fr);
-			dd = counts_of(o, t, &fo);
-			if (side && fo.insns)
-				continue;	/* counted from the base side */
-			if (!(side ? differs(&dd, &dr) : differs(&dr, &dd)) ||
-			    !(side ? same_code(io, &fo, ir, &fr) : same_code(ir, &fr, io, &fo)))
-				continue;
-			snprintf(all[n].name, sizeof(all[n].name), "%s", s->name);
-			all[n].insns[0] = side ? dd.mean : dr.mean;
-			all[n].insns[1] = side ? dr.mean : dd.mean;
-			*insns += fabs(all[n].insns[1] - all[n].insns[0]);
-			n++;
+			f.other = counterpart(io, f.sym);
+			f.dr = counts_of(r, f.sym, &f.fr);
+			if (f.other) {
+				f.dd = counts_of(o, f.other, &f.fo);
+				f.same = side ? same_code(io, &f.fo, ir, &f.fr) : same_code(ir, &f.fr, io, &f.fo);
+			}
+			if (visit(&f, ctx))
+				return;
 		}
 	}
-	qsort(all, (size_t)n, sizeof(*all), by_change);
-	memcpy(out, all, (size_t)(n < max ? n : max) * sizeof(*out));
-	free(all);
-	return n;
+}
+
+struct diverged {
+	struct ms_diverged *all;
+	int n;
+	double insns;
+};
+
+static int diverged_fn(const struct fn_pair *f, void *ctx)
+{
+	struct diverged *d = ctx;
+	struct ms_diverged *v = &d->all[d->n];
+
+	/* a function both ran is counted from the base side */
+	if (!f->other || !f->same || (f->side && f->fo.insns) ||
+	    !(f->side ? differs(&f->dd, &f->dr) : differs(&f->dr, &f->dd)))
+		return 0;
+	snprintf(v->name, sizeof(v->name), "%s", f->sym->name);
+	v->insns[0] = f->side ? f->dd.mean : f->dr.mean;
+	v->insns[1] = f->side ? f->dr.mean : f->dd.mean;
+	d->insns += fabs(v->insns[1] - v->insns[0]);
+	d->n++;
+	return 0;
+}
+
+int ms_pair_diverged(const struct ms_compare *c, const struct ms_pair *p, struct ms_diverged *out, int max,
+		     double *insns)
+{
+	struct diverged d = { 0 };
+
+	*insns = 0;
+	if (!c->patched || !ms_pair_ok(c, p) || !p->base->fns || !p->patched->fns)
+		return 0;
+	if (!(d.all = hs_calloc((size_t)(p->base->nfns + p->patched->nfns), sizeof(*d.all))))
+		return -1;
+	each_fn(c, p, diverged_fn, &d);
+	qsort(d.all, (size_t)d.n, sizeof(*d.all), by_change);
+	memcpy(out, d.all, (size_t)(d.n < max ? d.n : max) * sizeof(*out));
+	free(d.all);
+	*insns = d.insns;
+	return d.n;
+}
+
+static int touched_fn(const struct fn_pair *f, void *ctx)
+{
+	*(int *)ctx += !f->same;
+	return 0;
 }
 
 /* A function either row ran counts as touched when the other image lacks
- * it or has other code for it (same_code); user code has no symbol. */
+ * it or has other code for it (same_code). */
 int ms_pair_touched(const struct ms_compare *c, const struct ms_pair *p)
 {
 	int n = 0;
 
 	if (!c->patched || !ms_pair_ok(c, p) || !p->base->fns || !p->patched->fns)
 		return -1;
-	for (int side = 0; side < 2; side++) {
-		const struct ms_row *r = side ? p->patched : p->base, *o = side ? p->base : p->patched;
-		const struct hs_image *ir = side ? c->patched->img : c->base->img;
-		const struct hs_image *io = side ? c->base->img : c->patched->img;
-
-		for (int i = 0; i < r->nfns; i++) {
-			const struct hs_sym *s = r->fns[i].addr ? hs_sym_at(ir, r->fns[i].addr) : NULL;
-			const struct hs_sym *t = s ? counterpart(io, s) : NULL;
-			struct ms_fn_count fr, fo;
-
-			if (!s)
-				continue;
-			if (t) {
-				counts_of(r, s, &fr);
-				counts_of(o, t, &fo);
-				if (side ? same_code(io, &fo, ir, &fr) : same_code(ir, &fr, io, &fo))
-					continue;
-			}
-			n++;
-		}
-	}
+	each_fn(c, p, touched_fn, &n);
 	return n;
 }
