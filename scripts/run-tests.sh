@@ -57,7 +57,9 @@ report() {
 		fi
 	fi
 	if [ "$rc" -ne 0 ]; then
-		grep -v '^\[====\]\|^\[RUN \]\|^\[PASS\]\|^\[SKIP\]' "$out" | head -60
+		# which tests failed first (one line each), then their assertions
+		grep '^\[FAIL\]' "$out" | head -20 | sed 's/^/    /'
+		grep -v '^\[====\]\|^\[RUN \]\|^\[PASS\]\|^\[SKIP\]\|^\[FAIL\]' "$out" | head -60
 		return 1
 	fi
 }

@@ -85,13 +85,18 @@ static void booted_cores(const char *name, int own, const char *cpus, const char
 
 		snprintf(args, sizeof(args), "validate %s%s --json --path " BOOTED_PATHS, hs_kernel(name), vcpu);
 		st = run(NULL, args, &out);
-		/* the planted boot (no initramfs support) stops and resumes a
-		 * dozen times before the workload: once, in a fresh root under
-		 * load, validation's own boot did not come out as the cached
-		 * one (the cause not yet known: issue notes). A divergence still
-		 * fails; a boot that could not be compared is tolerated there */
-		if (planted && st == 2) {
+		/* Validation's own boot keeps machines, so it cannot record
+		 * (sim/vm/qemu.c), and QEMU 7.2 unrecorded may wake from an
+		 * idle off the recorded boot: the planted boot (a dozen stops
+		 * before the workload) once in a fresh root, and Debian's 7.2
+		 * on cortex-a53 every time with the lmbench workload (the
+		 * registers at the zero point differ; issue notes). A
+		 * divergence of the replay still fails; a boot QEMU itself did
+		 * not reproduce is tolerated there, and only that */
+		if ((planted || !own) && st == 2) {
 			cr_assert_eq(count(out, "\"result\": \"differs\""), 0, "%s: %.4000s", name, out);
+			cr_assert_eq(count(out, "\"result\": \"not_validated\""),
+				     count(out, "QEMU did not reproduce the snapshot's"), "%s: %.4000s", name, out);
 			free(out);
 		} else {
 			cr_assert_eq(st, 0, "%.4000s", strstr(out, "\"result\": \"not_validated\"") ?
