@@ -34,10 +34,7 @@ static void scratch(void)
 
 static void cleanup(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	hs_sh(cmd, NULL, 0);
+	hs_rm_rf(dir);
 }
 
 /* hotsim pair ARGS with the scratch cache; stderr into *err; exit status */

@@ -148,6 +148,15 @@ static inline int hs_sh(const char *cmd, char **out, size_t max)
 	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Remove a test's scratch directory and everything under it. */
+static inline void hs_rm_rf(const char *dir)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	hs_sh(cmd, NULL, 0);
+}
+
 /* Occurrences of needle in hay. */
 static inline unsigned hs_count(const char *hay, const char *needle)
 {
