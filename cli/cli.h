@@ -12,7 +12,7 @@
 
 /* The commands, in help order (main.c lists them in cli_commands). */
 extern const struct cli_cmd cmd_image, cmd_paths, cmd_trace, cmd_run, cmd_compare, cmd_merge, cmd_validate,
-	cmd_models, cmd_snippet, cmd_pair, cmd_series, cmd_fidelity, cmd_fit;
+	cmd_models, cmd_snippet, cmd_pair, cmd_series, cmd_fidelity, cmd_fit, cmd_state;
 extern const struct cli_cmd *const cli_commands[];
 
 /* The command line of the command running (argv[0] is the command). */

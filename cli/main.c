@@ -15,7 +15,7 @@
 
 const struct cli_cmd *const cli_commands[] = {
 	&cmd_image, &cmd_paths, &cmd_trace, &cmd_run, &cmd_compare, &cmd_merge, &cmd_validate, &cmd_models,
-	&cmd_snippet, &cmd_pair, &cmd_series, &cmd_fidelity, &cmd_fit, NULL
+	&cmd_snippet, &cmd_pair, &cmd_series, &cmd_fidelity, &cmd_fit, &cmd_state, NULL
 };
 
 int cli_argc;

@@ -7,8 +7,9 @@
 # thing the real images make the code do that the fixtures cannot - booted
 # replay and its validation against QEMU (the MMU, page faults, the abort
 # entry, every path), sampling and noise layouts, the 16K and 64K walkers,
-# a planted boot with a shadow call stack, the synthesized state of an old
-# line, a distro image's symbol tables, opt-in cores, error exits. The
+# a machine of two CPUs, a planted boot with a shadow call stack, the
+# synthesized state of an old line, a distro image's symbol tables, opt-in
+# cores, error exits. The
 # normal pass has already run every real-kernel test with the same code;
 # running them all again under the sanitizers took 40+ minutes of CI's 60
 # (a sanitized replay is 2-3x slower) and found nothing these do not reach.
@@ -64,6 +65,9 @@ san 0 validate $K/6.12-clang-minimal.vmlinux --cpu a53 --path sched-pipe,irq-el0
 san 0 run $K/6.1-base.vmlinux --cpu a73 --state-source synthesized --explain irq-el1
 san 0 run $K/debian-7.2.vmlinux --cpu all --path syscall.getpid,percpu --format markdown
 san 0 image $K/debian-6.12.vmlinux --list --limit 50
+# a machine of 2 CPUs: its snapshot's CPU records, written (if not cached) and read
+san 0 state $K/7.2-base.vmlinux --cpu a53 --smp 2 --format json
+san 2 state $K/7.2-base.vmlinux --cpu a53 --point nowhere
 san 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
 	--explain cswitch
 san 2 run $K/7.2-base.vmlinux --cpu a53 --path no-such-path

@@ -938,3 +938,111 @@ Test(booted, sixteen_k_image_refused_before_qemu, .timeout = 120)
 	cr_assert(strstr(out, "rc=0\n0\n"), "nothing booted, nothing cached: %s", out);
 	free(out);
 }
+
+/* --- more than one CPU (docs/booted-state.md#more-than-one-cpu) -------- */
+
+/* One "  cpuN  STATE  ELk  AT  [SGI/PPI enabled E pending P active A]"
+ * line of `hotsim state`. */
+struct cpu_line {
+	unsigned index, el, enabled;
+	int site, halted, gic, asleep;
+	char at[128];
+};
+
+static unsigned cpu_lines(const char *out, struct cpu_line *v, unsigned max)
+{
+	unsigned n = 0;
+
+	for (const char *p = strstr(out, "\n  cpu"); p && n < max; p = strstr(p + 1, "\n  cpu")) {
+		struct cpu_line *c = &v[n++];
+		const char *el = strstr(p, " EL"), *g = strstr(p, "SGI/PPI enabled "), *eol = strchr(p + 1, '\n');
+
+		memset(c, 0, sizeof(*c));
+		cr_assert(sscanf(p, "\n  cpu%u", &c->index) == 1 && el && el < eol, "%.200s", p);
+		c->site = !strncmp(p + 9, "at the site", 11);
+		c->halted = !strncmp(p + 9, "halted (wfi)", 12);
+		cr_assert(sscanf(el, " EL%u %127s", &c->el, c->at) == 2, "%.200s", p);
+		c->gic = g && g < eol;
+		if (c->gic)
+			cr_assert(sscanf(g, "SGI/PPI enabled %x", &c->enabled) == 1);
+		c->asleep = c->gic && strstr(p, " asleep") && strstr(p, " asleep") < eol;
+	}
+	return n;
+}
+
+/*
+ * A machine of 2 and of 4 CPUs boots (QEMU -smp N) and its snapshot holds
+ * every CPU at the sched-pipe point: one CPU at the workload's site, at
+ * EL0 and at the same pc as on one CPU (the same program); the others in
+ * the kernel, halted ones in its idle loop; every CPU's redistributor awake
+ * (the kernel cleared GICR_WAKER.ProcessorSleep bringing it up) with SGI 0
+ * (arm64's IPI_RESCHEDULE, arch/arm64/kernel/smp.c) and PPI 27 (the
+ * virtual timer, INTID 16 + 11 in QEMU virt's device tree) enabled. One CPU
+ * keeps no GIC state. A second run reads the cache and prints the same
+ * bytes.
+ */
+/* The pc of the CPU at the site, from `hotsim state --json` */
+static void site_pc(const char *json, char *pc, size_t len)
+{
+	const char *p = strstr(json, "\"state\": \"site\"");
+
+	cr_assert(p && (p = strstr(p, "\"pc\": \"")), "%.2000s", json);
+	p += 7;
+	snprintf(pc, len, "%.*s", (int)strcspn(p, "\""), p);
+}
+
+Test(smp, two_and_four_cpus_snapshot_every_cpu, .timeout = 900)
+{
+	char args[512], *one, *out, *again, pc1[40], pcn[40];
+	struct cpu_line v[8], u;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &one), 0, "%.4000s", one);
+	cr_assert_eq(cpu_lines(one, &u, 1), 1, "%.4000s", one);
+	cr_assert(u.site && u.el == 0 && !u.gic, "%.4000s", one);
+	free(one);
+	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --json", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &one), 0, "%.4000s", one);
+	site_pc(one, pc1, sizeof(pc1));
+	for (unsigned n = 2; n <= 4; n += 2) {
+		unsigned sites = 0;
+
+		snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp %u", hs_kernel("7.2-base"), n);
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert(strstr(out, n == 2 ? ", 2 CPUs:" : ", 4 CPUs:"), "%.4000s", out);
+		cr_assert_eq(cpu_lines(out, v, 8), n, "%.4000s", out);
+		for (unsigned i = 0; i < n; i++) {
+			cr_assert_eq(v[i].index, i);
+			cr_assert(v[i].gic && !v[i].asleep, "cpu%u: %.4000s", i, out);
+			cr_assert(v[i].enabled & 1u, "cpu%u: SGI 0 (IPI_RESCHEDULE) not enabled", i);
+			cr_assert(v[i].enabled & 1u << 27, "cpu%u: the virtual timer's PPI not enabled", i);
+			if (v[i].site) {
+				sites++;
+				cr_assert(v[i].el == 0 && !strcmp(v[i].at, u.at), "cpu%u at %s, one CPU at %s",
+					  i, v[i].at, u.at);
+			} else {
+				cr_assert_eq(v[i].el, 1, "cpu%u: %.4000s", i, out);
+			}
+			if (v[i].halted)
+				cr_assert(strstr(v[i].at, "idle"), "cpu%u halted at %s", i, v[i].at);
+		}
+		cr_assert_eq(sites, 1, "%.4000s", out);
+		/* the same program: its site at the same address on every machine */
+		snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp %u --json",
+			 hs_kernel("7.2-base"), n);
+		cr_assert_eq(run(NULL, args, &again), 0, "%.4000s", again);
+		site_pc(again, pcn, sizeof(pcn));
+		cr_assert_str_eq(pcn, pc1);
+		free(again);
+		snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp %u", hs_kernel("7.2-base"), n);
+		cr_assert_eq(run(NULL, args, &again), 0);
+		cr_assert_null(strstr(again, "booting"), "booted again: %.2000s", again);
+		/* the first run may say it booted (stderr), before the report */
+		cr_assert(strstr(out, "# ") && strstr(again, "# "));
+		cr_assert_str_eq(strstr(again, "# "), strstr(out, "# "));
+		free(again);
+		free(out);
+	}
+	free(one);
+}

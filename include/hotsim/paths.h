@@ -198,6 +198,7 @@ struct hs_workload;	/* sim/vm: the user's program and its markers */
 struct hs_path_set {
 	const struct hs_path_def *const *defs;	/* NULL-terminated */
 	const struct hs_workload *wl;		/* NULL: hotsim's own workload */
+	unsigned ncpus;				/* the booted machine's CPUs (0: one) */
 };
 /* The registry's paths with hotsim's own workload (registry.c). */
 extern const struct hs_path_set hs_path_set_builtin;
@@ -249,6 +250,35 @@ const char *hs_session_state(const struct hs_session *s, int *booted);
 /* Details of the booted state: the overlay's ranges, the patching check. */
 unsigned hs_session_state_notes(const struct hs_session *s, const char **notes, unsigned max);
 void hs_session_free(struct hs_session *s);
+
+/*
+ * The booted machine at a session's points, every CPU of it (machine.c):
+ * where each CPU was when the point's CPU reached its site - running,
+ * stopped there, or halted in wfi - and its GIC's SGI and PPI state (a
+ * machine of one CPU keeps none: has_gic 0).
+ */
+#define HS_MACHINE_MAX_CPUS 8
+struct hs_machine_cpu {
+	unsigned index;
+	int stopped;			/* the CPU at the point's site */
+	int halted;			/* waiting in wfi */
+	unsigned el;
+	uint64_t pc, sp_el0;		/* at EL1 SP_EL0 is the kernel's current task */
+	int has_gic;
+	uint32_t waker, enabled, pending, active;	/* GICR_*: SGIs 0-15, PPIs 16-31 */
+	int has_icc;			/* the CPU interface as QEMU's gdbstub shows it */
+	uint64_t icc_pmr, icc_ap1r0;
+};
+struct hs_machine_point {
+	const char *name;
+	const char *site;		/* the workload's label the point stops at, or NULL */
+	unsigned ncpus;
+	struct hs_machine_cpu cpu[HS_MACHINE_MAX_CPUS];
+};
+/* The session's booted points (0: no booted state), and point k's CPUs:
+ * -1 with hs_errmsg() when k is out of range. */
+unsigned hs_session_npoints(const struct hs_session *s);
+int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out);
 
 /* Run one path; out->ok says whether it ran (out->why when not). Returns
  * -1 only for internal failures (out of memory). */

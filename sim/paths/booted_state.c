@@ -284,6 +284,7 @@ static void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *
 	out->v = v;
 	out->n = n;
 	out->wl = set->wl;
+	out->ncpus = set->ncpus;
 }
 
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set)

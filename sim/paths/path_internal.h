@@ -77,6 +77,10 @@ struct hs_boot_state {
 };
 
 
+/* The machine at the state's points (machine.c; hs_session_machine). */
+unsigned hs_boot_state_npoints(const struct hs_boot_state *b);
+int hs_boot_state_machine(const struct hs_boot_state *b, unsigned k, struct hs_machine_point *out);
+
 /* Load (or boot) the snapshot for pt's core and overlay its patching;
  * -1 with hs_errmsg() saying why there is no booted state. */
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set);

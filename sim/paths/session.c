@@ -378,6 +378,16 @@ unsigned hs_session_state_notes(const struct hs_session *s, const char **notes, 
 	return n;
 }
 
+unsigned hs_session_npoints(const struct hs_session *s)
+{
+	return hs_boot_state_npoints(&s->boot);
+}
+
+int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out)
+{
+	return hs_boot_state_machine(&s->boot, k, out);
+}
+
 void hs_session_free(struct hs_session *s)
 {
 	if (!s)
@@ -394,6 +404,12 @@ static int run_booted(struct hs_session *s, const struct hs_path_def *d, size_t 
 	const struct hs_op_def *op = &d->boot.op;
 	size_t whole = (size_t)(op->warmup + (samples ? samples : op->samples)) * op->max_insns;
 
+	/* the replay follows one CPU: a machine of more only shows its state */
+	if (s->boot.snap.h.ncpus > 1) {
+		snprintf(out->why, sizeof(out->why), "the replay runs a machine of one CPU; this "
+			 "state's has %u (hotsim state shows them)", s->boot.snap.h.ncpus);
+		return 0;
+	}
 	/* a path whose ops are long (fork) holds them all */
 	if (whole > trace_limit)
 		trace_limit = whole;

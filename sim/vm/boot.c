@@ -29,62 +29,6 @@
 
 #define RAM_BASE 0x40000000ULL
 
-/* A register that must exist; names[] are alternatives (QEMU names a
- * register that also has an AArch32 view by that view: "SCTLR"). */
-static int reg(struct hs_qemu *q, const char *names, uint64_t *v)
-{
-	char buf[96], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", names);
-	for (char *n = strtok_r(buf, "|", &save); n; n = strtok_r(NULL, "|", &save)) {
-		uint8_t b[16];
-
-		if (hs_rsp_reg(q, n, b) > 0)
-			return hs_rsp_reg64(q, n, v);
-	}
-	return hs_fail("QEMU's gdbstub has no register %s", names);
-}
-
-static int read_regs(struct hs_qemu *q, struct hs_snap_regs *r)
-{
-	static const struct { const char *names; size_t off; } sys[] = {
-#define R(n, f) { n, offsetof(struct hs_snap_regs, f) }
-		R("SP_EL0", sp_el0), R("SP_EL1", sp_el1), R("ELR_EL1", elr), R("SPSR_EL1", spsr),
-		R("ESR_EL1", esr), R("FAR_EL1", far), R("VBAR_EL1|VBAR", vbar),
-		R("SCTLR_EL1|SCTLR", sctlr), R("TCR_EL1", tcr), R("TTBR0_EL1", ttbr0),
-		R("TTBR1_EL1", ttbr1), R("MAIR_EL1", mair), R("CONTEXTIDR_EL1", contextidr),
-		R("CPACR_EL1|CPACR", cpacr), R("MDSCR_EL1", mdscr), R("TPIDR_EL1", tpidr_el1),
-		R("TPIDR_EL0", tpidr_el0), R("TPIDRRO_EL0", tpidrro_el0),
-		R("CNTKCTL_EL1|CNTKCTL", cntkctl), R("CNTV_CTL_EL0", cntv_ctl),
-		R("CNTV_CVAL_EL0", cntv_cval), R("CNTFRQ_EL0", cntfrq), R("fpsr", fpsr),
-		R("fpcr", fpcr), R("sp", sp), R("pc", pc), R("cpsr", pstate),
-#undef R
-	};
-	char name[16];
-
-	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < 31; i++) {
-		snprintf(name, sizeof(name), "x%d", i);
-		if (reg(q, name, &r->x[i]))
-			return -1;
-	}
-	for (size_t i = 0; i < HS_ARRAY_SIZE(sys); i++)
-		if (reg(q, sys[i].names, (uint64_t *)((char *)r + sys[i].off)))
-			return -1;
-	for (int i = 0; i < 32; i++) {
-		snprintf(name, sizeof(name), "v%d", i);
-		if (hs_rsp_reg(q, name, r->v[i]) != 16)
-			return hs_fail("QEMU's gdbstub has no 128-bit register %s", name);
-	}
-	/* QEMU keeps the live stack pointer in sp; the banked copy of the
-	 * current level is stale */
-	if ((r->pstate & 0xf) == 0)
-		r->sp_el0 = r->sp;
-	else if ((r->pstate & 0xf) == 5)
-		r->sp_el1 = r->sp;
-	return 0;
-}
-
 /* The ID registers the kernel's capability detection reads, as QEMU
  * implements them for this CPU (MIDR is not visible through the gdbstub:
  * the core file gives its boot CPU's, struct hs_qemu_cpu). */
@@ -110,7 +54,7 @@ static int read_idregs(struct hs_qemu *q, struct hs_snap_hdr *h)
 	for (size_t i = 0; i < HS_ARRAY_SIZE(ids); i++) {
 		uint64_t v;
 
-		if (reg(q, ids[i].names, &v))
+		if (hs_vm_reg(q, ids[i].names, &v))
 			continue;	/* absent: reads as zero */
 		h->idregs[h->nidregs].reg = ids[i].reg;
 		h->idregs[h->nidregs].val = v;
@@ -281,17 +225,35 @@ static int write_inputs(const struct hs_image *img, const char *dir, const struc
 
 /* Take the point the guest stopped at as the next one (index
  * s->h.npoints): registers, RAM, and the checks of its kind. */
+/* A machine of more than one CPU: every CPU at point k, into its row of
+ * s->cpus (sized for every point by the caller). */
+static int take_cpus(struct hs_qemu *q, struct hs_snap *s, uint32_t k)
+{
+	struct hs_snap_cpu *c = s->cpus + (size_t)k * s->h.ncpus;
+
+	if (!s->h.ncpus)
+		return 0;
+	if (hs_vm_read_cpus(q, c, s->h.ncpus))
+		return -1;
+	/* as the point's own registers: the time it resumes at */
+	for (unsigned i = 0; i < s->h.ncpus; i++)
+		c[i].regs.counter = s->pts[k].regs.cntv_cval;
+	return 0;
+}
+
 static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, struct pages *p)
 {
 	uint32_t k = s->h.npoints;
 	struct hs_snap_regs *r = &s->pts[k].regs;
 
-	if (read_regs(q, r) || (k == 0 && read_idregs(q, &s->h)) ||
+	if (hs_vm_read_regs(q, r) || (k == 0 && read_idregs(q, &s->h)) ||
 	    take_ram(q, b, s->h.ram_size, k, p))
 		return -1;
 	/* the stopped guest's clock jumps to its next timer deadline (QEMU's
 	 * icount warp): that is the time it resumes at, the tick due at once */
 	r->counter = r->cntv_cval;
+	if (take_cpus(q, s, k))
+		return -1;
 	s->h.npoints++;
 	return 0;
 }
@@ -412,8 +374,16 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 			return hs_fail("the %s point: no site %s in the workload", pt->name,
 				       pt->site ? pt->site : "(none)");
 	}
-	if (!(s->pts = calloc(b->npoints, sizeof(*s->pts))))
+	if (b->ncpus > HS_SNAP_MAX_CPUS)
+		return hs_fail("%u CPUs (1 to %u)", b->ncpus, HS_SNAP_MAX_CPUS);
+	/* one CPU is the point's own registers; more keep every CPU */
+	s->h.ncpus = b->ncpus > 1 ? b->ncpus : 0;
+	if (!(s->pts = calloc(b->npoints, sizeof(*s->pts))) ||
+	    (s->h.ncpus && !(s->cpus = calloc((size_t)b->npoints * s->h.ncpus, sizeof(*s->cpus))))) {
+		free(s->pts);
+		s->pts = NULL;
 		return hs_fail("out of memory for the snapshot");
+	}
 	if (write_inputs(img, b->dir, b->wl, kernel, initrd, sizeof(kernel)))
 		goto fail;
 	cfg.cpu = b->cpu;
@@ -423,6 +393,7 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	cfg.append = b->append;
 	cfg.dir = b->dir;
 	cfg.record = b->record && !b->keep_dir;
+	cfg.ncpus = b->ncpus;
 	if (hs_qemu_start(&q, &cfg))
 		goto fail;
 	rc = hs_vm_ends_arm(&q, img, &ends);
@@ -440,6 +411,8 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 		return 0;
 fail:
 	free(s->pts);
+	free(s->cpus);
 	s->pts = NULL;
+	s->cpus = NULL;
 	return rc == -2 ? -2 : -1;
 }

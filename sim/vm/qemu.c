@@ -8,8 +8,8 @@
  * entropy). A guest with no seed at all keeps it empty for minutes, and
  * every get_random_*() then runs extract_entropy: 9,700 instructions per
  * getpid on Debian's 6.1, whose syscall entry draws a random stack
- * offset - no machine a user measures is in that state. One CPU,
- * -icount shift=0,sleep=off (one
+ * offset - no machine a user measures is in that state. One CPU (or
+ * hs_qemu_cfg.ncpus), -icount shift=0,sleep=off (one
  * instruction is one nanosecond of guest time and the clock never follows
  * the host: a boot runs the same instructions every time; a guest resumed
  * after a stop, or restored, finds the clock at its next timer deadline,
@@ -27,7 +27,8 @@
  * holds its replay lock over each run of the vCPU and over the main loop's
  * warp, so the warp always sees the whole count. It cannot save a machine
  * (7.2 asserts in the migration thread's clock read), so validation's
- * boots, which keep machines, do not record. QEMU starts stopped (-S) with
+ * boots, which keep machines, do not record, nor does a machine of more
+ * than one CPU (QEMU 7.2 refuses: docs/booted-state.md). QEMU starts stopped (-S) with
  * its gdbstub and QMP on Unix sockets in the work directory, and is killed
  * if hotsim dies (PR_SET_PDEATHSIG), so no QEMU outlives a killed run.
  */
@@ -83,7 +84,7 @@ static int connect_unix(const char *path, unsigned timeout_ms, pid_t pid)
 /* QEMU's command line and the files of its work directory it names */
 struct qemu_cmd {
 	char mem[16], ramdev[80], gdb[300], qmp[300], qmpdev[400], gdbdev[400], serial[400], log[300];
-	char incoming[400], icount[400];
+	char incoming[400], icount[400], smp[12];
 	const char *argv[64];
 	int n;
 };
@@ -111,22 +112,26 @@ static void add(struct qemu_cmd *c, const char *arg)
 	c->argv[c->n++] = arg;
 }
 
-/* The machine of the file's header comment, but for -cpu, -m and -icount;
- * part of the snapshot cache's key (hs_qemu_recipe). */
+/* The machine of the file's header comment, but for -cpu, -m and -icount
+ * and the number of CPUs (SMP_AT: the cfg's); part of the snapshot cache's
+ * key (hs_qemu_recipe). With -icount QEMU runs every CPU in one thread,
+ * round robin (no MTTCG), so N CPUs are as deterministic as one. */
 static const char *const machine[] = {
 	"-M", "virt,gic-version=3", "-seed", "1", "-smp", "1",
 	"-rtc", "base=2026-01-01T00:00:00,clock=vm", "-nic", "none",
 	/* a guest that panics (panic=-1) or reboots ends QEMU at once */
 	"-no-reboot", "-display", "none", "-monitor", "none",
 };
+#define SMP_AT 5
 #define ICOUNT "shift=0,sleep=off"
 #define RECORD ",rr=record,rrfile="	/* then the work directory's boot.rr */
 
 static void add_machine(struct qemu_cmd *c, const struct hs_qemu_cfg *cfg)
 {
 	add(c, QEMU);
+	snprintf(c->smp, sizeof(c->smp), "%u", cfg->ncpus ? cfg->ncpus : 1);
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
-		add(c, machine[i]);
+		add(c, i == SMP_AT ? c->smp : machine[i]);
 	add(c, "-cpu");
 	add(c, cfg->cpu);
 	add(c, "-m");
@@ -144,12 +149,15 @@ static void add_machine(struct qemu_cmd *c, const struct hs_qemu_cfg *cfg)
 	}
 }
 
-const char *hs_qemu_recipe(char *buf, size_t len, int record)
+const char *hs_qemu_recipe(char *buf, size_t len, int record, unsigned ncpus)
 {
 	size_t n = (size_t)snprintf(buf, len, "%s", QEMU);
 
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]) && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, " %s", machine[i]);
+		if (i == SMP_AT)
+			n += (size_t)snprintf(buf + n, len - n, " %u", ncpus ? ncpus : 1);
+		else
+			n += (size_t)snprintf(buf + n, len - n, " %s", machine[i]);
 	if (n < len)
 		snprintf(buf + n, len - n, " -object " RAMDEV " -machine memory-backend=hsram -icount %s",
 			 record ? ICOUNT RECORD : ICOUNT);

@@ -199,16 +199,34 @@ int hs_rsp_break(struct hs_qemu *q, uint64_t va, int on)
 	return ok_reply(q, cmd);
 }
 
-/* A stop reply: T/S is a stop, W/X the end of the guest (-3). */
-static int stopped(const char *reply)
+/* A stop reply: T/S is a stop, W/X the end of the guest (-3). "T05
+ * thread:N;" names the CPU that stopped (QEMU's thread N is CPU N - 1);
+ * QEMU then reads that CPU's registers. */
+static int stopped(struct hs_qemu *q, const char *reply)
 {
+	const char *t = strstr(reply, "thread:");
+
 	if (reply[0] == 'W' || reply[0] == 'X') {
 		hs_fail("the guest ended (QEMU exited: %s)", reply);
 		return -3;
 	}
 	if (reply[0] != 'T' && reply[0] != 'S')
 		return hs_fail("gdbstub: unexpected stop reply %.40s", reply);
+	q->stop_cpu = 0;
+	if (t) {
+		unsigned long n = strtoul(t + 7, NULL, 16);
+
+		q->stop_cpu = n ? (unsigned)n - 1 : 0;
+	}
 	return 0;
+}
+
+int hs_rsp_cpu(struct hs_qemu *q, unsigned cpu)
+{
+	char cmd[32];
+
+	snprintf(cmd, sizeof(cmd), "Hg%x", cpu + 1);
+	return ok_reply(q, cmd);
 }
 
 int hs_rsp_continue(struct hs_qemu *q, unsigned timeout_ms)
@@ -221,7 +239,7 @@ int hs_rsp_continue(struct hs_qemu *q, unsigned timeout_ms)
 	rc = recv_packet(q->gdb, reply, sizeof(reply), timeout_ms);
 	if (rc == -2)
 		return -2;
-	return rc ? -1 : stopped(reply);
+	return rc ? -1 : stopped(q, reply);
 }
 
 int hs_rsp_resume(struct hs_qemu *q)
@@ -236,7 +254,7 @@ int hs_rsp_wait(struct hs_qemu *q, unsigned timeout_ms)
 
 	if (rc == -2)
 		return -2;
-	return rc ? -1 : stopped(reply);
+	return rc ? -1 : stopped(q, reply);
 }
 
 static int find_reg(struct hs_qemu *q, const char *name)
@@ -342,7 +360,7 @@ int hs_rsp_interrupt(struct hs_qemu *q, uint64_t *pc)
 	char reply[256];
 
 	if (send_raw(q->gdb, "\x03", 1) || recv_packet(q->gdb, reply, sizeof(reply), 5000) ||
-	    stopped(reply))
+	    stopped(q, reply))
 		return hs_fail("gdbstub: the guest does not stop");
 	return hs_rsp_pc(q, pc);
 }

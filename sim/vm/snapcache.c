@@ -206,6 +206,7 @@ int hs_vm_boot_keep(const struct hs_image *img, const struct hs_core *core, cons
 	b.points = pts->v;
 	b.npoints = pts->n;
 	b.wl = pts->wl;
+	b.ncpus = pts->ncpus;
 	b.dir = dir;
 	b.keep_dir = dir;
 	return hs_vm_boot_image(img, &b, s);
@@ -225,11 +226,14 @@ static int boot_into(const struct hs_image *img, const struct hs_core *core, con
 	b.points = pts->v;
 	b.npoints = pts->n;
 	b.wl = pts->wl;
+	b.ncpus = pts->ncpus;
 	snprintf(scratch, sizeof(scratch), "%s/boot-%d-XXXXXX", dir, (int)getpid());
 	if (!mkdtemp(scratch))
 		return hs_fail("%s: cannot create: %s", scratch, strerror(errno));
 	b.dir = scratch;
-	b.record = 1;
+	/* QEMU 7.2 refuses record mode for more than one CPU ("Record/replay
+	 * feature is not supported for 'smp'") */
+	b.record = pts->ncpus <= 1;
 	rc = hs_vm_boot_image(img, &b, &s);
 	if (!rc) {
 		snprintf(s.h.qemu, sizeof(s.h.qemu), "%s", qemu);
@@ -272,7 +276,7 @@ static uint64_t boot_key(const struct hs_vm_points *pts, const char *qemu)
 	char machine[400], append[512], recipe[1000];
 	uint64_t key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id(pts->wl) + SNAP_RECIPE);
 
-	snprintf(recipe, sizeof(recipe), "%s|%s|%u", hs_qemu_recipe(machine, sizeof(machine), 1),
+	snprintf(recipe, sizeof(recipe), "%s|%s|%u", hs_qemu_recipe(machine, sizeof(machine), pts->ncpus <= 1, pts->ncpus),
 		 full_append(append, sizeof(append)), MEM_MB);
 	key = hs_snap_hash(recipe, strlen(recipe), key);
 	return points_key(pts, key);

@@ -53,11 +53,18 @@ static uint64_t hash_pages(const uint8_t *p, size_t npages, uint64_t h)
 	return hs_snap_hash(l, sizeof(l), h);
 }
 
+static size_t cpus_size(const struct hs_snap_hdr *h)
+{
+	return (size_t)h->npoints * h->ncpus * sizeof(struct hs_snap_cpu);
+}
+
 static uint64_t checksum(const struct hs_snap *s)
 {
 	uint64_t h = hs_snap_hash((const uint8_t *)&s->h + CK_OFF, sizeof(s->h) - CK_OFF, 0);
 
 	h = hs_snap_hash(s->pts, (size_t)s->h.npoints * sizeof(*s->pts), h);
+	if (s->h.ncpus)
+		h = hs_snap_hash(s->cpus, cpus_size(&s->h), h);
 	h = hs_snap_hash(s->pages, (size_t)s->h.npages * sizeof(*s->pages), h);
 	return hash_pages(s->data, s->h.npages, h);
 }
@@ -83,7 +90,7 @@ static int put(int fd, const void *p, size_t n, const char *path)
 static uint64_t data_offset(const struct hs_snap_hdr *h)
 {
 	uint64_t tables = sizeof(*h) + (uint64_t)h->npoints * sizeof(struct hs_snap_point) +
-			  (uint64_t)h->npages * sizeof(struct hs_snap_page);
+			  cpus_size(h) + (uint64_t)h->npages * sizeof(struct hs_snap_page);
 
 	return (tables + HS_SNAP_PAGE - 1) & ~(uint64_t)(HS_SNAP_PAGE - 1);
 }
@@ -92,7 +99,7 @@ int hs_snap_write(const struct hs_snap *s, const char *path)
 {
 	static const uint8_t zero[HS_SNAP_PAGE];
 	struct hs_snap copy = *s;
-	uint64_t tables = sizeof(s->h) + (uint64_t)s->h.npoints * sizeof(*s->pts) +
+	uint64_t tables = sizeof(s->h) + (uint64_t)s->h.npoints * sizeof(*s->pts) + cpus_size(&s->h) +
 			  (uint64_t)s->h.npages * sizeof(*s->pages);
 	char tmp[600];
 	int fd, rc;
@@ -105,6 +112,7 @@ int hs_snap_write(const struct hs_snap *s, const char *path)
 		return hs_fail("%s: cannot create: %s", tmp, strerror(errno));
 	rc = put(fd, &copy.h, sizeof(copy.h), tmp) ||
 	     put(fd, s->pts, (size_t)s->h.npoints * sizeof(*s->pts), tmp) ||
+	     (s->h.ncpus && put(fd, s->cpus, cpus_size(&s->h), tmp)) ||
 	     put(fd, s->pages, (size_t)s->h.npages * sizeof(*s->pages), tmp) ||
 	     put(fd, zero, (size_t)(data_offset(&s->h) - tables), tmp) ||
 	     put(fd, s->data, (size_t)s->h.npages * HS_SNAP_PAGE, tmp);
@@ -148,10 +156,11 @@ int hs_snap_load(const char *path, struct hs_snap *s)
 		hs_snap_free(s);
 		return hs_fail("%s: not a snapshot of this hotsim version", path);
 	}
-	if (s->h.npages > (1u << 24) || s->h.npoints > HS_SNAP_MAX_POINTS || !s->h.npoints) {
+	if (s->h.npages > (1u << 24) || s->h.npoints > HS_SNAP_MAX_POINTS || !s->h.npoints ||
+	    s->h.ncpus > HS_SNAP_MAX_CPUS) {
 		hs_snap_free(s);
-		return hs_fail("%s: damaged snapshot (%u pages, %u points)", path, s->h.npages,
-			       s->h.npoints);
+		return hs_fail("%s: damaged snapshot (%u pages, %u points, %u CPUs)", path, s->h.npages,
+			       s->h.npoints, s->h.ncpus);
 	}
 	s->data_off = data_offset(&s->h);
 	need = (size_t)s->data_off + (size_t)s->h.npages * HS_SNAP_PAGE;
@@ -161,7 +170,9 @@ int hs_snap_load(const char *path, struct hs_snap *s)
 			       (size_t)st.st_size, need);
 	}
 	s->pts = (struct hs_snap_point *)(m + sizeof(s->h));
-	s->pages = (struct hs_snap_page *)((uint8_t *)s->pts + (size_t)s->h.npoints * sizeof(*s->pts));
+	s->cpus = s->h.ncpus ? (struct hs_snap_cpu *)(s->pts + s->h.npoints) : NULL;
+	s->pages = (struct hs_snap_page *)((uint8_t *)s->pts + (size_t)s->h.npoints * sizeof(*s->pts) +
+					   cpus_size(&s->h));
 	s->data = m + s->data_off;
 	if (checksum(s) != s->h.checksum) {
 		hs_snap_free(s);
@@ -213,10 +224,17 @@ void hs_snap_free(struct hs_snap *s)
 		munmap(s->map, s->map_len);
 	else {
 		free(s->pts);
+		free(s->cpus);
 		free(s->pages);
 		free(s->data);
 	}
 	memset(s, 0, sizeof(*s));
+}
+
+const struct hs_snap_cpu *hs_snap_cpus(const struct hs_snap *s, unsigned k, unsigned *n)
+{
+	*n = k < s->h.npoints ? s->h.ncpus : 0;
+	return *n ? s->cpus + (size_t)k * s->h.ncpus : NULL;
 }
 
 int hs_snap_find(const struct hs_snap *s, const char *name)

@@ -4,7 +4,10 @@
  * sites are in kernels/workload/init.c): RAM and every CPU register the
  * replay needs, one set per point. RAM is stored sparse:
  * the first point's non-zero pages, then for each later point the pages
- * that differ from the first. One file per image and boot CPU, written
+ * that differ from the first. A machine of more than one CPU also keeps,
+ * for each point, every CPU as it was there (hs_snap_cpu); one CPU's file
+ * has none (its point's registers are the CPU). One file per image, QEMU
+ * CPU and number of CPUs, written
  * whole under a temporary name and renamed into place, with a checksum
  * that is verified on every load.
  */
@@ -16,6 +19,7 @@
 
 #define HS_SNAP_PAGE 4096u
 #define HS_SNAP_MAX_POINTS 32	/* points one boot takes (path definitions name them) */
+#define HS_SNAP_MAX_CPUS 8	/* CPUs of a booted machine */
 
 /* What a point's CPU looked like. Banked stack pointers are both valid
  * (the live one copied from sp). */
@@ -44,7 +48,8 @@ struct hs_snap_hdr {
 	uint32_t npages;
 	uint64_t boot_insns;		/* guest instructions to the first point */
 	uint32_t npoints;		/* point records follow the header */
-	uint32_t pad;
+	uint32_t ncpus;			/* CPU records per point, after the points
+					 * (0: a machine of one CPU, none) */
 };
 
 /* One point: as its definition named it (point.h), and the CPU there. */
@@ -56,6 +61,28 @@ struct hs_snap_point {
 	struct hs_snap_regs regs;
 };
 
+/* What a CPU's GIC holds of its own: the redistributor's SGI and PPI
+ * state (GICR_WAKER and the SGI frame's ISENABLER0, ISPENDR0, ISACTIVER0,
+ * IPRIORITYR0-7, read as the bus reads them) and the CPU interface's
+ * registers as QEMU's gdbstub shows them (has_icc: it did). */
+struct hs_snap_gic {
+	uint32_t waker, enable, pending, active;
+	uint8_t prio[32];
+	uint64_t icc_pmr, icc_igrpen1, icc_bpr1, icc_ctlr, icc_ap1r0;
+	uint32_t has_icc, pad;
+};
+
+/* One CPU at a point. */
+struct hs_snap_cpu {
+	uint32_t index;			/* QEMU's (MPIDR_EL1.Aff0) */
+	uint32_t flags;			/* HS_SNAP_CPU_* */
+	uint64_t mpidr;
+	struct hs_snap_regs regs;
+	struct hs_snap_gic gic;
+};
+#define HS_SNAP_CPU_STOPPED 1u		/* the CPU that reached the point's site */
+#define HS_SNAP_CPU_HALTED 2u		/* waiting for an interrupt (wfi) */
+
 struct hs_snap_page {
 	uint32_t pfn;			/* (pa - ram_base) / 4096 */
 	uint32_t point;			/* 0: every point; k: point k's own copy */
@@ -64,6 +91,7 @@ struct hs_snap_page {
 struct hs_snap {
 	struct hs_snap_hdr h;
 	struct hs_snap_point *pts;	/* npoints, in the order they were taken */
+	struct hs_snap_cpu *cpus;	/* npoints * ncpus: point k's are k * ncpus on */
 	struct hs_snap_page *pages;	/* npages, sorted by point, then pfn */
 	uint8_t *data;			/* npages * 4096 */
 	void *map;			/* the file, when loaded */
@@ -97,6 +125,9 @@ int hs_snap_map_point0(const struct hs_snap *s, uint8_t *ram);
  * when touched): a reader that copied what it needs calls it, so a
  * snapshot is not resident twice - once mapped, once as guest RAM. */
 void hs_snap_release(const struct hs_snap *s);
+/* The CPUs of a machine at point k (their number in *n; a machine of one
+ * CPU has none stored: NULL, *n 0 - its point's registers are the CPU). */
+const struct hs_snap_cpu *hs_snap_cpus(const struct hs_snap *s, unsigned k, unsigned *n);
 /* The index of the point named name, or -1. */
 int hs_snap_find(const struct hs_snap *s, const char *name);
 

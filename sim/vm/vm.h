@@ -90,6 +90,7 @@ struct hs_qemu_cfg {
 	const char *incoming;		/* restore this migration stream (NULL: boot) */
 	const char *plugin;		/* -plugin argument, or NULL */
 	int record;			/* QEMU's record mode (qemu.c: race-free warps) */
+	unsigned ncpus;			/* -smp (0: one CPU) */
 };
 
 /* gdbstub register numbers by name, from QEMU's target description */
@@ -111,6 +112,7 @@ struct hs_qemu {
 	const uint8_t *ram;
 	size_t ram_len;
 	int ram_fd;			/* the memfd (its holes: RAM the guest never wrote), -1 none */
+	unsigned stop_cpu;		/* the CPU of the last stop (QEMU's index) */
 };
 
 /* Start QEMU stopped (-S) and connect to its gdbstub and QMP; -1 with
@@ -119,7 +121,7 @@ struct hs_qemu {
 int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg);
 /* The machine options every boot gets (record: as a cache boot gets
  * them), for the snapshot cache's key. */
-const char *hs_qemu_recipe(char *buf, size_t len, int record);
+const char *hs_qemu_recipe(char *buf, size_t len, int record, unsigned ncpus);
 /* Map the guest's RAM (q->ram, q->ram_fd) if not yet: once the guest has
  * run (QEMU made its RAM after its sockets). len: the RAM's size. */
 void hs_qemu_map_ram(struct hs_qemu *q, size_t len);
@@ -163,6 +165,9 @@ int hs_rsp_reg(struct hs_qemu *q, const char *name, uint8_t *val);
 /* The same as a number (the low 8 bytes); -1 with hs_errmsg() if absent. */
 int hs_rsp_reg64(struct hs_qemu *q, const char *name, uint64_t *v);
 int hs_rsp_pc(struct hs_qemu *q, uint64_t *pc);
+/* The CPU whose registers and virtual memory later calls read (QEMU's
+ * index, from 0); a stop selects its own CPU (q->stop_cpu). */
+int hs_rsp_cpu(struct hs_qemu *q, unsigned cpu);
 /* Write a core register (x0-x30, sp, pc, cpsr) by name. */
 int hs_rsp_set_reg64(struct hs_qemu *q, const char *name, uint64_t v);
 /* Read guest memory through the live MMU (a virtual address of whatever
@@ -219,6 +224,15 @@ struct hs_vm_patch {
 };
 
 struct hs_snap;
+struct hs_snap_regs;
+struct hs_snap_cpu;
+
+/* What the stopped guest's CPUs hold (cpu_state.c): a register by gdb
+ * name (alternatives "A|B"), the current CPU's registers, and every CPU's
+ * (n of them: registers, GIC state, halted or not). -1 with hs_errmsg(). */
+int hs_vm_reg(struct hs_qemu *q, const char *names, uint64_t *v);
+int hs_vm_read_regs(struct hs_qemu *q, struct hs_snap_regs *r);
+int hs_vm_read_cpus(struct hs_qemu *q, struct hs_snap_cpu *c, unsigned n);
 
 struct hs_vm_boot {
 	const char *cpu;		/* QEMU -cpu */
@@ -236,6 +250,7 @@ struct hs_vm_boot {
 	const struct hs_boot_point *points;	/* what to take (point.h) */
 	unsigned npoints;
 	const struct hs_workload *wl;		/* /user, or NULL */
+	unsigned ncpus;				/* the machine's CPUs (0: one) */
 };
 
 /* Boot img and snapshot every point (boot.c). -2 with hs_errmsg() when the
@@ -255,6 +270,7 @@ struct hs_vm_points {
 	const struct hs_boot_point *v;
 	unsigned n;
 	const struct hs_workload *wl;	/* a user workload to run, or NULL */
+	unsigned ncpus;			/* the machine's CPUs (0: one) */
 };
 int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		   struct hs_snap *s, int *booted);

@@ -1,0 +1,200 @@
+/*
+ * cmd_state.c - `hotsim state VMLINUX`: the machine the image booted into,
+ * at every point its paths start from: each CPU - the one that reached the
+ * point's site, the others running or halted in wfi - with its exception
+ * level, pc (symbol+offset) and its GIC's SGI/PPI state. --smp N boots a
+ * machine of N CPUs (the workload's processes unpinned, as perf bench and
+ * lmbench run them).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hotsim/err.h"
+#include "hotsim/paths.h"
+#include "json.h"
+
+struct state_opts {
+	struct opt_cpus cpus;
+	long smp;
+	const char *point;
+	const char *workload;
+	enum opt_format format;
+};
+
+static void defaults(void *p)
+{
+	struct state_opts *o = p;
+
+	opt_default_cpus(&o->cpus);
+	o->smp = 1;
+}
+
+struct printing {
+	const struct state_opts *o;
+	const struct hs_image *img;
+	struct json *j;
+	int ncores;
+};
+
+static const char *what(const struct hs_machine_cpu *c)
+{
+	return c->stopped ? "at the site" : c->halted ? "halted (wfi)" : "running";
+}
+
+/* Where a CPU is: the kernel's symbol+offset, or the site's label */
+static const char *at(const struct printing *p, const struct hs_machine_point *m,
+		      const struct hs_machine_cpu *c, char *buf, size_t len)
+{
+	if (c->stopped && c->el == 0 && m->site)
+		snprintf(buf, len, "%s", m->site);
+	else
+		hs_addr_fmt(p->img, c->pc, buf, len);
+	return buf;
+}
+
+static void text_point(const struct printing *p, const struct hs_machine_point *m)
+{
+	char where[128];
+
+	printf("point %s\n", m->name);
+	for (unsigned i = 0; i < m->ncpus; i++) {
+		const struct hs_machine_cpu *c = &m->cpu[i];
+
+		printf("  cpu%u  %-13s EL%u  %-*s", c->index, what(c), c->el, c->has_gic ? 24 : 0,
+		       at(p, m, c, where, sizeof(where)));
+		if (c->has_gic)
+			printf("  SGI/PPI enabled %08x pending %08x active %08x%s", c->enabled, c->pending,
+			       c->active, c->waker & 2 ? " asleep" : "");
+		printf("\n");
+	}
+}
+
+static void json_point(struct json *j, const struct printing *p, const struct hs_machine_point *m)
+{
+	char where[128];
+
+	json_begin_obj(j, NULL);
+	json_str(j, "point", m->name);
+	json_begin_arr(j, "cpus");
+	for (unsigned i = 0; i < m->ncpus; i++) {
+		const struct hs_machine_cpu *c = &m->cpu[i];
+
+		json_begin_obj(j, NULL);
+		json_uint(j, "cpu", c->index);
+		json_str(j, "state", c->stopped ? "site" : c->halted ? "halted" : "running");
+		json_uint(j, "el", c->el);
+		json_hex(j, "pc", c->pc);
+		json_str(j, "at", at(p, m, c, where, sizeof(where)));
+		if (c->has_gic) {
+			json_hex(j, "gicr_enabled", c->enabled);
+			json_hex(j, "gicr_pending", c->pending);
+			json_hex(j, "gicr_active", c->active);
+			json_hex(j, "gicr_waker", c->waker);
+		}
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_end_obj(j);
+}
+
+static int has_point(const struct hs_session *s, const char *name)
+{
+	struct hs_machine_point m;
+
+	for (unsigned k = 0; k < hs_session_npoints(s); k++)
+		if (!hs_session_machine(s, k, &m) && !strcmp(m.name, name))
+			return 1;
+	return 0;
+}
+
+static int state_stage(void *ctx, const struct hs_patched *pt, struct hs_session *s)
+{
+	struct printing *p = ctx;
+	unsigned n = hs_session_npoints(s);
+	int booted;
+	const char *desc = hs_session_state(s, &booted);
+
+	if (!booted)
+		return hs_fail("%s on %s: no booted state: %s", p->img->path, pt->core->name, desc);
+	if (p->o->point && !has_point(s, p->o->point))
+		return hs_fail("no point named '%.40s' in the booted state (hotsim state %s lists them)",
+			       p->o->point, p->img->path);
+	if (p->j) {
+		json_begin_obj(p->j, NULL);
+		json_str(p->j, "cpu", pt->core->name);
+		json_str(p->j, "state", desc);
+		json_begin_arr(p->j, "points");
+	} else {
+		printf("%s# %s on %s (%s), %ld CPU%s: %s\n", p->ncores ? "\n" : "", p->img->path,
+		       pt->core->name, pt->core->full, p->o->smp, p->o->smp > 1 ? "s" : "", desc);
+	}
+	p->ncores++;
+	for (unsigned k = 0; k < n; k++) {
+		struct hs_machine_point m;
+
+		if (hs_session_machine(s, k, &m))
+			return -1;
+		if (p->o->point && strcmp(p->o->point, m.name))
+			continue;
+		if (p->j)
+			json_point(p->j, p, &m);
+		else
+			text_point(p, &m);
+	}
+	if (p->j) {
+		json_end_arr(p->j);
+		json_end_obj(p->j);
+	}
+	return 0;
+}
+
+static int run(void *p, char **args)
+{
+	const struct state_opts *o = p;
+	struct hs_path_set set = *cli_path_set();
+	struct hs_image *img;
+	struct ms_options m;
+	struct json j;
+	struct printing pr = { .o = o, .j = o->format == FORMAT_JSON ? &j : NULL };
+	int rc = HS_EXIT_OK;
+
+	if (!(img = hs_image_open(args[0])))
+		return cli_error();
+	pr.img = img;
+	cli_walk_options(&m, &o->cpus, NULL, HS_SRC_BOOTED);
+	set.ncpus = (unsigned)o->smp;
+	m.set = &set;
+	if (pr.j) {
+		json_init(&j, stdout);
+		json_begin_obj(&j, NULL);
+		json_str(&j, "schema", "hotsim-state/1");
+		json_str(&j, "image", img->path);
+		json_uint(&j, "smp", (unsigned long long)o->smp);
+		json_begin_arr(&j, "cores");
+	}
+	if (ms_walk(img, &m, &(struct ms_stages){ .ctx = &pr, .state = state_stage }))
+		rc = cli_error();
+	if (pr.j && rc == HS_EXIT_OK) {
+		json_end_arr(&j);
+		json_end_obj(&j);
+		json_finish(&j);
+	}
+	hs_image_close(img);
+	return rc;
+}
+
+static const struct cli_opt opts[] = {
+	OPT("cpu", "LIST", OPT_CPUS, struct state_opts, cpus, "cores (the QEMU CPU each boots on)"),
+	OPT_N("smp", "N", struct state_opts, smp, 1, 8, "CPUs of the booted machine (default 1)"),
+	OPT("point", "NAME", OPT_STRING, struct state_opts, point, "only this point"),
+	OPT("workload", "FILE", OPT_STRING, struct state_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
+	OPT("format", "FMT", OPT_FORMAT, struct state_opts, format, "text or json (--json)"),
+	OPT_TABLE_END
+};
+
+const struct cli_cmd cmd_state = {
+	.name = "state", .args = "VMLINUX", .nargs = 1,
+	.summary = "the booted machine at every point: each CPU, where it is, its GIC",
+	.opts = opts, .size = sizeof(struct state_opts), .defaults = defaults, .run = run,
+};
