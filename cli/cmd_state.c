@@ -4,9 +4,11 @@
  * point's site, the others running or halted in wfi - with its exception
  * level, pc (symbol+offset) and its GIC's SGI/PPI state. --smp N boots a
  * machine of N CPUs (the workload's processes unpinned, as perf bench and
- * lmbench run them).
+ * lmbench run them); --ops K replays K operations from the point on every
+ * CPU and prints what each ran and sent.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -16,7 +18,7 @@
 
 struct state_opts {
 	struct opt_cpus cpus;
-	long smp;
+	long smp, ops;
 	const char *point;
 	const char *workload;
 	enum opt_format format;
@@ -70,6 +72,7 @@ static void text_point(const struct printing *p, const struct hs_machine_point *
 	}
 }
 
+/* The point's object, left open for the replay's operations. */
 static void json_point(struct json *j, const struct printing *p, const struct hs_machine_point *m)
 {
 	char where[128];
@@ -95,7 +98,62 @@ static void json_point(struct json *j, const struct printing *p, const struct hs
 		json_end_obj(j);
 	}
 	json_end_arr(j);
-	json_end_obj(j);
+}
+
+/* The machine replayed from the point: per operation, each CPU. */
+static void text_ops(const struct hs_machine_run *mr)
+{
+	printf("  replayed, every CPU (instructions, SGIs sent, IRQs taken, wfi halts); op 0 takes the "
+	       "point's tick\n");
+	for (unsigned o = 0; o < mr->nops; o++) {
+		printf("  op %-3u", o);
+		for (unsigned i = 0; i < mr->ncpus; i++) {
+			const struct hs_machine_cpu_op *c = &mr->op[o][i];
+
+			printf("  cpu%u %6llu %u %u %u", i, (unsigned long long)c->insns, c->sgis, c->irqs, c->halts);
+		}
+		printf("\n");
+	}
+}
+
+static void json_ops(struct json *j, const struct hs_machine_run *mr)
+{
+	json_begin_arr(j, "ops");
+	for (unsigned o = 0; o < mr->nops; o++) {
+		json_begin_arr(j, NULL);
+		for (unsigned i = 0; i < mr->ncpus; i++) {
+			const struct hs_machine_cpu_op *c = &mr->op[o][i];
+
+			json_begin_obj(j, NULL);
+			json_uint(j, "insns", c->insns);
+			json_uint(j, "sgis", c->sgis);
+			json_uint(j, "irqs", c->irqs);
+			json_uint(j, "halts", c->halts);
+			json_end_obj(j);
+		}
+		json_end_arr(j);
+	}
+	json_end_arr(j);
+}
+
+
+/* --ops: the machine replayed from point k */
+static int replay(const struct printing *p, struct hs_session *s, unsigned k)
+{
+	struct hs_machine_run *mr = malloc(sizeof(*mr));
+
+	if (!mr)
+		return hs_fail("out of memory");
+	if (hs_session_machine_run(s, k, (unsigned)p->o->ops, mr)) {
+		free(mr);
+		return -1;
+	}
+	if (p->j)
+		json_ops(p->j, mr);
+	else
+		text_ops(mr);
+	free(mr);
+	return 0;
 }
 
 static int has_point(const struct hs_session *s, const char *name)
@@ -141,6 +199,10 @@ static int state_stage(void *ctx, const struct hs_patched *pt, struct hs_session
 			json_point(p->j, p, &m);
 		else
 			text_point(p, &m);
+		if (p->o->ops && replay(p, s, k))
+			return -1;
+		if (p->j)
+			json_end_obj(p->j);
 	}
 	if (p->j) {
 		json_end_arr(p->j);
@@ -159,6 +221,10 @@ static int run(void *p, char **args)
 	struct printing pr = { .o = o, .j = o->format == FORMAT_JSON ? &j : NULL };
 	int rc = HS_EXIT_OK;
 
+	/* an operation is a run from the site back to it: a point's own */
+	if (o->ops && !o->point)
+		return hs_fail("--ops replays one point: name it with --point (hotsim state %s lists them)",
+			       args[0]), cli_error();
 	if (!(img = hs_image_open(args[0])))
 		return cli_error();
 	pr.img = img;
@@ -188,6 +254,8 @@ static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct state_opts, cpus, "cores (the QEMU CPU each boots on)"),
 	OPT_N("smp", "N", struct state_opts, smp, 1, 8, "CPUs of the booted machine (default 1)"),
 	OPT("point", "NAME", OPT_STRING, struct state_opts, point, "only this point"),
+	OPT_N("ops", "N", struct state_opts, ops, 0, HS_MACHINE_MAX_OPS,
+	      "replay N operations from each point shown, every CPU: what each ran and sent"),
 	OPT("workload", "FILE", OPT_STRING, struct state_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
 	OPT("format", "FMT", OPT_FORMAT, struct state_opts, format, "text or json (--json)"),
 	OPT_TABLE_END

@@ -65,8 +65,8 @@ san 0 validate $K/6.12-clang-minimal.vmlinux --cpu a53 --path sched-pipe,irq-el0
 san 0 run $K/6.1-base.vmlinux --cpu a73 --state-source synthesized --explain irq-el1
 san 0 run $K/debian-7.2.vmlinux --cpu all --path syscall.getpid,percpu --format markdown
 san 0 image $K/debian-6.12.vmlinux --list --limit 50
-# a machine of 2 CPUs: its snapshot's CPU records, written (if not cached) and read
-san 0 state $K/7.2-base.vmlinux --cpu a53 --smp 2 --format json
+# a machine of 2 CPUs: its snapshot's CPU records, and every CPU replayed
+san 0 state $K/7.2-base.vmlinux --cpu a53 --smp 2 --point pipe --ops 4 --format json
 san 2 state $K/7.2-base.vmlinux --cpu a53 --point nowhere
 san 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
 	--explain cswitch

@@ -1046,3 +1046,79 @@ Test(smp, two_and_four_cpus_snapshot_every_cpu, .timeout = 900)
 	}
 	free(one);
 }
+
+/* The "  op K  cpu0 I S Q H  cpu1 ..." lines of `hotsim state --ops`. */
+static unsigned op_lines(const char *out, unsigned ncpus, unsigned long v[][4][4], unsigned max)
+{
+	unsigned n = 0;
+
+	for (const char *p = strstr(out, "\n  op "); p && n < max; p = strstr(p + 1, "\n  op ")) {
+		const char *q = p + 6;
+
+		for (unsigned i = 0; i < ncpus; i++) {
+			unsigned idx;
+			int used = 0;
+
+			q = strstr(q, "cpu");
+			cr_assert(q && sscanf(q, "cpu%u %lu %lu %lu %lu%n", &idx, &v[n][i][0], &v[n][i][1], &v[n][i][2],
+					      &v[n][i][3], &used) == 5 && idx == i, "%.300s", p);
+			q += used;
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The machine replayed from the pipe point, every CPU over one RAM: past
+ * the warm-up (op 0 takes the point's tick, op 1 the other CPU's), each
+ * unpinned round trip on 2 CPUs has each CPU send one SGI (its
+ * try_to_wake_up finds the reader's CPU idle and queues the wakeup there,
+ * ttwu_queue_wakelist, which IPIs it), take one interrupt (the other's)
+ * and halt once (its own reader blocks, its CPU idles) - the same on 4
+ * CPUs, where the pair stays on two of them. On one CPU nothing is sent
+ * and nothing halts. Every round trip of a CPU runs the same instructions
+ * to within a few (the two CPUs' reads alternate) and the two CPUs' work
+ * adds up to more than one CPU's round trip (idle entry and exit, the IPI).
+ */
+Test(smp, replay_every_cpu_round_trips, .timeout = 900)
+{
+	char args[512], *out;
+	unsigned long v[8][4][4];
+	unsigned long one = 0;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --ops 6", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(op_lines(out, 1, v, 8), 6, "%.4000s", out);
+	for (unsigned o = 2; o < 6; o++) {
+		cr_assert(v[o][0][1] == 0 && v[o][0][3] == 0, "op %u: one CPU sent or halted: %.4000s", o, out);
+		one += v[o][0][0];
+	}
+	free(out);
+	for (unsigned n = 2; n <= 4; n += 2) {
+		unsigned long sum = 0;
+
+		snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp %u --ops 6", hs_kernel("7.2-base"), n);
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert_eq(op_lines(out, n, v, 8), 6, "%.4000s", out);
+		for (unsigned o = 2; o < 6; o++) {
+			unsigned busy = 0;
+
+			for (unsigned i = 0; i < n; i++) {
+				if (!v[o][i][0])
+					continue;
+				busy++;
+				sum += v[o][i][0];
+				cr_assert(v[o][i][1] == 1 && v[o][i][2] == 1 && v[o][i][3] == 1,
+					  "op %u cpu%u: %lu SGIs, %lu IRQs, %lu halts: %.4000s", o, i, v[o][i][1],
+					  v[o][i][2], v[o][i][3], out);
+				cr_assert(labs((long)v[o][i][0] - (long)v[2][i][0]) <= 4, "op %u cpu%u: %lu vs %lu insns",
+					  o, i, v[o][i][0], v[2][i][0]);
+			}
+			cr_assert_eq(busy, 2, "op %u: %u CPUs ran: %.4000s", o, busy, out);
+		}
+		cr_assert_gt(sum, one, "%lu instructions on %u CPUs, %lu on one", sum, n, one);
+		free(out);
+	}
+}

@@ -280,6 +280,29 @@ struct hs_machine_point {
 unsigned hs_session_npoints(const struct hs_session *s);
 int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out);
 
+/*
+ * The machine replayed from point k, every CPU over one RAM (machine_run.c):
+ * the CPU at the site runs until it halts in a wfi with nothing to take,
+ * then a CPU an interrupt is pending for (an SGI another sent, its timer)
+ * resumes past its wfi, and so on - one CPU at a time, switching only
+ * where QEMU's round robin does for these workloads, at a halt. An
+ * operation is the site CPU's run from the site back to it; the first
+ * takes the tick that is due at a point. Per operation and CPU: what it
+ * ran and sent.
+ */
+#define HS_MACHINE_MAX_OPS 64
+struct hs_machine_cpu_op {
+	uint64_t insns;
+	unsigned sgis, irqs, halts;	/* SGIs sent, interrupts taken, wfi halts */
+};
+struct hs_machine_run {
+	unsigned ncpus, nops, site_cpu;
+	struct hs_machine_cpu_op op[HS_MACHINE_MAX_OPS][HS_MACHINE_MAX_CPUS];
+};
+/* -1 with hs_errmsg() (no booted state, a run that failed or never came
+ * back to the site). */
+int hs_session_machine_run(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out);
+
 /* Run one path; out->ok says whether it ran (out->why when not). Returns
  * -1 only for internal failures (out of memory). */
 int hs_path_run(struct hs_session *s, const struct hs_path_def *d, const struct hs_run_opts *o,

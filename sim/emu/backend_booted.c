@@ -409,6 +409,8 @@ int hs_bt_enter(struct hs_runner *r, unsigned k)
 	bt->ctl = s->cntv_ctl & 3;
 	bt->timer_active = 0;
 	bt->sgi_pending = bt->sgi_active = 0;
+	bt->halted = 0;
+	memset(&bt->counts, 0, sizeof(bt->counts));
 	memset(&bt->abort, 0, sizeof(bt->abort));
 	bt->stale = bt->nreprot = 0;
 	r->tlb_stale = 0;
@@ -459,7 +461,7 @@ static void booted_free(struct hs_runner *r)
 	if (!bt)
 		return;
 	r->bes = NULL;
-	if (bt->ram)
+	if (bt->ram && !bt->ram_borrowed)
 		munmap(bt->ram, bt->ram_size);
 	free(bt->kernel.v);
 	free(bt->user.v);
@@ -471,4 +473,86 @@ static void booted_free(struct hs_runner *r)
 	free(bt->sealed_data);
 	free(bt->ops);
 	free(bt);
+}
+
+struct hs_runner *hs_runner_booted_peer(struct hs_runner *first, const struct hs_core *core)
+{
+	const struct hs_booted *f = bt_of(first);
+	struct hs_runner *r = hs_rt_new_common(first->img, core);
+	struct hs_booted *bt;
+	const struct hs_snap_regs *s0 = &f->snap->pts[0].regs;
+
+	if (!r)
+		return NULL;
+	if (!(bt = r->bes = hs_calloc(1, sizeof(*bt))))
+		goto fail;
+	r->be = &booted_backend;
+	snprintf(bt->what, sizeof(bt->what), "%s", f->what);
+	bt->snap = f->snap;
+	bt->ram_base = f->ram_base;
+	bt->ram_size = f->ram_size;
+	bt->tcr = f->tcr;
+	bt->ram = f->ram;
+	bt->ram_borrowed = 1;
+	bt->vbar = f->vbar;
+	bt->saved = hs_calloc(bt->ram_size / PAGE / 8 + 1, 1);
+	bt->codepg = hs_calloc(bt->ram_size / PAGE / 8 + 1, 1);
+	if (!bt->saved || !bt->codepg)
+		goto fail;
+	bt->npoint0 = f->npoint0;
+	if (hs_bt_map_first(r, s0->ttbr1) || hs_bt_set_user(r, s0->ttbr0, 1))
+		goto fail;
+	bt->cntfrq = f->cntfrq;
+	bt->point = -1;
+	return r;
+fail:
+	hs_runner_free(r);
+	return NULL;
+}
+
+int hs_bt_enter_cpu(struct hs_runner *r, unsigned k, const struct hs_snap_regs *s)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	if (hs_bt_set_kernel(r, s->ttbr1) || hs_bt_set_user(r, s->ttbr0, 1))
+		return -1;
+	set_regs(r, s, s->pc);
+	bt->point = (int)k;
+	bt->counter0 = s->counter;
+	bt->icount0 = r->icount;
+	bt->cval = s->cntv_cval;
+	bt->ctl = s->cntv_ctl & 3;
+	bt->timer_active = 0;
+	bt->sgi_pending = bt->sgi_active = 0;
+	bt->halted = 0;
+	memset(&bt->counts, 0, sizeof(bt->counts));
+	r->next_flags = 0;
+	hs_bt_ops_reset(bt);
+	hs_bt_next_event(r);
+	uc_ctl_remove_cache(r->uc, 0, ~0ULL);
+	return 0;
+}
+
+void hs_bt_machine(struct hs_runner **cpus, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		bt_of(cpus[i])->cpus = cpus;
+		bt_of(cpus[i])->ncpus = n;
+		bt_of(cpus[i])->self = i;
+	}
+}
+
+int hs_bt_halted(const struct hs_runner *r)
+{
+	return bt_of(r)->halted;
+}
+
+void hs_bt_resume(struct hs_runner *r)
+{
+	bt_of(r)->halted = 0;
+}
+
+void hs_bt_counts(const struct hs_runner *r, struct hs_bt_counts *c)
+{
+	*c = bt_of(r)->counts;
 }

@@ -29,6 +29,29 @@
 struct hs_runner *hs_runner_booted(const struct hs_image *img, const struct hs_snap *snap,
 				   const struct hs_core *core);
 
+/* What a CPU did since it entered its point: SGIs it sent (ICC_SGI1R_EL1
+ * writes), interrupts it took, wfi it halted in. */
+struct hs_bt_counts {
+	unsigned sgis, irqs, halts;
+};
+void hs_bt_counts(const struct hs_runner *r, struct hs_bt_counts *c);
+
+/* Another CPU of the same machine: a runner over first's RAM. */
+struct hs_runner *hs_runner_booted_peer(struct hs_runner *first, const struct hs_core *core);
+/* The machine's CPUs, each runner told the others (SGIs reach them; a wfi
+ * with nothing pending halts the runner: hs_bt_halted). */
+void hs_bt_machine(struct hs_runner **cpus, unsigned n);
+int hs_bt_halted(const struct hs_runner *r);
+void hs_bt_resume(struct hs_runner *r);
+/* An interrupt is pending for a halted CPU: it resumes past its wfi
+ * (hs_bt_resume). Every CPU halted: QEMU moves the clock to the next timer
+ * deadline; hs_bt_warp_idle does for one CPU (1: its timer now fires). */
+int hs_bt_wakeable(const struct hs_runner *r);
+int hs_bt_warp_idle(struct hs_runner *r);
+/* hs_bt_enter with the registers of another CPU at point k (its RAM is
+ * the first runner's, entered already). */
+int hs_bt_enter_cpu(struct hs_runner *r, unsigned k, const struct hs_snap_regs *s);
+
 /* Put the runner at point k: RAM, registers, the timer as QEMU resumes a
  * stopped guest (its clock at the next deadline: the tick is due at once),
  * the GIC with nothing active. Changes made since the last enter are

@@ -233,6 +233,7 @@ int hs_bt_event(struct hs_runner *r, uint64_t pc)
 		return 0;
 	}
 	irq_entry(r, pc, ps);
+	bt_of(r)->counts.irqs++;
 	/* still pending until the handler acknowledges it (masked meanwhile) */
 	hs_bt_next_event(r);
 	return 1;

@@ -99,6 +99,13 @@ struct hs_booted {
 	uint64_t op_elr;		/* IRQ ops: where the open one returns */
 	size_t op_begin;
 	uint64_t stop_after;		/* the run ends at the eret target after the last op */
+	/* a machine of more than one CPU: every CPU's runner (this one is
+	 * cpus[self]), sharing one RAM */
+	struct hs_runner **cpus;
+	unsigned ncpus, self;
+	int halted;			/* stopped at a wfi with nothing to take */
+	struct hs_bt_counts counts;	/* since the last enter */
+	int ram_borrowed;		/* the RAM is cpus[0]'s */
 };
 
 static inline struct hs_booted *bt_of(const struct hs_runner *r)

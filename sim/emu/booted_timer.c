@@ -103,8 +103,30 @@ void hs_bt_warp(struct hs_runner *r)
 
 void hs_bt_wfx(struct hs_runner *r)
 {
-	if (hs_bt_pending(r) == SPURIOUS)
-		jump_to_deadline(r);
+	struct hs_booted *bt = bt_of(r);
+
+	if (hs_bt_pending(r) != SPURIOUS)
+		return;
+	if (bt->ncpus > 1) {
+		/* another CPU runs until an interrupt comes for this one */
+		bt->halted = 1;
+		bt->counts.halts++;
+		r->reached_stop = 1;
+		uc_emu_stop(r->uc);
+		return;
+	}
+	jump_to_deadline(r);
+}
+
+int hs_bt_warp_idle(struct hs_runner *r)
+{
+	jump_to_deadline(r);
+	return hs_bt_pending(r) != SPURIOUS;
+}
+
+int hs_bt_wakeable(const struct hs_runner *r)
+{
+	return hs_bt_pending(r) != SPURIOUS;
 }
 
 uint32_t hs_bt_gic_ack(struct hs_runner *r)
@@ -139,11 +161,19 @@ void hs_bt_gic_eoi(struct hs_runner *r, uint32_t intid)
 void hs_bt_gic_sgi(struct hs_runner *r, uint64_t v)
 {
 	struct hs_booted *bt = bt_of(r);
-	int self = !((v >> 40) & 1) && (v & 1) && !((v >> 16) & 0xff) && !((v >> 32) & 0xff) &&
-		   !((v >> 48) & 0xff);
+	unsigned n = bt->ncpus > 1 ? bt->ncpus : 1, me = bt->ncpus > 1 ? bt->self : 0;
+	int irm = (v >> 40) & 1, aff0 = !((v >> 16) & 0xff) && !((v >> 32) & 0xff) && !((v >> 48) & 0xff);
 
-	if (self)
-		bt->sgi_pending |= 1u << ((v >> 24) & 15);
+	bt->counts.sgis++;
+
+	for (unsigned i = 0; i < n && i < 16; i++) {
+		struct hs_runner *o = bt->ncpus > 1 ? bt->cpus[i] : r;
+
+		if (irm ? i != me : aff0 && ((v >> i) & 1)) {
+			bt_of(o)->sgi_pending |= 1u << ((v >> 24) & 15);
+			hs_bt_next_event(o);
+		}
+	}
 	hs_bt_next_event(r);
 }
 

@@ -293,6 +293,7 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, con
 
 	memset(b, 0, sizeof(*b));
 	b->set = set;
+	b->core = pt->core;
 	if (!pt->core->boot_cpu)
 		return hs_fail("no QEMU CPU is chosen for %s", pt->core->name);
 	if (bootable(pt->img, pt->core))
@@ -330,6 +331,9 @@ void hs_boot_state_free(struct hs_boot_state *b)
 {
 	memo_free(&b->memo);
 	free(b->patches);
+	/* the other CPUs first: their RAM is b->r's */
+	for (unsigned i = 0; i < HS_SNAP_MAX_CPUS; i++)
+		hs_runner_free(b->peers[i]);
 	hs_runner_free(b->r);
 	if (b->loaded)
 		hs_snap_free(&b->snap);

@@ -40,6 +40,8 @@ struct hs_boot_state {
 	int booted_now;			/* the snapshot was booted by this init */
 	struct hs_snap snap;
 	struct hs_runner *r;
+	struct hs_runner *peers[HS_SNAP_MAX_CPUS];	/* the other CPUs (machine_run.c) */
+	const struct hs_core *core;		/* the modelled core */
 	struct hs_core bootc;		/* the boot CPU, for the patcher */
 	struct hs_idreg idregs[20];
 	char boot_name[48];
@@ -80,6 +82,7 @@ struct hs_boot_state {
 /* The machine at the state's points (machine.c; hs_session_machine). */
 unsigned hs_boot_state_npoints(const struct hs_boot_state *b);
 int hs_boot_state_machine(const struct hs_boot_state *b, unsigned k, struct hs_machine_point *out);
+int hs_boot_state_machine_run(struct hs_boot_state *b, unsigned k, unsigned nops, struct hs_machine_run *out);
 
 /* Load (or boot) the snapshot for pt's core and overlay its patching;
  * -1 with hs_errmsg() saying why there is no booted state. */

@@ -388,6 +388,11 @@ int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine
 	return hs_boot_state_machine(&s->boot, k, out);
 }
 
+int hs_session_machine_run(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out)
+{
+	return hs_boot_state_machine_run(&s->boot, k, nops, out);
+}
+
 void hs_session_free(struct hs_session *s)
 {
 	if (!s)
