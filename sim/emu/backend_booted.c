@@ -102,11 +102,13 @@ static const uint8_t *pristine(const struct hs_booted *bt, uint64_t pfn)
 static void written(struct hs_runner *r, uint64_t va, uint64_t len)
 {
 	struct hs_booted *bt = bt_of(r);
+	/* the RAM's owner undoes what every CPU of the machine wrote */
+	struct hs_booted *log = bt->owner ? bt->owner : bt;
 
 	for (uint64_t p = va & ~(PAGE - 1); p < va + len; p += PAGE) {
 		int64_t off = offset_of(bt, p);
 
-		if (off >= 0 && hs_bt_save_page(bt, (uint64_t)off / PAGE))
+		if (off >= 0 && hs_bt_save_page(log, (uint64_t)off / PAGE))
 			hs_rt_stop(r, "%s", hs_errmsg());
 	}
 }
@@ -376,24 +378,12 @@ int hs_bt_seal(struct hs_runner *r)
 	return 0;
 }
 
-int hs_bt_enter(struct hs_runner *r, unsigned k)
+/* A CPU at point k with the registers s (the point's own, or another
+ * CPU's of the machine: its RAM entered by the first runner). */
+int hs_bt_enter_cpu(struct hs_runner *r, unsigned k, const struct hs_snap_regs *s)
 {
 	struct hs_booted *bt = bt_of(r);
-	const struct hs_snap *snap = bt->snap;
-	const struct hs_snap_regs *s = &snap->pts[k].regs;
 
-	if (k >= snap->h.npoints)
-		return hs_fail("%s: no point %u in the snapshot", bt->what, k);
-	undo(r);
-	/* point k's own pages, logged so the next enter undoes them too */
-	for (uint32_t i = 0; i < snap->h.npages; i++)
-		if (snap->pages[i].point == (uint32_t)k && k != 0) {
-			uint64_t pfn = snap->pages[i].pfn;
-
-			if (hs_bt_save_page(bt, pfn))
-				return -1;
-			memcpy(bt->ram + pfn * PAGE, snap->data + (size_t)i * PAGE, PAGE);
-		}
 	/* each point's tables are its own: walk both halves again */
 	if (hs_bt_set_kernel(r, s->ttbr1) || hs_bt_set_user(r, s->ttbr0, 1))
 		return -1;
@@ -420,6 +410,27 @@ int hs_bt_enter(struct hs_runner *r, unsigned k)
 	/* pages a previous run wrote may hold code Unicorn translated */
 	uc_ctl_remove_cache(r->uc, 0, ~0ULL);
 	return 0;
+}
+
+int hs_bt_enter(struct hs_runner *r, unsigned k)
+{
+	struct hs_booted *bt = bt_of(r);
+	const struct hs_snap *snap = bt->snap;
+	const struct hs_snap_regs *s = &snap->pts[k].regs;
+
+	if (k >= snap->h.npoints)
+		return hs_fail("%s: no point %u in the snapshot", bt->what, k);
+	undo(r);
+	/* point k's own pages, logged so the next enter undoes them too */
+	for (uint32_t i = 0; i < snap->h.npages; i++)
+		if (snap->pages[i].point == (uint32_t)k && k != 0) {
+			uint64_t pfn = snap->pages[i].pfn;
+
+			if (hs_bt_save_page(bt, pfn))
+				return -1;
+			memcpy(bt->ram + pfn * PAGE, snap->data + (size_t)i * PAGE, PAGE);
+		}
+	return hs_bt_enter_cpu(r, k, s);
 }
 
 void hs_bt_set_vbar(struct hs_runner *r, uint64_t vbar)
@@ -461,7 +472,7 @@ static void booted_free(struct hs_runner *r)
 	if (!bt)
 		return;
 	r->bes = NULL;
-	if (bt->ram && !bt->ram_borrowed)
+	if (bt->ram && !bt->owner)
 		munmap(bt->ram, bt->ram_size);
 	free(bt->kernel.v);
 	free(bt->user.v);
@@ -493,7 +504,7 @@ struct hs_runner *hs_runner_booted_peer(struct hs_runner *first, const struct hs
 	bt->ram_size = f->ram_size;
 	bt->tcr = f->tcr;
 	bt->ram = f->ram;
-	bt->ram_borrowed = 1;
+	bt->owner = bt_of(first);
 	bt->vbar = f->vbar;
 	bt->saved = hs_calloc(bt->ram_size / PAGE / 8 + 1, 1);
 	bt->codepg = hs_calloc(bt->ram_size / PAGE / 8 + 1, 1);
@@ -508,29 +519,6 @@ struct hs_runner *hs_runner_booted_peer(struct hs_runner *first, const struct hs
 fail:
 	hs_runner_free(r);
 	return NULL;
-}
-
-int hs_bt_enter_cpu(struct hs_runner *r, unsigned k, const struct hs_snap_regs *s)
-{
-	struct hs_booted *bt = bt_of(r);
-
-	if (hs_bt_set_kernel(r, s->ttbr1) || hs_bt_set_user(r, s->ttbr0, 1))
-		return -1;
-	set_regs(r, s, s->pc);
-	bt->point = (int)k;
-	bt->counter0 = s->counter;
-	bt->icount0 = r->icount;
-	bt->cval = s->cntv_cval;
-	bt->ctl = s->cntv_ctl & 3;
-	bt->timer_active = 0;
-	bt->sgi_pending = bt->sgi_active = 0;
-	bt->halted = 0;
-	memset(&bt->counts, 0, sizeof(bt->counts));
-	r->next_flags = 0;
-	hs_bt_ops_reset(bt);
-	hs_bt_next_event(r);
-	uc_ctl_remove_cache(r->uc, 0, ~0ULL);
-	return 0;
 }
 
 void hs_bt_machine(struct hs_runner **cpus, unsigned n)

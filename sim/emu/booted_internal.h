@@ -105,7 +105,7 @@ struct hs_booted {
 	unsigned ncpus, self;
 	int halted;			/* stopped at a wfi with nothing to take */
 	struct hs_bt_counts counts;	/* since the last enter */
-	int ram_borrowed;		/* the RAM is cpus[0]'s */
+	struct hs_booted *owner;	/* the runner whose RAM this is, or NULL: its own */
 };
 
 static inline struct hs_booted *bt_of(const struct hs_runner *r)
