@@ -17,6 +17,7 @@
 
 struct validate_opts {
 	struct opt_cpus cpus;
+	long smp;
 	struct opt_paths paths;
 	const char *workload;
 	enum opt_format format;
@@ -28,20 +29,27 @@ static void defaults(void *p)
 
 	opt_default_cpus(&o->cpus);
 	opt_all_paths(&o->paths);
+	o->smp = 1;
 }
 
 static void text(const struct hs_image *img, const char *cpu, const struct hs_validation *v)
 {
 	char a[128], b[128], c[128];
 
+	char cpus[40] = "", which[24] = "";
+
+	if (v->ncpus > 1) {
+		snprintf(cpus, sizeof(cpus), " on %u CPUs", v->ncpus);
+		snprintf(which, sizeof(which), " on cpu%u", v->cpu);
+	}
 	if (!v->ran)
 		printf("%-16s %-4s cannot validate: %s\n", v->def->name, cpu, v->why);
 	else if (v->identical)
-		printf("%-16s %-4s identical, %u ops, %zu instructions from the %s point (%s)\n",
-		       v->def->name, cpu, v->nops, v->n, v->point, v->how);
+		printf("%-16s %-4s identical%s, %u ops, %zu instructions from the %s point (%s)\n",
+		       v->def->name, cpu, cpus, v->nops, v->n, v->point, v->how);
 	else
-		printf("%-16s %-4s differs after %zu instructions from the %s point (%s): at %s, hotsim next %s, QEMU next %s\n",
-		       v->def->name, cpu, v->at, v->point, v->how, v->at ? hs_addr_fmt(img, v->pc, a, sizeof(a)) : "the start",
+		printf("%-16s %-4s differs%s after %zu instructions from the %s point (%s): at %s, hotsim next %s, QEMU next %s\n",
+		       v->def->name, cpu, which, v->at, v->point, v->how, v->at ? hs_addr_fmt(img, v->pc, a, sizeof(a)) : "the start",
 		       hs_addr_fmt(img, v->next_replay, b, sizeof(b)), hs_addr_fmt(img, v->next_qemu, c, sizeof(c)));
 }
 
@@ -58,11 +66,15 @@ static void json(struct json *j, const char *cpu, const struct hs_validation *v)
 		json_str(j, "qemu_run", v->how);
 		json_uint(j, "operations", v->nops);
 		json_uint(j, "instructions", v->identical ? v->n : v->at);
+		if (v->ncpus > 1)
+			json_uint(j, "cpus", v->ncpus);
 	}
 	if (v->ran && !v->identical) {
 		json_hex(j, "pc", v->pc);
 		json_hex(j, "next_hotsim", v->next_replay);
 		json_hex(j, "next_qemu", v->next_qemu);
+		if (v->ncpus > 1)
+			json_uint(j, "differs_on_cpu", v->cpu);
 	}
 	json_end_obj(j);
 }
@@ -99,6 +111,7 @@ static int run(void *p, char **args)
 {
 	const struct validate_opts *o = p;
 	struct hs_image *img = hs_image_open(args[0]);
+	struct hs_path_set set = *cli_path_set();
 	struct ms_options m;
 	struct json j;
 	struct printing pr = { .o = o, .img = img, .j = o->format == FORMAT_JSON ? &j : NULL };
@@ -107,6 +120,8 @@ static int run(void *p, char **args)
 	if (!img)
 		return cli_error();
 	cli_walk_options(&m, &o->cpus, &o->paths, HS_SRC_AUTO);
+	set.ncpus = (unsigned)o->smp;
+	m.set = &set;
 	if (o->format == FORMAT_JSON) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
@@ -137,6 +152,8 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct validate_opts, cpus, "cores"),
 	OPT("path", "LIST", OPT_PATHS, struct validate_opts, paths, "paths"),
+	OPT_N("smp", "N", struct validate_opts, smp, 1, 8,
+	      "a machine of N CPUs: every CPU's stream (from validation's own boot; a path whose operation returns to its site)"),
 	OPT("workload", "FILE", OPT_STRING, struct validate_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
 	OPT("format", "FMT", OPT_FORMAT, struct validate_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
@@ -146,6 +163,7 @@ static const char *const notes[] = {
 	"boots the image again under QEMU (the snapshot must come out the same), restores each point",
 	"with hotsim's per-core overlay written into it and records, by a TCG plugin, what QEMU runs",
 	"from there, free-running, through every operation the replay samples (warm-up included);",
+	"with --smp N, a machine of N CPUs: every CPU's stream, from validation's own boot;",
 	"exit 0: every stream identical, 1: one differs, 2: error or a path with a booted form not validated",
 	NULL
 };

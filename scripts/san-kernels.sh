@@ -68,6 +68,7 @@ san 0 image $K/debian-6.12.vmlinux --list --limit 50
 # a machine of 2 CPUs: its snapshot's CPU records, and every CPU replayed
 san 0 state $K/7.2-base.vmlinux --cpu a53 --smp 2 --point pipe --ops 4 --format json
 san 2 state $K/7.2-base.vmlinux --cpu a53 --point nowhere
+san 0 validate $K/7.2-base.vmlinux --cpu a53 --smp 2 --path sched-pipe
 san 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
 	--explain cswitch
 san 2 run $K/7.2-base.vmlinux --cpu a53 --path no-such-path

@@ -1122,3 +1122,23 @@ Test(smp, replay_every_cpu_round_trips, .timeout = 900)
 		free(out);
 	}
 }
+
+/*
+ * Every CPU's replayed stream is QEMU's own: validation boots a machine of
+ * 2 and of 4 CPUs, restores it at the pipe point with the recording plugin
+ * tagging each instruction with its CPU, and compares each CPU's stream
+ * with the replay's from the same boot, instruction by instruction.
+ */
+Test(smp, validate_every_cpu_identical, .timeout = 900)
+{
+	char args[512], *out;
+
+	not_under_sanitizers();
+	for (unsigned n = 2; n <= 4; n += 2) {
+		snprintf(args, sizeof(args), "validate %s --cpu a53 --smp %u --path sched-pipe", hs_kernel("7.2-base"), n);
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert(strstr(out, n == 2 ? "identical on 2 CPUs, 48 ops" : "identical on 4 CPUs, 48 ops"),
+			  "%.4000s", out);
+		free(out);
+	}
+}

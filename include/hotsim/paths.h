@@ -333,6 +333,8 @@ struct hs_validation {
 	unsigned nops;			/* operations they hold */
 	size_t at;			/* first divergence */
 	uint64_t pc, next_replay, next_qemu;
+	unsigned ncpus;			/* a machine of more than one CPU (0: one) */
+	unsigned cpu;			/* ... whose stream differs (at counts in it) */
 	char why[800];			/* !ran: why not */
 };
 /* One result per path in defs (paths without a booted form: !ran). */

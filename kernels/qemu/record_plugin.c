@@ -30,7 +30,7 @@ static struct window {
 	int state;		/* 0 waiting, 1 recording, 2 full */
 	uint64_t *pcs;
 } win[MAX_WINDOWS];
-static int nwin, written;
+static int nwin, written, tag_vcpu;
 static char out[512];
 
 static void write_out(void)
@@ -60,7 +60,10 @@ static void on_exec(unsigned int vcpu, void *udata)
 	uint64_t pc = (uintptr_t)udata;
 	int full = 0;
 
-	(void)vcpu;
+	/* vcpu=1: bits 51:48 of each pc say which CPU ran it (a 48-bit VA's
+	 * copies of bit 63 there: the reader restores them) */
+	if (tag_vcpu)
+		pc = (pc & ~(0xfULL << 48)) | (uint64_t)(vcpu & 15) << 48;
 	if (written)
 		return;
 	for (int i = 0; i < nwin; i++) {
@@ -103,6 +106,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			snprintf(out, sizeof(out), "%s", argv[i] + 4);
+		} else if (!strcmp(argv[i], "vcpu=1")) {
+			tag_vcpu = 1;
 		} else if (!strncmp(argv[i], "win=", 4) && nwin < MAX_WINDOWS) {
 			char *end;
 

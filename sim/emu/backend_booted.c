@@ -399,7 +399,8 @@ int hs_bt_enter_cpu(struct hs_runner *r, unsigned k, const struct hs_snap_regs *
 	bt->ctl = s->cntv_ctl & 3;
 	bt->timer_active = 0;
 	bt->sgi_pending = bt->sgi_active = 0;
-	bt->halted = 0;
+	bt->halted = bt->yielded = 0;
+	bt->yield_at = NO_EVENT;
 	memset(&bt->counts, 0, sizeof(bt->counts));
 	memset(&bt->abort, 0, sizeof(bt->abort));
 	bt->stale = bt->nreprot = 0;
@@ -528,6 +529,9 @@ void hs_bt_machine(struct hs_runner **cpus, unsigned n)
 		bt_of(cpus[i])->ncpus = n;
 		bt_of(cpus[i])->self = i;
 	}
+	/* one clock from the point's counter: every CPU's instructions */
+	for (unsigned i = 0; i < n; i++)
+		hs_bt_machine_clock(cpus[i]);
 }
 
 int hs_bt_halted(const struct hs_runner *r)
@@ -535,9 +539,26 @@ int hs_bt_halted(const struct hs_runner *r)
 	return bt_of(r)->halted;
 }
 
+void hs_bt_halt(struct hs_runner *r)
+{
+	bt_of(r)->halted = 1;
+}
+
+void hs_bt_set_counter(struct hs_runner *r, uint64_t counter)
+{
+	bt_of(r)->counter0 = counter;
+	hs_bt_next_event(r);
+}
+
+int hs_bt_yielded(const struct hs_runner *r)
+{
+	return bt_of(r)->yielded;
+}
+
 void hs_bt_resume(struct hs_runner *r)
 {
-	bt_of(r)->halted = 0;
+	bt_of(r)->halted = bt_of(r)->yielded = 0;
+	hs_bt_next_event(r);	/* the others' instructions moved the clock */
 }
 
 void hs_bt_counts(const struct hs_runner *r, struct hs_bt_counts *c)

@@ -42,6 +42,16 @@ struct hs_runner *hs_runner_booted_peer(struct hs_runner *first, const struct hs
  * with nothing pending halts the runner: hs_bt_halted). */
 void hs_bt_machine(struct hs_runner **cpus, unsigned n);
 int hs_bt_halted(const struct hs_runner *r);
+/* A CPU halted at the point (its registers past its wfi). */
+void hs_bt_halt(struct hs_runner *r);
+/* The counter at the point (before hs_bt_machine bases the clock). */
+void hs_bt_set_counter(struct hs_runner *r, uint64_t counter);
+/* Stopped at the end of its slice: insns more instructions from now
+ * (hs_bt_slice). Instructions to the machine's next timer deadline
+ * (UINT64_MAX: none armed). */
+int hs_bt_yielded(const struct hs_runner *r);
+void hs_bt_slice(struct hs_runner *r, uint64_t insns);
+uint64_t hs_bt_until_deadline(const struct hs_runner *r);
 void hs_bt_resume(struct hs_runner *r);
 /* An interrupt is pending for a halted CPU: it resumes past its wfi
  * (hs_bt_resume). Every CPU halted: QEMU moves the clock to the next timer

@@ -222,6 +222,9 @@ int hs_bt_event(struct hs_runner *r, uint64_t pc)
 
 	if (bt_of(r)->nreprot)
 		hs_bt_reprotect(r);
+	/* another CPU's timer fired: it runs now (the instruction at pc waits) */
+	if (bt_of(r)->ncpus > 1 && hs_bt_yield(r))
+		return 1;
 
 	if (hs_bt_pending(r) == 1023) {
 		hs_bt_next_event(r);

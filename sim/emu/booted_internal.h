@@ -104,6 +104,8 @@ struct hs_booted {
 	struct hs_runner **cpus;
 	unsigned ncpus, self;
 	int halted;			/* stopped at a wfi with nothing to take */
+	int yielded;			/* stopped for another CPU's timer */
+	uint64_t yield_at;		/* icount the slice ends after (hs_bt_slice) */
 	struct hs_bt_counts counts;	/* since the last enter */
 	struct hs_booted *owner;	/* the runner whose RAM this is, or NULL: its own */
 };
@@ -150,6 +152,10 @@ int hs_bt_take_abort(struct hs_runner *r);
 /* booted_timer.c */
 int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write);
 void hs_bt_next_event(struct hs_runner *r);
+/* The CPU's slice is over: stop before pc (1). */
+int hs_bt_yield(struct hs_runner *r);
+/* A machine's CPU: its clock based at the machine's instruction count. */
+void hs_bt_machine_clock(struct hs_runner *r);
 void hs_bt_warp(struct hs_runner *r);
 /* pc is a range op's marker (hs_bt_opspec.range_*): begin or end an op. */
 void hs_bt_range_mark(struct hs_runner *r, uint64_t pc);

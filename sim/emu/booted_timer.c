@@ -18,13 +18,28 @@
 
 #define SPURIOUS 1023u
 
+/* The instruction count the clock follows: this CPU's, or on a machine of
+ * more than one every CPU's together, as QEMU's -icount clock counts
+ * whichever CPU runs. */
+static uint64_t clock_icount(const struct hs_runner *r)
+{
+	const struct hs_booted *bt = bt_of(r);
+	uint64_t n = 0;
+
+	if (bt->ncpus <= 1)
+		return r->icount;
+	for (unsigned i = 0; i < bt->ncpus; i++)
+		n += hs_rt_icount(bt->cpus[i]);
+	return n;
+}
+
 static uint64_t hs_bt_counter(const struct hs_runner *r)
 {
 	const struct hs_booted *bt = bt_of(r);
 
 	/* the instruction being executed counts (QEMU ends a TB at a timer
 	 * read and counts it before the read) */
-	return bt->counter0 + (r->icount - bt->icount0) * bt->cntfrq / 1000000000ULL;
+	return bt->counter0 + (clock_icount(r) - bt->icount0) * bt->cntfrq / 1000000000ULL;
 }
 
 /* The counter before the instruction being executed: when the timer's
@@ -33,7 +48,7 @@ static uint64_t hs_bt_counter(const struct hs_runner *r)
 static uint64_t counter_before(const struct hs_runner *r)
 {
 	const struct hs_booted *bt = bt_of(r);
-	uint64_t done = r->icount > bt->icount0 ? r->icount - 1 - bt->icount0 : 0;
+	uint64_t now = clock_icount(r), done = now > bt->icount0 ? now - 1 - bt->icount0 : 0;
 
 	return bt->counter0 + done * bt->cntfrq / 1000000000ULL;
 }
@@ -77,9 +92,48 @@ void hs_bt_next_event(struct hs_runner *r)
 	else if ((bt->ctl & 3) == 1 && !bt->timer_active && !bt->sgi_active)
 		/* asked before instruction X when the time before X reached the
 		 * deadline: icount(X) - 1 - icount0 >= until_deadline */
-		r->next_event = bt->icount0 + until_deadline(bt);
+		r->next_event = r->icount + (bt->icount0 + until_deadline(bt) - clock_icount(r));
 	else
 		r->next_event = NO_EVENT;
+	/* a machine's CPU ends its slice there (machine_run.c) */
+	if (bt->ncpus > 1 && bt->yield_at < r->next_event)
+		r->next_event = bt->yield_at;
+}
+
+void hs_bt_slice(struct hs_runner *r, uint64_t insns)
+{
+	bt_of(r)->yield_at = r->icount + insns;
+	hs_bt_next_event(r);
+}
+
+uint64_t hs_bt_until_deadline(const struct hs_runner *r)
+{
+	const struct hs_booted *bt = bt_of(r);
+	uint64_t at = UINT64_MAX, now = clock_icount(r);
+
+	/* every CPU's armed timer, masked or not (QEMU arms it either way) */
+	for (unsigned i = 0; i < (bt->ncpus > 1 ? bt->ncpus : 1); i++) {
+		const struct hs_runner *c = bt->ncpus > 1 ? bt->cpus[i] : r;
+		const struct hs_booted *o = bt_of(c);
+		uint64_t due = o->icount0 + until_deadline(o);
+
+		if ((o->ctl & 1) && due > now && due - now < at)
+			at = due - now;
+	}
+	return at;
+}
+
+int hs_bt_yield(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	if (r->icount <= bt->yield_at)
+		return 0;	/* the instruction at the count is the slice's last */
+	bt->yield_at = NO_EVENT;
+	bt->yielded = 1;
+	r->reached_stop = 1;
+	uc_emu_stop(r->uc);
+	return 1;
 }
 
 /* The guest idles: its clock jumps to the timer's deadline, the way QEMU's
@@ -92,7 +146,7 @@ static void jump_to_deadline(struct hs_runner *r)
 		return;		/* no deadline ahead: QEMU has nothing to jump to */
 	/* the instruction about to execute sees the deadline as its time */
 	bt->counter0 = bt->cval;
-	bt->icount0 = r->icount - 1;
+	bt->icount0 = clock_icount(r) - 1;
 	hs_bt_next_event(r);
 }
 
@@ -120,8 +174,38 @@ void hs_bt_wfx(struct hs_runner *r)
 
 int hs_bt_warp_idle(struct hs_runner *r)
 {
-	jump_to_deadline(r);
-	return hs_bt_pending(r) != SPURIOUS;
+	struct hs_booted *bt = bt_of(r);
+	uint64_t to = UINT64_MAX;
+
+	if (bt->ncpus <= 1) {
+		jump_to_deadline(r);
+		return hs_bt_pending(r) != SPURIOUS;
+	}
+	/* the machine's one clock moves to the earliest deadline ahead */
+	for (unsigned i = 0; i < bt->ncpus; i++) {
+		const struct hs_booted *o = bt_of(bt->cpus[i]);
+
+		if ((o->ctl & 3) == 1 && counter_before(bt->cpus[i]) < o->cval && o->cval < to)
+			to = o->cval;
+	}
+	if (to == UINT64_MAX)
+		return 0;
+	for (unsigned i = 0; i < bt->ncpus; i++) {
+		struct hs_booted *o = bt_of(bt->cpus[i]);
+
+		o->counter0 = to;
+		o->icount0 = clock_icount(r) - 1;
+		hs_bt_next_event(bt->cpus[i]);
+	}
+	return 1;	/* a CPU's timer fires now */
+}
+
+void hs_bt_machine_clock(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	bt->icount0 = clock_icount(r);
+	hs_bt_next_event(r);
 }
 
 int hs_bt_wakeable(const struct hs_runner *r)
@@ -177,6 +261,29 @@ void hs_bt_gic_sgi(struct hs_runner *r, uint64_t v)
 	hs_bt_next_event(r);
 }
 
+/* A timer write on a machine of more than one CPU: when it makes this
+ * timer the machine's earliest armed deadline, QEMU's timer list kicks the
+ * running CPU out of its slice (qemu_timer_notify_cb), right after the
+ * write (an I/O register ends its translation block). */
+static void timer_written(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+	uint64_t now = clock_icount(r), mine = bt->icount0 + until_deadline(bt);
+
+	hs_bt_next_event(r);
+	if (bt->ncpus <= 1 || !(bt->ctl & 1) || mine <= now)
+		return;
+	for (unsigned i = 0; i < bt->ncpus; i++) {
+		const struct hs_booted *o = bt_of(bt->cpus[i]);
+		uint64_t due = o->icount0 + until_deadline(o);
+
+		if (i != bt->self && (o->ctl & 1) && due > now && due <= mine)
+			return;
+	}
+	bt->yield_at = r->icount;
+	r->next_event = r->icount;
+}
+
 /* 1: handled (value written to rt, or the write consumed), 0: Unicorn's. */
 int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
 {
@@ -200,7 +307,7 @@ int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
 	case A64_SYSREG(3, 3, 14, 3, 1):				/* CNTV_CTL */
 		if (write) {
 			bt->ctl = v & 3;
-			hs_bt_next_event(r);
+			timer_written(r);
 			return 1;
 		}
 		v = bt->ctl | ((bt->ctl & 1) && now >= bt->cval ? 4 : 0);
@@ -208,7 +315,7 @@ int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
 	case A64_SYSREG(3, 3, 14, 3, 2):				/* CNTV_CVAL */
 		if (write) {
 			bt->cval = v;
-			hs_bt_next_event(r);
+			timer_written(r);
 			return 1;
 		}
 		v = bt->cval;
@@ -216,7 +323,7 @@ int hs_bt_sysreg(struct hs_runner *r, int rt, unsigned enc, int write)
 	case A64_SYSREG(3, 3, 14, 3, 0):				/* CNTV_TVAL */
 		if (write) {
 			bt->cval = now + (uint64_t)(int64_t)(int32_t)v;
-			hs_bt_next_event(r);
+			timer_written(r);
 			return 1;
 		}
 		v = (uint32_t)(bt->cval - now);

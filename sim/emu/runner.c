@@ -19,6 +19,12 @@
 const struct hs_image *hs_rt_image(const struct hs_runner *r) { return r->img; }
 struct hs_dcache *hs_rt_dcache(struct hs_runner *r) { return &r->dc; }
 uint64_t hs_rt_icount(const struct hs_runner *r) { return r->icount; }
+
+void hs_rt_uncount(struct hs_runner *r)
+{
+	if (r->icount)
+		r->icount--;
+}
 uint64_t hs_rt_user_exit(const struct hs_runner *r) { return r->user_exit; }
 
 uint64_t hs_rt_reg(struct hs_runner *r, int reg)

@@ -117,5 +117,9 @@ int hs_rt_restore(struct hs_runner *r);
 
 /* Instructions executed so far by this runner (all runs). */
 uint64_t hs_rt_icount(const struct hs_runner *r);
+/* A run that ended at its stop pc did not execute the instruction there,
+ * which the count holds: take it off (a run that resumes there counts it
+ * again). */
+void hs_rt_uncount(struct hs_runner *r);
 
 #endif

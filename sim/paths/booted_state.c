@@ -287,10 +287,10 @@ static void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *
 	out->ncpus = set->ncpus;
 }
 
-int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set)
+/* The points of set, the checks before a boot; the snapshot is the
+ * caller's to load. */
+static int begin(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set)
 {
-	int booted = 0;
-
 	memset(b, 0, sizeof(*b));
 	b->set = set;
 	b->core = pt->core;
@@ -301,10 +301,13 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, con
 	hs_boot_points(set, b->points, &b->pts);
 	if (!b->pts.n)
 		return hs_fail("no path definition names a boot point");
-	if (hs_vm_snapshot(pt->img, pt->core, &b->pts, &b->snap, &booted))
-		return -1;
+	return 0;
+}
+
+/* The snapshot loaded: the runner over it, with the core's overlay. */
+static int finish(struct hs_boot_state *b, const struct hs_patched *pt)
+{
 	b->loaded = 1;
-	b->booted_now = booted;
 	boot_core(b, pt->core);
 	if (!(b->r = hs_runner_booted(pt->img, &b->snap, pt->core)) || overlay(b, pt) || vectors(b, pt) ||
 	    hs_bt_seal(b->r))
@@ -315,9 +318,30 @@ int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, con
 	snprintf(b->desc, sizeof(b->desc), "booted under QEMU %.*s on %s; %s patching overlaid: %u bytes",
 		 v ? (int)strcspn(v + 8, " ") : 0, v ? v + 8 : "", pt->core->boot_cpu, pt->core->name,
 		 b->overlay_bytes);
-	(void)booted;
 	b->ok = 1;
 	return 0;
+}
+
+int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set)
+{
+	int booted = 0;
+
+	if (begin(b, pt, set) || hs_vm_snapshot(pt->img, pt->core, &b->pts, &b->snap, &booted))
+		return -1;
+	b->booted_now = booted;
+	return finish(b, pt);
+}
+
+int hs_boot_state_adopt(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set,
+			struct hs_snap *snap)
+{
+	if (begin(b, pt, set)) {
+		hs_snap_free(snap);
+		return -1;
+	}
+	b->snap = *snap;
+	memset(snap, 0, sizeof(*snap));
+	return finish(b, pt);
 }
 
 static void memo_free(struct replay_memo *m)

@@ -3,15 +3,18 @@
  * (hs_session_machine_run, paths.h): one runner a CPU, all over the first
  * runner's RAM, the SGIs one writes pending at the others' interfaces.
  *
- * One CPU runs at a time. The CPU at the site runs until it halts in a
- * wfi with nothing to take; then the next CPU (by index, after it) that an
- * interrupt is pending for resumes past its wfi. That is where QEMU's
- * round-robin vCPU thread switches for a ping-pong between CPUs: a CPU
- * that wakes another goes on until it idles (measured with the recording
- * plugin on the 7.2 baseline, 2 CPUs: two switches a round trip, one at
- * each CPU's halt). When every CPU is halted, QEMU moves the clock to the
- * earliest timer deadline; here the CPUs in index order (each keeps its
- * own clock, from the point's counter).
+ * One CPU runs at a time, interleaved as QEMU 7.2's round-robin vCPU
+ * thread interleaves them under -icount (accel/tcg/tcg-accel-ops-rr.c,
+ * -icount.c): in passes, each CPU in index order that can run - one that
+ * was running, or a halted one an interrupt is pending for, resumed past
+ * its wfi - for an equal share of the instructions to the machine's next
+ * timer deadline (icount_percpu_budget), its turn ended early when it
+ * halts in a wfi with nothing to take, or when it writes its timer so that
+ * it becomes the machine's earliest deadline (QEMU's timer list kicks the
+ * running CPU: booted_timer.c). The machine has one clock, its instruction
+ * count over every CPU, as QEMU's; when no CPU can run it moves to the
+ * earliest timer deadline. `hotsim validate --smp N` checks the result
+ * against QEMU's own streams, CPU by CPU.
  */
 #include <string.h>
 #include <unicorn/unicorn.h>
@@ -21,7 +24,7 @@
 #include "emu/backend_booted.h"
 #include "paths/path_internal.h"
 
-#define SLICE_BUDGET 20000000ULL	/* instructions a CPU runs before it halts */
+#define RUN_BUDGET 20000000ULL	/* instructions a turn may run to an op's end */
 
 struct machine {
 	struct hs_runner *cpu[HS_SNAP_MAX_CPUS];	/* by QEMU's index */
@@ -29,6 +32,22 @@ struct machine {
 	int halted[HS_SNAP_MAX_CPUS];
 	uint64_t site;
 };
+
+/* The machine's clock when QEMU resumes it at the point: moved to the
+ * earliest timer deadline ahead of every CPU (its icount warp), not back
+ * from the time the site read just before it (x9, point.h). One CPU's
+ * point has its own deadline (the snapshot's counter). */
+static uint64_t resume_counter(const struct hs_snap_regs *site, const struct hs_snap_cpu *c, unsigned n)
+{
+	uint64_t now = site->x[9], at = UINT64_MAX;
+
+	for (unsigned i = 0; i < n; i++)
+		if ((c[i].regs.cntv_ctl & 3) == 1 && c[i].regs.cntv_cval < at)
+			at = c[i].regs.cntv_cval;
+	if (at == UINT64_MAX)
+		return site->counter;
+	return at > now ? at : now;
+}
 
 /* Every CPU at point k: the site's is the state's runner (entered as for
  * a path), the others runners over its RAM with their own registers. */
@@ -54,28 +73,17 @@ static int enter(struct hs_boot_state *b, unsigned k, struct machine *m)
 		if (hs_bt_enter_cpu(b->peers[p], k, &c[i].regs))
 			return -1;
 		m->cpu[i] = b->peers[p++];
-		m->halted[i] = !!(c[i].flags & HS_SNAP_CPU_HALTED);
+		if ((m->halted[i] = !!(c[i].flags & HS_SNAP_CPU_HALTED)))
+			hs_bt_halt(m->cpu[i]);
 	}
-	if (m->n > 1)
+	if (m->n > 1) {
+		uint64_t at = resume_counter(&b->snap.pts[k].regs, c, n);
+
+		for (unsigned i = 0; i < m->n; i++)
+			hs_bt_set_counter(m->cpu[i], at);
 		hs_bt_machine(m->cpu, m->n);
-	return 0;
-}
-
-/* The CPU to run after cur halted: the next with an interrupt pending, or
- * one that was never halted; every CPU halted: the first whose timer the
- * clock can be moved to. -1: none. */
-static int next_cpu(struct machine *m, unsigned cur)
-{
-	for (unsigned d = 1; d <= m->n; d++) {
-		unsigned i = (cur + d) % m->n;
-
-		if (!m->halted[i] || hs_bt_wakeable(m->cpu[i]))
-			return (int)i;
 	}
-	for (unsigned i = 0; i < m->n; i++)
-		if (hs_bt_warp_idle(m->cpu[i]))
-			return (int)i;
-	return -1;
+	return 0;
 }
 
 /* A halted CPU resumes past its wfi (a snapshot's halted CPU is there). */
@@ -111,11 +119,49 @@ static void take_op(const struct machine *m, struct hs_machine_run *out, uint64_
 
 int hs_boot_state_machine_run(struct hs_boot_state *b, unsigned k, unsigned nops, struct hs_machine_run *out)
 {
+	return hs_boot_state_machine_trace(b, k, nops, out, NULL, 0);
+}
+
+/* One CPU's turn of a pass: up to budget instructions, ended early by a
+ * halt; at the site an operation ends and the turn goes on. */
+static int turn(struct hs_boot_state *b, unsigned k, struct machine *m, unsigned c, uint64_t budget,
+		struct hs_machine_run *out, unsigned nops, struct hs_trace *tr, uint64_t *last,
+		struct hs_bt_counts *was)
+{
+	struct hs_runner *r = m->cpu[c];
+
+	if (m->halted[c])
+		resume(m, c);
+	hs_bt_slice(r, budget);
+	while (out->nops < nops) {
+		uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC);
+		int at_site = c == m->site_cpu;
+		struct hs_run run = { .what = b->snap.pts[k].name, .pc = pc, .budget = RUN_BUDGET,
+				      .stop = at_site ? m->site : 0, .stop_hits = at_site && pc == m->site ? 2 : 1,
+				      .trace = tr ? &tr[c] : NULL };
+
+		if (hs_rt_run(r, &run))
+			return hs_fail("cpu%u, op %u: %s (an operation here is a run from the site back to it)",
+				       c, out->nops, hs_errmsg());
+		if (hs_bt_halted(r)) {
+			m->halted[c] = 1;
+			return 0;
+		}
+		if (hs_bt_yielded(r))
+			return 0;
+		/* stopped before the site's instruction: it did not run */
+		hs_rt_uncount(r);
+		take_op(m, out, last, was);
+	}
+	return 0;
+}
+
+int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned nops, struct hs_machine_run *out,
+				struct hs_trace *tr, size_t limit)
+{
 	struct machine m;
 	uint64_t last[HS_SNAP_MAX_CPUS];
 	struct hs_bt_counts was[HS_SNAP_MAX_CPUS];
-	unsigned cur;
-	char where[128];
 
 	memset(out, 0, sizeof(*out));
 	if (k >= hs_boot_state_npoints(b))
@@ -123,38 +169,34 @@ int hs_boot_state_machine_run(struct hs_boot_state *b, unsigned k, unsigned nops
 	if (enter(b, k, &m))
 		return -1;
 	out->ncpus = m.n;
-	out->site_cpu = cur = m.site_cpu;
+	out->site_cpu = m.site_cpu;
 	for (unsigned i = 0; i < m.n; i++) {
 		last[i] = hs_rt_icount(m.cpu[i]);
 		hs_bt_counts(m.cpu[i], &was[i]);
+		if (tr)
+			hs_trace_init(&tr[i], hs_rt_dcache(m.cpu[i]), limit);
 	}
 	if (nops > HS_MACHINE_MAX_OPS)
 		nops = HS_MACHINE_MAX_OPS;
+	/* QEMU's passes: each CPU in index order that can run, for an equal
+	 * share of the instructions to the next timer deadline */
 	while (out->nops < nops) {
-		struct hs_runner *r = m.cpu[cur];
-		uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC);
-		int at_site = cur == m.site_cpu;
-		struct hs_run run = { .what = b->snap.pts[k].name, .pc = pc, .budget = SLICE_BUDGET,
-				      .stop = at_site ? m.site : 0, .stop_hits = at_site && pc == m.site ? 2 : 1 };
-		int next;
+		uint64_t ahead = hs_bt_until_deadline(m.cpu[0]), budget;
+		unsigned ran = 0;
 
-		if (hs_rt_run(r, &run))
-			return hs_fail("cpu%u, op %u: %s (an operation here is a run from the site back to it)",
-				       cur, out->nops, hs_errmsg());
-		if (!hs_bt_halted(r)) {
-			if (!at_site)
-				return hs_fail("cpu%u left the run at %s", cur,
-					       hs_addr_fmt(hs_rt_image(r), hs_rt_reg(r, UC_ARM64_REG_PC), where,
-							   sizeof(where)));
-			take_op(&m, out, last, was);
-			continue;
+		if (ahead > INT32_MAX)
+			ahead = INT32_MAX;
+		budget = ahead / m.n ? ahead / m.n : ahead;
+		for (unsigned c = 0; c < m.n && out->nops < nops; c++) {
+			if (m.halted[c] && !hs_bt_wakeable(m.cpu[c]))
+				continue;
+			ran++;
+			if (turn(b, k, &m, c, budget, out, nops, tr, last, was))
+				return -1;
 		}
-		m.halted[cur] = 1;
-		if ((next = next_cpu(&m, cur)) < 0)
+		if (!ran && !hs_bt_warp_idle(m.cpu[0]))
 			return hs_fail("the %s point: every CPU halted with no interrupt to come (op %u)",
 				       b->snap.pts[k].name, out->nops);
-		resume(&m, (unsigned)next);
-		cur = (unsigned)next;
 	}
 	return 0;
 }

@@ -83,7 +83,15 @@ struct hs_boot_state {
 unsigned hs_boot_state_npoints(const struct hs_boot_state *b);
 int hs_boot_state_machine(const struct hs_boot_state *b, unsigned k, struct hs_machine_point *out);
 int hs_boot_state_machine_run(struct hs_boot_state *b, unsigned k, unsigned nops, struct hs_machine_run *out);
+/* ... and each CPU's instruction stream into tr[cpu] (made here, limit
+ * records each: the caller frees them; validate_machine.c). */
+int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned nops, struct hs_machine_run *out,
+				struct hs_trace *tr, size_t limit);
 
+/* The same over a snapshot the caller has (a boot of its own, which
+ * validation keeps machines of): taken over, freed with the state. */
+int hs_boot_state_adopt(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set,
+			struct hs_snap *snap);
 /* Load (or boot) the snapshot for pt's core and overlay its patching;
  * -1 with hs_errmsg() saying why there is no booted state. */
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set);

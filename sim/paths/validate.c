@@ -19,6 +19,7 @@
 #include "hotsim/err.h"
 #include "emu/backend_booted.h"
 #include "paths/path_internal.h"
+#include "paths/validate_internal.h"
 #include "vm/vm.h"
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -53,20 +54,8 @@ static int same_snapshot(const struct hs_snap *a, const struct hs_snap *b, const
 	return 1;
 }
 
-/* QEMU's copy of the overlay: firmware calls become NOPs (QEMU's virt has
- * no EL3 firmware to answer the SMCCC calls hotsim answers; the pcs are
- * the same). When the modelled core's vectors are not the boot CPU's,
- * QEMU's VBAR_EL1 becomes the model's in the saved machine (record.c:
- * the gdbstub cannot write it, and a branch in each vector slot would be
- * an instruction the replay does not run - a nanosecond of QEMU's clock
- * per exception). */
-struct qpatches {
-	struct hs_vm_patch *v;
-	size_t n;
-	uint64_t vbar, vbar_was;	/* the model's VBAR and QEMU's; 0: the same */
-};
-
-static int qemu_patches(struct hs_boot_state *b, struct qpatches *q)
+/* QEMU's copy of the overlay (validate_internal.h). */
+int hs_validate_qpatches(const struct hs_boot_state *b, struct qpatches *q)
 {
 	/* the booted kernel's own vectors: boot sets VBAR_EL1 once per CPU,
 	 * so every point has the same */
@@ -94,7 +83,7 @@ static int qemu_patches(struct hs_boot_state *b, struct qpatches *q)
 	return 0;
 }
 
-static void compare(const struct hs_trace *t, const uint64_t *q, size_t nq, struct hs_validation *v)
+void hs_validate_compare(const struct hs_trace *t, const uint64_t *q, size_t nq, struct hs_validation *v)
 {
 	size_t i;
 
@@ -126,18 +115,25 @@ struct recorded {
 	size_t n;
 };
 
+void hs_validate_recording(const struct hs_boot_state *b, const char *dir, const struct qpatches *qp,
+			   const struct hs_path_def *d, struct hs_vm_recording *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->cpu = b->snap.h.cpu;
+	w->dir = dir;
+	w->point = d->boot.point->name;
+	w->patches = qp->v;
+	w->npatches = qp->n;
+	w->vbar = qp->vbar;
+	w->vbar_was = qp->vbar_was;
+}
+
 static int record(struct hs_boot_state *b, const char *dir, const struct qpatches *qp,
 		  const struct hs_path_def *d, size_t need, struct recorded *rec, struct hs_validation *v)
 {
-	struct hs_vm_recording w = { 0 };
+	struct hs_vm_recording w;
 
-	w.cpu = b->snap.h.cpu;
-	w.dir = dir;
-	w.point = d->boot.point->name;
-	w.patches = qp->v;
-	w.npatches = qp->n;
-	w.vbar = qp->vbar;
-	w.vbar_was = qp->vbar_was;
+	hs_validate_recording(b, dir, qp, d, &w);
 	w.stops[0] = hs_boot_warp_site(b, d);
 	w.max = need + 64;
 	if (hs_vm_record(&w)) {
@@ -186,7 +182,7 @@ static void validate_path(struct hs_boot_state *b, const char *dir, const struct
 		}
 	}
 	if (rec)
-		compare(&pr.tr, rec->pcs, rec->n, v);
+		hs_validate_compare(&pr.tr, rec->pcs, rec->n, v);
 out:
 	free(pr.ops);
 	free(pr.part_of);
@@ -241,6 +237,11 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_set *set,
 	if (!mkdtemp(dir)) {
 		snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
 		dir[0] = 0;
+	} else if (set->ncpus > 1) {
+		/* every CPU, from validation's own boot (validate_machine.c) */
+		hs_validate_machine(pt, set, dir, defs, ndefs, out);
+		nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+		return 0;
 	} else if (hs_boot_state_init(&b, pt, set)) {
 		snprintf(why, sizeof(why), "no booted state: %s", hs_errmsg());
 	} else if (fresh_boot(&b, pt, dir, &fresh)) {
@@ -250,7 +251,7 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_set *set,
 	}
 	struct qpatches qp = { 0 };
 
-	if (booted && qemu_patches(&b, &qp)) {
+	if (booted && hs_validate_qpatches(&b, &qp)) {
 		snprintf(why, sizeof(why), "%s", hs_errmsg());
 		booted = 0;
 	}

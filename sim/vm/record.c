@@ -108,7 +108,7 @@ int hs_vm_record(struct hs_vm_recording *w)
 	if (w->vbar && hs_mig_set_sysreg(mig, HS_MIG_ID_VBAR_EL1, w->vbar_was, w->vbar))
 		return -1;
 	/* one window, from the first instruction the restored guest executes */
-	snprintf(arg, sizeof(arg), "%s,out=%s,win=0:%zu", so, out, w->max);
+	snprintf(arg, sizeof(arg), "%s,out=%s,win=0:%zu%s", so, out, w->max, w->ncpus > 1 ? ",vcpu=1" : "");
 	cfg.cpu = w->cpu;
 	cfg.mem_mb = RECORD_MEM_MB;
 	cfg.kernel = kernel;
@@ -116,6 +116,7 @@ int hs_vm_record(struct hs_vm_recording *w)
 	cfg.append = "";	/* restored: the command line is in guest memory */
 	cfg.dir = w->dir;
 	cfg.incoming = mig;
+	cfg.ncpus = w->ncpus;
 	cfg.plugin = arg;
 	if (hs_qemu_start(&vm, &cfg))
 		return -1;

@@ -307,11 +307,15 @@ struct hs_vm_recording {
 	uint64_t vbar, vbar_was;
 	uint64_t stops[4];
 	size_t max;
+	unsigned ncpus;			/* the machine's CPUs (0: one); more: each pc
+					 * carries its CPU in bits 51:48 (HS_REC_CPU) */
 	uint64_t *pcs;			/* out: malloc'd, got of them */
 	size_t got;
 	unsigned nstops;		/* out: stops made */
 };
 int hs_vm_record(struct hs_vm_recording *w);
+#define HS_REC_CPU(rec) ((unsigned)((rec) >> 48) & 15)
+#define HS_REC_PC(rec) ((rec) >> 63 ? (rec) | 0xfULL << 48 : (rec) & ~(0xfULL << 48))
 
 /* The recording plugin, embedded (empty when hotsim was built without it). */
 extern const unsigned char hs_record_plugin[];
