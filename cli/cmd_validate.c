@@ -36,20 +36,24 @@ static void text(const struct hs_image *img, const char *cpu, const struct hs_va
 {
 	char a[128], b[128], c[128];
 
-	char cpus[40] = "", which[24] = "";
+	char cpus[40] = "", which[24] = "", runs[80] = "";
 
 	if (v->ncpus > 1) {
 		snprintf(cpus, sizeof(cpus), " on %u CPUs", v->ncpus);
 		snprintf(which, sizeof(which), " on cpu%u", v->cpu);
 	}
+	/* QEMU's clock on more than one CPU moves with the host (validate_machine.c) */
+	if (v->qemu_runs > 1)
+		snprintf(runs, sizeof(runs), v->identical ? ", QEMU's run %u: the earlier ones' clocks moved with the host"
+							  : ", QEMU's run %u: the earlier ones differed too", v->qemu_runs);
 	if (!v->ran)
 		printf("%-16s %-4s cannot validate: %s\n", v->def->name, cpu, v->why);
 	else if (v->identical)
-		printf("%-16s %-4s identical%s, %u ops, %zu instructions from the %s point (%s)\n",
-		       v->def->name, cpu, cpus, v->nops, v->n, v->point, v->how);
+		printf("%-16s %-4s identical%s, %u ops, %zu instructions from the %s point (%s%s)\n",
+		       v->def->name, cpu, cpus, v->nops, v->n, v->point, v->how, runs);
 	else
-		printf("%-16s %-4s differs%s after %zu instructions from the %s point (%s): at %s, hotsim next %s, QEMU next %s\n",
-		       v->def->name, cpu, which, v->at, v->point, v->how, v->at ? hs_addr_fmt(img, v->pc, a, sizeof(a)) : "the start",
+		printf("%-16s %-4s differs%s after %zu instructions from the %s point (%s%s): at %s, hotsim next %s, QEMU next %s\n",
+		       v->def->name, cpu, which, v->at, v->point, v->how, runs, v->at ? hs_addr_fmt(img, v->pc, a, sizeof(a)) : "the start",
 		       hs_addr_fmt(img, v->next_replay, b, sizeof(b)), hs_addr_fmt(img, v->next_qemu, c, sizeof(c)));
 }
 
@@ -66,8 +70,10 @@ static void json(struct json *j, const char *cpu, const struct hs_validation *v)
 		json_str(j, "qemu_run", v->how);
 		json_uint(j, "operations", v->nops);
 		json_uint(j, "instructions", v->identical ? v->n : v->at);
-		if (v->ncpus > 1)
+		if (v->ncpus > 1) {
 			json_uint(j, "cpus", v->ncpus);
+			json_uint(j, "qemu_runs", v->qemu_runs);
+		}
 	}
 	if (v->ran && !v->identical) {
 		json_hex(j, "pc", v->pc);

@@ -1127,7 +1127,9 @@ Test(smp, replay_every_cpu_round_trips, .timeout = 900)
  * Every CPU's replayed stream is QEMU's own: validation boots a machine of
  * 2 and of 4 CPUs, restores it at the pipe point with the recording plugin
  * tagging each instruction with its CPU, and compares each CPU's stream
- * with the replay's from the same boot, instruction by instruction.
+ * with the replay's from the same boot, instruction by instruction: with
+ * one of QEMU's runs from the machine (up to three - QEMU's clock moves
+ * with the host on more than one CPU: validate_machine.c).
  */
 Test(smp, validate_every_cpu_identical, .timeout = 900)
 {

@@ -335,6 +335,7 @@ struct hs_validation {
 	uint64_t pc, next_replay, next_qemu;
 	unsigned ncpus;			/* a machine of more than one CPU (0: one) */
 	unsigned cpu;			/* ... whose stream differs (at counts in it) */
+	unsigned qemu_runs;		/* ... QEMU's runs it took (the last one compared) */
 	char why[800];			/* !ran: why not */
 };
 /* One result per path in defs (paths without a booted form: !ran). */

@@ -9,6 +9,16 @@
  * with the recording plugin tagging each pc with its CPU; the replay
  * stops nowhere either (each CPU keeps its clock: the differences that
  * makes are what this finds).
+ *
+ * Without record mode (QEMU 7.2 refuses it for -smp), QEMU's own run from
+ * a machine is not one stream but one of a few: its main loop moves an
+ * idle machine's clock to the next timer deadline whenever the host wakes
+ * it (qemu.c's header comment), so a loaded host can fire a timer a few
+ * thousand instructions off, and every CPU's stream after it differs. The
+ * replay is the run with no such host event; it is identical when one of
+ * up to QEMU_RUNS runs of QEMU is (docs/booted-state.md: seen with a
+ * test suite running beside it); the result says how many runs it took.
+ * A wrong replay differs from every run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +32,9 @@
 
 #define MACHINE_OPS 48		/* operations validated a point */
 #define TRACE_LIMIT 16000000
+/* QEMU's runs from the machine at most: one of more than one CPU is not
+ * recorded, and its clock moves with the host (the header comment) */
+#define QEMU_RUNS 3
 
 /* QEMU's stream from the point, CPU c's pcs in order, into q (n of them). */
 static size_t qemu_cpu(const uint64_t *rec, size_t nrec, unsigned c, uint64_t *q)
@@ -46,6 +59,7 @@ static void compare_cpus(const struct hs_trace *tr, unsigned ncpus, const uint64
 	}
 	v->ran = v->identical = 1;
 	v->ncpus = ncpus;
+	v->n = 0;
 	for (unsigned c = 0; c < ncpus && v->identical; c++) {
 		struct hs_validation one = { 0 };
 
@@ -84,15 +98,20 @@ static void validate_point(struct hs_boot_state *b, const char *dir, const struc
 	for (unsigned c = 0; c < mr->ncpus; c++)
 		total += tr[c].n;
 	v->nops = mr->nops;
-	hs_validate_recording(b, dir, qp, d, &w);
-	w.ncpus = mr->ncpus;
-	/* QEMU's CPUs interleave otherwise at the end: room for each to finish */
-	w.max = total + total / 4 + 64;
-	if (hs_vm_record(&w)) {
-		snprintf(v->why, sizeof(v->why), "QEMU: %s", hs_errmsg());
-		goto out;
+	while (v->qemu_runs < QEMU_RUNS && !v->identical) {
+		free(w.pcs);
+		hs_validate_recording(b, dir, qp, d, &w);
+		w.ncpus = mr->ncpus;
+		/* QEMU's CPUs interleave otherwise at the end: room for each to finish */
+		w.max = total + total / 4 + 64;
+		if (hs_vm_record(&w)) {
+			snprintf(v->why, sizeof(v->why), "QEMU: %s", hs_errmsg());
+			v->ran = 0;
+			goto out;
+		}
+		v->qemu_runs++;
+		compare_cpus(tr, mr->ncpus, w.pcs, w.got, v);
 	}
-	compare_cpus(tr, mr->ncpus, w.pcs, w.got, v);
 out:
 	free(w.pcs);
 	free(mr);
