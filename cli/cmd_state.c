@@ -5,7 +5,9 @@
  * level, pc (symbol+offset) and its GIC's SGI/PPI state. --smp N boots a
  * machine of N CPUs (the workload's processes unpinned, as perf bench and
  * lmbench run them); --ops K replays K operations from the point on every
- * CPU and prints what each ran and sent.
+ * CPU and prints what each ran and sent, and what it costs on the core:
+ * each operation's latency through every CPU, each CPU's busy and idle
+ * cycles (ms_machine_cost).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +15,13 @@
 
 #include "cli.h"
 #include "hotsim/err.h"
+#include "hotsim/measure.h"
 #include "hotsim/paths.h"
 #include "json.h"
 
 struct state_opts {
 	struct opt_cpus cpus;
+	struct opt_params params;
 	long smp, ops;
 	const char *point;
 	const char *workload;
@@ -34,6 +38,7 @@ static void defaults(void *p)
 
 struct printing {
 	const struct state_opts *o;
+	const struct ms_options *m;
 	const struct hs_image *img;
 	struct json *j;
 	int ncores;
@@ -100,11 +105,29 @@ static void json_point(struct json *j, const struct printing *p, const struct hs
 	json_end_arr(j);
 }
 
-/* The machine replayed from the point: per operation, each CPU. */
-static void text_ops(const struct hs_machine_run *mr)
+/* The first operation past the warm-up: op 0 takes the point's tick (on
+ * more than one CPU op 1 the other CPU's), and the models start cold, so
+ * op 1 fills their caches */
+static unsigned steady_from(const struct hs_machine_run *mr)
 {
+	return mr->nops > 2 ? 2 : 0;
+}
+
+static const char *guess(int calibrated)
+{
+	return calibrated ? "" : " (guessed)";
+}
+
+/* The machine replayed from the point: per operation, each CPU, then
+ * what it costs. */
+static void text_ops(const struct ms_machine_cost *mc, const char *core)
+{
+	const struct hs_machine_run *mr = &mc->run;
+	uint64_t sum = 0, lo = UINT64_MAX, hi = 0;
+	unsigned from = steady_from(mr), n = 0;
+
 	printf("  replayed, every CPU (instructions, SGIs sent, IRQs taken, wfi halts); op 0 takes the "
-	       "point's tick\n");
+	       "point's tick, op 1 warms the models' caches\n");
 	for (unsigned o = 0; o < mr->nops; o++) {
 		printf("  op %-3u", o);
 		for (unsigned i = 0; i < mr->ncpus; i++) {
@@ -114,13 +137,42 @@ static void text_ops(const struct hs_machine_run *mr)
 		}
 		printf("\n");
 	}
+	printf("  on %s, each CPU its own model (its own caches: lines the cores share do not move); "
+	       "ipi_latency %.0f%s, wfi_exit %.0f%s cycles\n", core, mc->ipi_latency, guess(mc->ipi_calibrated),
+	       mc->wfi_exit, guess(mc->wfi_calibrated));
+	printf("  (cycles: the operation's latency at cpu%u, each CPU busy / idle)\n", mr->site_cpu);
+	for (unsigned o = 0; o < mr->nops; o++) {
+		const struct ms_machine_op *op = &mc->op[o];
+
+		printf("  cy %-3u %7llu", o, (unsigned long long)op->latency);
+		for (unsigned i = 0; i < mr->ncpus; i++)
+			printf("  cpu%u %6llu / %6llu", i, (unsigned long long)op->busy[i],
+			       (unsigned long long)op->idle[i]);
+		printf("\n");
+		if (o >= from) {
+			sum += op->latency;
+			lo = op->latency < lo ? op->latency : lo;
+			hi = op->latency > hi ? op->latency : hi;
+			n++;
+		}
+	}
+	if (n)
+		printf("  latency, ops %u-%u: mean %.0f cycles (%llu to %llu); %u wakes by an SGI, %u by a timer\n",
+		       from, mr->nops - 1, (double)sum / n, (unsigned long long)lo, (unsigned long long)hi,
+		       mc->sgi_wakes, mc->timer_wakes);
 }
 
-static void json_ops(struct json *j, const struct hs_machine_run *mr)
+static void json_ops(struct json *j, const struct ms_machine_cost *mc)
 {
+	const struct hs_machine_run *mr = &mc->run;
+
+	json_num(j, "ipi_latency", mc->ipi_latency, 0);
+	json_num(j, "wfi_exit", mc->wfi_exit, 0);
 	json_begin_arr(j, "ops");
 	for (unsigned o = 0; o < mr->nops; o++) {
-		json_begin_arr(j, NULL);
+		json_begin_obj(j, NULL);
+		json_uint(j, "latency_cycles", mc->op[o].latency);
+		json_begin_arr(j, "cpus");
 		for (unsigned i = 0; i < mr->ncpus; i++) {
 			const struct hs_machine_cpu_op *c = &mr->op[o][i];
 
@@ -129,30 +181,32 @@ static void json_ops(struct json *j, const struct hs_machine_run *mr)
 			json_uint(j, "sgis", c->sgis);
 			json_uint(j, "irqs", c->irqs);
 			json_uint(j, "halts", c->halts);
+			json_uint(j, "busy_cycles", mc->op[o].busy[i]);
+			json_uint(j, "idle_cycles", mc->op[o].idle[i]);
 			json_end_obj(j);
 		}
 		json_end_arr(j);
+		json_end_obj(j);
 	}
 	json_end_arr(j);
 }
 
-
-/* --ops: the machine replayed from point k */
-static int replay(const struct printing *p, struct hs_session *s, unsigned k)
+/* --ops: the machine replayed from point k, in cycles on the core */
+static int replay(const struct printing *p, const struct hs_core *core, struct hs_session *s, unsigned k)
 {
-	struct hs_machine_run *mr = malloc(sizeof(*mr));
+	struct ms_machine_cost *mc = malloc(sizeof(*mc));
 
-	if (!mr)
+	if (!mc)
 		return hs_fail("out of memory");
-	if (hs_session_machine_run(s, k, (unsigned)p->o->ops, mr)) {
-		free(mr);
+	if (ms_machine_cost(p->m, core, s, k, (unsigned)p->o->ops, mc)) {
+		free(mc);
 		return -1;
 	}
 	if (p->j)
-		json_ops(p->j, mr);
+		json_ops(p->j, mc);
 	else
-		text_ops(mr);
-	free(mr);
+		text_ops(mc, core->name);
+	free(mc);
 	return 0;
 }
 
@@ -199,7 +253,7 @@ static int state_stage(void *ctx, const struct hs_patched *pt, struct hs_session
 			json_point(p->j, p, &m);
 		else
 			text_point(p, &m);
-		if (p->o->ops && replay(p, s, k))
+		if (p->o->ops && replay(p, pt->core, s, k))
 			return -1;
 		if (p->j)
 			json_end_obj(p->j);
@@ -225,12 +279,15 @@ static int run(void *p, char **args)
 	if (o->ops && !o->point)
 		return hs_fail("--ops replays one point: name it with --point (hotsim state %s lists them)",
 			       args[0]), cli_error();
-	if (!(img = hs_image_open(args[0])))
+	if (cli_check_params(&o->params, &o->cpus) || !(img = hs_image_open(args[0])))
 		return cli_error();
 	pr.img = img;
 	cli_walk_options(&m, &o->cpus, NULL, HS_SRC_BOOTED);
+	memcpy(m.params, o->params.v, sizeof(o->params.v));
+	m.nparams = o->params.n;
 	set.ncpus = (unsigned)o->smp;
 	m.set = &set;
+	pr.m = &m;
 	if (pr.j) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
@@ -256,6 +313,8 @@ static const struct cli_opt opts[] = {
 	OPT("point", "NAME", OPT_STRING, struct state_opts, point, "only this point"),
 	OPT_N("ops", "N", struct state_opts, ops, 0, HS_MACHINE_MAX_OPS,
 	      "replay N operations from each point shown, every CPU: what each ran and sent"),
+	OPT("param", "[CORE.]NAME=V", OPT_PARAM, struct state_opts, params,
+	    "override a model parameter for --ops (ipi_latency, wfi_exit, ...)"),
 	OPT("workload", "FILE", OPT_STRING, struct state_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
 	OPT("format", "FMT", OPT_FORMAT, struct state_opts, format, "text or json (--json)"),
 	OPT_TABLE_END

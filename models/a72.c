@@ -153,6 +153,8 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(ERET, 17, "A: mispredict_penalty + 4: not predicted (Arm TRMs)"),
 	HS_UNCAL(EXC_ENTRY, 17, "A: mispredict_penalty + 4, as eret"),
 	HS_UNCAL(FIRMWARE, 600, "A: TFAJUNO A57 fast SMC 470-650 cycles (only with TF-A; the Pi 4's armstub has none)"),
+	HS_UNCAL(IPI_LATENCY, 400, "A: guess: an SGI write through the GIC to the other core, about 250 ns; the A72 at 1.5 GHz: the same ns, more cycles"),
+	HS_UNCAL(WFI_EXIT, 50, "A: guess: clock-gated in wfi (no deeper idle state) back to the vector"),
 	HS_UNCAL(TLBI, 40, "A: §3.7"),
 	HS_UNCAL(DC, 10, "A: as A53"),
 	HS_UNCAL(IC, 20, "A: as A53"),

@@ -149,6 +149,8 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(ERET, 15, "A: §3.7 not predicted (Arm TRM wording, A76)"),
 	HS_UNCAL(EXC_ENTRY, 15, "A: §3.7"),
 	HS_UNCAL(FIRMWARE, 600, "A: §3.7 derived from TFAJUNO A57 470-650 cycles (Spectre WA1/WA3 SMC)"),
+	HS_UNCAL(IPI_LATENCY, 400, "A: guess: an SGI write through the GIC to the other core, about 250 ns; as the A72"),
+	HS_UNCAL(WFI_EXIT, 50, "A: guess: clock-gated in wfi (no deeper idle state) back to the vector"),
 	HS_UNCAL(TLBI, 40, "A: §3.7"),
 	HS_UNCAL(DC, 10, "A: as A53"),
 	HS_UNCAL(IC, 20, "A: as A53"),

@@ -125,4 +125,8 @@ const struct hs_param hs_param_defaults[HS_NPARAMS] = {
 	D(IC, 20, "the A53's guess"),
 	D(SYS_OTHER, 10, "the A53's guess"),
 	D(UNKNOWN_INSN, 1, "one cycle, alone"),
+	/* between cores (a machine of more than one CPU: sim/measure/machine_cost.c) */
+	D(IPI_LATENCY, 300, "guess: an SGI register write to the other core's interrupt, through the GIC's distributor "
+	  "and redistributor - a few hundred ns on a GICv3 system, nobody published it per core"),
+	D(WFI_EXIT, 50, "guess: a core clock-gated in wfi (no deeper idle state) back to its vector, tens of cycles"),
 };

@@ -167,7 +167,9 @@
 	X(DC, "dc", "cycles") \
 	X(IC, "ic", "cycles") \
 	X(SYS_OTHER, "sys_other", "cycles") \
-	X(UNKNOWN_INSN, "unknown_insn", "cycles")
+	X(UNKNOWN_INSN, "unknown_insn", "cycles") \
+	X(IPI_LATENCY, "ipi_latency", "cycles") \
+	X(WFI_EXIT, "wfi_exit", "cycles")
 
 enum hs_pid {
 #define HS_PID_ENUM(id, name, unit) HS_P_##id,

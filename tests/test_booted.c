@@ -1123,6 +1123,96 @@ Test(smp, replay_every_cpu_round_trips, .timeout = 900)
 	}
 }
 
+/* The "  cy K LATENCY  cpu0 BUSY / IDLE ..." lines of `hotsim state --ops`
+ * (v[op][0] the latency, v[op][1 + 2i] CPU i's busy, [2 + 2i] its idle),
+ * and the ipi_latency and wfi_exit it used. */
+static unsigned cy_lines(const char *out, unsigned ncpus, unsigned long v[][9], unsigned max, double *ipi,
+			 double *exit)
+{
+	const char *p = strstr(out, "ipi_latency ");
+	unsigned n = 0;
+
+	cr_assert(p && sscanf(p, "ipi_latency %lf", ipi) == 1, "%.3000s", out);
+	cr_assert((p = strstr(out, "wfi_exit ")) && sscanf(p, "wfi_exit %lf", exit) == 1, "%.3000s", out);
+	for (p = strstr(out, "\n  cy "); p && n < max; p = strstr(p + 1, "\n  cy ")) {
+		unsigned k;
+		int used = 0;
+		const char *q = p;
+
+		cr_assert(sscanf(q, "\n  cy %u %lu%n", &k, &v[n][0], &used) == 2 && k == n, "%.300s", p);
+		q += used;
+		for (unsigned i = 0; i < ncpus; i++) {
+			unsigned idx;
+
+			cr_assert(sscanf(q, "  cpu%u %lu / %lu%n", &idx, &v[n][1 + 2 * i], &v[n][2 + 2 * i], &used) == 3 &&
+				  idx == i, "%.300s", p);
+			q += used;
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The machine in cycles: every CPU's stream on a model of its own, one
+ * timeline through them. On one CPU an operation's latency is the cycles
+ * its instructions cost (nothing waits). On two, the unpinned round trip
+ * has both IPI hops on its critical path - each CPU is idle in wfi when
+ * the other's SGI comes - so the latency of every steady operation moves
+ * by exactly twice what ipi_latency or wfi_exit move by, and what each CPU
+ * runs does not move at all; each CPU is busy or idle for the whole round
+ * trip (over ops 2-6, within 2%: the other CPU's op boundary is where the
+ * site CPU's falls in its stream).
+ */
+Test(smp, round_trip_cycles_through_both_cpus, .timeout = 900)
+{
+	char args[600], *out;
+	unsigned long one[8][9], base[8][9], slow[8][9], fast[8][9];
+	double ipi, exit, ipi2, exit2;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --ops 6", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(cy_lines(out, 1, one, 8, &ipi, &exit), 6, "%.4000s", out);
+	for (unsigned o = 0; o < 6; o++)
+		cr_assert(one[o][0] == one[o][1] && one[o][2] == 0, "op %u: %.4000s", o, out);
+	cr_assert(strstr(out, "0 wakes by an SGI"), "%.4000s", out);
+	free(out);
+
+	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp 2 --ops 8", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(cy_lines(out, 2, base, 8, &ipi, &exit), 8, "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp 2 --ops 8 --param ipi_latency=%.0f",
+		 hs_kernel("7.2-base"), ipi + 1000);
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(cy_lines(out, 2, slow, 8, &ipi2, &exit2), 8, "%.4000s", out);
+	cr_assert(ipi2 == ipi + 1000 && exit2 == exit);
+	free(out);
+	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp 2 --ops 8 --param ipi_latency=0 "
+		 "--param wfi_exit=0", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(cy_lines(out, 2, fast, 8, &ipi2, &exit2), 8, "%.4000s", out);
+	free(out);
+	for (unsigned o = 2; o < 8; o++) {
+		cr_assert_eq(slow[o][0], base[o][0] + 2000, "op %u", o);
+		cr_assert_eq(fast[o][0] + 2 * (unsigned long)(ipi + exit), base[o][0], "op %u", o);
+		for (unsigned i = 0; i < 2; i++)
+			cr_assert(slow[o][1 + 2 * i] == base[o][1 + 2 * i] && fast[o][1 + 2 * i] == base[o][1 + 2 * i],
+				  "op %u cpu%u's own cycles moved", o, i);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned long lat = 0, time = 0;
+
+		for (unsigned o = 2; o < 7; o++) {
+			lat += base[o][0];
+			time += base[o][1 + 2 * i] + base[o][2 + 2 * i];
+		}
+		cr_assert(labs((long)time - (long)lat) * 50 <= (long)lat, "cpu%u: %lu cycles busy or idle, %lu latency",
+			  i, time, lat);
+	}
+}
+
 /*
  * Every CPU's replayed stream is QEMU's own: validation boots a machine of
  * 2 and of 4 CPUs, restores it at the pipe point with the recording plugin

@@ -171,6 +171,28 @@ int ms_walk_core(const struct hs_image *img, const struct ms_options *o, int c, 
 /* A model for core with the command-line overrides applied. */
 struct hs_model *ms_model(const struct ms_options *o, const struct hs_core *core);
 
+/*
+ * The machine replayed from point k (hs_session_machine_trace) in cycles
+ * on core, every CPU on a model of its own, and one timeline through them
+ * (machine_cost.c): a halted CPU waits for the SGI that woke it, sent at
+ * the sender's time then, plus the core's ipi_latency and wfi_exit.
+ * Per operation: the site CPU's latency (the round trip of an unpinned
+ * ping-pong), and each CPU's busy and idle cycles in it.
+ */
+struct ms_machine_op {
+	uint64_t latency;
+	uint64_t busy[HS_MACHINE_MAX_CPUS], idle[HS_MACHINE_MAX_CPUS];
+};
+struct ms_machine_cost {
+	struct hs_machine_run run;		/* what each ran and sent, who woke whom */
+	struct ms_machine_op op[HS_MACHINE_MAX_OPS];
+	double ipi_latency, wfi_exit;		/* the parameters used, cycles */
+	int ipi_calibrated, wfi_calibrated;
+	unsigned sgi_wakes, timer_wakes;	/* timer wakes wait nothing */
+};
+int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
+		    unsigned nops, struct ms_machine_cost *out);
+
 /* Parse "a55.isb=20" or "isb=20". */
 int ms_parse_param(const char *arg, struct ms_param *p);
 

@@ -295,13 +295,28 @@ struct hs_machine_cpu_op {
 	uint64_t insns;
 	unsigned sgis, irqs, halts;	/* SGIs sent, interrupts taken, wfi halts */
 };
+/* A halted CPU resumed: at its instruction at (counted from the run's
+ * start, as its trace), woken by the SGI CPU from sent at its instruction
+ * from_at - or, from HS_MACHINE_TIMER, by its own timer. */
+#define HS_MACHINE_MAX_WAKES 2048
+#define HS_MACHINE_TIMER 255u
+struct hs_machine_wake {
+	unsigned cpu, from;
+	uint64_t at, from_at;
+};
 struct hs_machine_run {
 	unsigned ncpus, nops, site_cpu;
 	struct hs_machine_cpu_op op[HS_MACHINE_MAX_OPS][HS_MACHINE_MAX_CPUS];
+	unsigned nwakes;		/* in the order they happened (at most the max) */
+	struct hs_machine_wake wake[HS_MACHINE_MAX_WAKES];
 };
 /* -1 with hs_errmsg() (no booted state, a run that failed or never came
  * back to the site). */
 int hs_session_machine_run(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out);
+/* The same, with every CPU's stream in tr[0 .. out->ncpus - 1] (each at
+ * most limit records; freed with hs_trace_free), for costing. */
+int hs_session_machine_trace(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out,
+			     struct hs_trace *tr, size_t limit);
 
 /* Run one path; out->ok says whether it ran (out->why when not). Returns
  * -1 only for internal failures (out of memory). */

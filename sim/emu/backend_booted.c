@@ -399,7 +399,7 @@ int hs_bt_enter_cpu(struct hs_runner *r, unsigned k, const struct hs_snap_regs *
 	bt->ctl = s->cntv_ctl & 3;
 	bt->timer_active = 0;
 	bt->sgi_pending = bt->sgi_active = 0;
-	bt->halted = bt->yielded = 0;
+	bt->halted = bt->yielded = bt->woke_set = 0;
 	bt->yield_at = NO_EVENT;
 	memset(&bt->counts, 0, sizeof(bt->counts));
 	memset(&bt->abort, 0, sizeof(bt->abort));
@@ -542,6 +542,16 @@ int hs_bt_halted(const struct hs_runner *r)
 void hs_bt_halt(struct hs_runner *r)
 {
 	bt_of(r)->halted = 1;
+	bt_of(r)->woke_set = 0;
+}
+
+int hs_bt_woken_by(const struct hs_runner *r, unsigned *from, uint64_t *at)
+{
+	const struct hs_booted *bt = bt_of(r);
+
+	*from = bt->woke_from;
+	*at = bt->woke_at;
+	return bt->woke_set;
 }
 
 void hs_bt_set_counter(struct hs_runner *r, uint64_t counter)

@@ -57,6 +57,10 @@ void hs_bt_resume(struct hs_runner *r);
  * (hs_bt_resume). Every CPU halted: QEMU moves the clock to the next timer
  * deadline; hs_bt_warp_idle does for one CPU (1: its timer now fires). */
 int hs_bt_wakeable(const struct hs_runner *r);
+/* A halted CPU: 1 when an SGI came since it halted, with the sending CPU
+ * and its instruction count then (the first such SGI: the one that wakes
+ * it); 0 when none did (its timer wakes it). */
+int hs_bt_woken_by(const struct hs_runner *r, unsigned *from, uint64_t *at);
 int hs_bt_warp_idle(struct hs_runner *r);
 /* hs_bt_enter with the registers of another CPU at point k (its RAM is
  * the first runner's, entered already). */

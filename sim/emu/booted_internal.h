@@ -91,6 +91,11 @@ struct hs_booted {
 	/* the GIC CPU interface: what is acknowledged and not yet EOId */
 	int timer_active;
 	uint32_t sgi_pending, sgi_active;
+	/* halted: the first SGI sent to it since, by whom and at which of the
+	 * sender's instructions (hs_bt_woken_by) */
+	int woke_set;
+	unsigned woke_from;
+	uint64_t woke_at;
 	/* the operations of a run (booted_exc.c) */
 	struct hs_bt_opspec spec;
 	struct hs_bt_op *ops;

@@ -164,6 +164,7 @@ void hs_bt_wfx(struct hs_runner *r)
 	if (bt->ncpus > 1) {
 		/* another CPU runs until an interrupt comes for this one */
 		bt->halted = 1;
+		bt->woke_set = 0;
 		bt->counts.halts++;
 		r->reached_stop = 1;
 		uc_emu_stop(r->uc);
@@ -254,7 +255,14 @@ void hs_bt_gic_sgi(struct hs_runner *r, uint64_t v)
 		struct hs_runner *o = bt->ncpus > 1 ? bt->cpus[i] : r;
 
 		if (irm ? i != me : aff0 && ((v >> i) & 1)) {
-			bt_of(o)->sgi_pending |= 1u << ((v >> 24) & 15);
+			struct hs_booted *to = bt_of(o);
+
+			if (to->halted && !to->woke_set) {
+				to->woke_set = 1;
+				to->woke_from = me;
+				to->woke_at = r->icount;
+			}
+			to->sgi_pending |= 1u << ((v >> 24) & 15);
 			hs_bt_next_event(o);
 		}
 	}

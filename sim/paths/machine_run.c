@@ -31,6 +31,7 @@ struct machine {
 	unsigned n, site_cpu;
 	int halted[HS_SNAP_MAX_CPUS];
 	uint64_t site;
+	uint64_t base[HS_SNAP_MAX_CPUS];	/* each one's icount at the start */
 };
 
 /* The machine's clock when QEMU resumes it at the point: moved to the
@@ -86,12 +87,27 @@ static int enter(struct hs_boot_state *b, unsigned k, struct machine *m)
 	return 0;
 }
 
-/* A halted CPU resumes past its wfi (a snapshot's halted CPU is there). */
-static void resume(struct machine *m, unsigned i)
+/* A halted CPU resumes past its wfi (a snapshot's halted CPU is there),
+ * and the run notes who woke it. */
+static void resume(struct machine *m, unsigned i, struct hs_machine_run *out)
 {
 	struct hs_runner *r = m->cpu[i];
 	uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC);
 	const uint32_t *w = hs_rt_host(r, pc, 4);
+	unsigned from;
+	uint64_t at;
+
+	if (out->nwakes < HS_MACHINE_MAX_WAKES) {
+		struct hs_machine_wake *e = &out->wake[out->nwakes++];
+
+		e->cpu = i;
+		e->at = hs_rt_icount(r) - m->base[i];
+		e->from = HS_MACHINE_TIMER;
+		if (hs_bt_woken_by(r, &from, &at) && from < m->n) {
+			e->from = from;
+			e->from_at = at - m->base[from];
+		}
+	}
 
 	if (m->halted[i] && w && a64_is_wfi(*w))
 		hs_rt_set_reg(r, UC_ARM64_REG_PC, pc + 4);
@@ -131,7 +147,7 @@ static int turn(struct hs_boot_state *b, unsigned k, struct machine *m, unsigned
 	struct hs_runner *r = m->cpu[c];
 
 	if (m->halted[c])
-		resume(m, c);
+		resume(m, c, out);
 	hs_bt_slice(r, budget);
 	while (out->nops < nops) {
 		uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC);
@@ -171,7 +187,7 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 	out->ncpus = m.n;
 	out->site_cpu = m.site_cpu;
 	for (unsigned i = 0; i < m.n; i++) {
-		last[i] = hs_rt_icount(m.cpu[i]);
+		last[i] = m.base[i] = hs_rt_icount(m.cpu[i]);
 		hs_bt_counts(m.cpu[i], &was[i]);
 		if (tr)
 			hs_trace_init(&tr[i], hs_rt_dcache(m.cpu[i]), limit);

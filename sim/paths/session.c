@@ -393,6 +393,12 @@ int hs_session_machine_run(struct hs_session *s, unsigned k, unsigned nops, stru
 	return hs_boot_state_machine_run(&s->boot, k, nops, out);
 }
 
+int hs_session_machine_trace(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out,
+			     struct hs_trace *tr, size_t limit)
+{
+	return hs_boot_state_machine_trace(&s->boot, k, nops, out, tr, limit);
+}
+
 void hs_session_free(struct hs_session *s)
 {
 	if (!s)
