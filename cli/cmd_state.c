@@ -123,7 +123,7 @@ static const char *guess(int calibrated)
 static void text_ops(const struct ms_machine_cost *mc, const char *core)
 {
 	const struct hs_machine_run *mr = &mc->run;
-	uint64_t sum = 0, lo = UINT64_MAX, hi = 0;
+	uint64_t sum = 0, lo = UINT64_MAX, hi = 0, part[4] = { 0 };
 	unsigned from = steady_from(mr), n = 0;
 
 	printf("  replayed, every CPU (instructions, SGIs sent, IRQs taken, wfi halts); op 0 takes the "
@@ -137,29 +137,38 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 		}
 		printf("\n");
 	}
-	printf("  on %s, each CPU its own model (its own caches: lines the cores share do not move); "
+	printf("  on %s, each CPU its own model, a line another CPU wrote served by the shared level; "
 	       "ipi_latency %.0f%s, wfi_exit %.0f%s cycles\n", core, mc->ipi_latency, guess(mc->ipi_calibrated),
 	       mc->wfi_exit, guess(mc->wfi_calibrated));
-	printf("  (cycles: the operation's latency at cpu%u, each CPU busy / idle)\n", mr->site_cpu);
+	printf("  (cycles: the operation's latency at cpu%u, each CPU busy / idle, and its accesses to lines "
+	       "another CPU wrote)\n", mr->site_cpu);
 	for (unsigned o = 0; o < mr->nops; o++) {
 		const struct ms_machine_op *op = &mc->op[o];
 
 		printf("  cy %-3u %7llu", o, (unsigned long long)op->latency);
 		for (unsigned i = 0; i < mr->ncpus; i++)
-			printf("  cpu%u %6llu / %6llu", i, (unsigned long long)op->busy[i],
-			       (unsigned long long)op->idle[i]);
+			printf("  cpu%u %6llu / %6llu %4u", i, (unsigned long long)op->busy[i],
+			       (unsigned long long)op->idle[i], op->remote[i]);
 		printf("\n");
 		if (o >= from) {
 			sum += op->latency;
 			lo = op->latency < lo ? op->latency : lo;
 			hi = op->latency > hi ? op->latency : hi;
+			part[0] += op->path_site;
+			part[1] += op->path_other;
+			part[2] += op->path_ipi;
+			part[3] += op->path_exit;
 			n++;
 		}
 	}
-	if (n)
-		printf("  latency, ops %u-%u: mean %.0f cycles (%llu to %llu); %u wakes by an SGI, %u by a timer\n",
-		       from, mr->nops - 1, (double)sum / n, (unsigned long long)lo, (unsigned long long)hi,
-		       mc->sgi_wakes, mc->timer_wakes);
+	if (!n)
+		return;
+	printf("  latency, ops %u-%u: mean %.0f cycles (%llu to %llu); %u wakes by an SGI, %u by a timer\n",
+	       from, mr->nops - 1, (double)sum / n, (unsigned long long)lo, (unsigned long long)hi, mc->sgi_wakes,
+	       mc->timer_wakes);
+	printf("  its critical path, mean cycles: cpu%u's work %.0f, the other CPUs' work %.0f, IPI delivery %.0f, "
+	       "exit from wfi %.0f\n", mr->site_cpu, (double)part[0] / n, (double)part[1] / n, (double)part[2] / n,
+	       (double)part[3] / n);
 }
 
 static void json_ops(struct json *j, const struct ms_machine_cost *mc)
@@ -172,6 +181,12 @@ static void json_ops(struct json *j, const struct ms_machine_cost *mc)
 	for (unsigned o = 0; o < mr->nops; o++) {
 		json_begin_obj(j, NULL);
 		json_uint(j, "latency_cycles", mc->op[o].latency);
+		json_begin_obj(j, "critical_path");
+		json_uint(j, "site_cycles", mc->op[o].path_site);
+		json_uint(j, "other_cycles", mc->op[o].path_other);
+		json_uint(j, "ipi_cycles", mc->op[o].path_ipi);
+		json_uint(j, "wfi_exit_cycles", mc->op[o].path_exit);
+		json_end_obj(j);
 		json_begin_arr(j, "cpus");
 		for (unsigned i = 0; i < mr->ncpus; i++) {
 			const struct hs_machine_cpu_op *c = &mr->op[o][i];
@@ -183,6 +198,7 @@ static void json_ops(struct json *j, const struct ms_machine_cost *mc)
 			json_uint(j, "halts", c->halts);
 			json_uint(j, "busy_cycles", mc->op[o].busy[i]);
 			json_uint(j, "idle_cycles", mc->op[o].idle[i]);
+			json_uint(j, "remote_lines", mc->op[o].remote[i]);
 			json_end_obj(j);
 		}
 		json_end_arr(j);

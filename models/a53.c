@@ -115,6 +115,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(L3_SIZE, 0, "E: no L3 on A53 clusters"),
 	HS_CAL(L3_ASSOC, 0, "E: no L3"),
 	HS_CAL(L3_LATENCY, 0, "E: no L3"),
+	HS_CAL(SHARED_LEVEL, 2, "E: TRM53 the L2 is the cluster's, its SCU snoops the other cores' L1s"),
 	HS_UNCAL(MEM_LATENCY, 180, "A: DRAM ~150 ns (RPi 3 LPDDR2, §3.5) at 1.2 GHz"),
 	HS_UNCAL(IPREFETCH, 1, "A: TRM53 IFU does 'instruction prefetches'; depth not published"),
 	HS_CAL(ITLB_ENTRIES, 10, "E: MW/CAQA 10-entry instruction micro-TLB"),

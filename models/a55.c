@@ -110,6 +110,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(L3_SIZE, 3145728, "D: RK3588 DSU L3 3 MB (§3.5)"),
 	HS_UNCAL(L3_ASSOC, 12, "A: nf; 12 ways gives 3 MB a power-of-two number of sets"),
 	HS_UNCAL(L3_LATENCY, 30, "A: §3.5 DSU L3 hit"),
+	HS_CAL(SHARED_LEVEL, 3, "E: DynamIQ: each core's L2 its own, the DSU's L3 shared"),
 	HS_UNCAL(MEM_LATENCY, 216, "A: DRAM ~120 ns (RK3568/RK3588, §3.5) at 1.8 GHz"),
 	HS_UNCAL(IPREFETCH, 1, "A: as A53"),
 	HS_CAL(ITLB_ENTRIES, 15, "E: AGX5 L1 ITLB 15 entries"),

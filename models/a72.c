@@ -119,6 +119,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(L3_SIZE, 0, "E: no L3 on the BCM2711 (RPD, WK72)"),
 	HS_CAL(L3_ASSOC, 0, "E: no L3"),
 	HS_CAL(L3_LATENCY, 0, "E: no L3"),
+	HS_CAL(SHARED_LEVEL, 2, "E: RPD the L2 is shared by the four cores"),
 	HS_UNCAL(MEM_LATENCY, 180, "A: nf; ~120 ns LPDDR4-3200 at 1.5 GHz"),
 	HS_UNCAL(IPREFETCH, 2, "A: nf"),
 	HS_CAL(ITLB_ENTRIES, 48, "E: WK72 48-entry fully associative L1 I-TLB"),

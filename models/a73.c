@@ -115,6 +115,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(L3_SIZE, 0, "E: no L3 on S922X/A311D"),
 	HS_CAL(L3_ASSOC, 0, "E: no L3"),
 	HS_CAL(L3_LATENCY, 0, "E: no L3"),
+	HS_CAL(SHARED_LEVEL, 2, "E: Arm: the L2 is the cluster's, shared by its cores"),
 	HS_UNCAL(MEM_LATENCY, 216, "A: DRAM ~120 ns (S922X DDR4, §3.5) at 1.8 GHz"),
 	HS_UNCAL(IPREFETCH, 2, "A: a big core prefetches further ahead; nf"),
 	HS_UNCAL(ITLB_ENTRIES, 48, "A: A72 value (§3.5)"),

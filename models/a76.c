@@ -120,6 +120,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(L3_SIZE, 2097152, "E: UPT 2 MB L3 (DSU)"),
 	HS_CAL(L3_ASSOC, 16, "E: WC76 L3 16-way"),
 	HS_CAL(L3_LATENCY, 17, "D: WC76 DSU L3 load-to-use 26 at 2 MB - ldr 4 - l2_latency 5 (it adds to the L2's)"),
+	HS_CAL(SHARED_LEVEL, 3, "E: DynamIQ: each core's L2 its own, the DSU's L3 shared"),
 	HS_UNCAL(MEM_LATENCY, 240, "A: nf; ~100 ns LPDDR4X-4267 at 2.4 GHz"),
 	HS_UNCAL(IPREFETCH, 4, "A: nf (predictor-directed fetch, AT76)"),
 	HS_CAL(ITLB_ENTRIES, 48, "E: TRM76 Table A5-1 48-entry L1 I-TLB"),

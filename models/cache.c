@@ -99,6 +99,21 @@ int hs_cache_present(const struct hs_cache *c, uint64_t addr)
 	return 0;
 }
 
+void hs_cache_invalidate(struct hs_cache *c, uint64_t addr)
+{
+	uint64_t blk = (addr >> c->shift) + 1;
+	size_t set;
+
+	if (!c->nsets)
+		return;
+	set = (size_t)((blk - 1) & (c->nsets - 1)) * c->assoc;
+	for (unsigned w = 0; w < c->assoc; w++)
+		if (c->tag[set + w] == blk)
+			c->tag[set + w] = c->use[set + w] = 0;	/* the next victim */
+	if (c->last == blk)
+		c->last = 0;
+}
+
 static unsigned log2u(uint64_t v)
 {
 	unsigned s = 0;
@@ -193,6 +208,17 @@ uint32_t hs_mem_line(struct hs_memsys *ms, uint64_t addr, int iside, enum hs_lev
 	if (iside)
 		ms->l1i.last = 0;	/* the prefetch fills moved the MRU block */
 	return lat;
+}
+
+void hs_mem_remote(struct hs_memsys *ms, uint64_t addr)
+{
+	hs_cache_invalidate(&ms->l1d, addr);
+	if (ms->cfg.shared_level == 3) {
+		hs_cache_invalidate(&ms->l2, addr);
+		hs_cache_access(&ms->l3, addr);
+	} else {
+		hs_cache_access(&ms->l2, addr);
+	}
 }
 
 uint32_t hs_mem_translate(struct hs_memsys *ms, uint64_t addr, int iside, int *miss)

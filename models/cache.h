@@ -92,6 +92,8 @@ static inline int hs_cache_access(struct hs_cache *c, uint64_t addr)
 
 /* Is addr's block present (no state change)? */
 int hs_cache_present(const struct hs_cache *c, uint64_t addr);
+/* addr's block no longer held (an invalid way, the set's next victim) */
+void hs_cache_invalidate(struct hs_cache *c, uint64_t addr);
 
 /* Geometry of a memory hierarchy, in bytes / ways / cycles. */
 struct hs_memcfg {
@@ -101,6 +103,7 @@ struct hs_memcfg {
 	unsigned l2_lat, l3_lat, mem_lat;
 	unsigned itlb, dtlb, tlb, tlb_assoc, tlb_lat, walk_lat;
 	unsigned iprefetch;
+	unsigned shared_level;	/* the first level the cores share: 2 or 3 */
 };
 
 struct hs_memsys {
@@ -121,6 +124,15 @@ void hs_mem_flush(struct hs_memsys *ms);
  * the way. *level says which level served it.
  */
 uint32_t hs_mem_line(struct hs_memsys *ms, uint64_t addr, int iside, enum hs_level *level);
+
+/*
+ * addr's line was written by another core since this one held it (a
+ * record flagged HS_T_REMOTE): this core's private copies are stale -
+ * invalidated in L1D, and in L2 where the L2 is the core's own - and the
+ * line is in the shared level, where the writer's copy is snooped (the
+ * level is filled, so the access that follows is served there).
+ */
+void hs_mem_remote(struct hs_memsys *ms, uint64_t addr);
 
 /* Cycles beyond a micro-TLB hit to translate addr (main TLB, walk); *miss is
  * 1 for a main-TLB miss (a walk), 2 for a micro-TLB miss only. */

@@ -86,6 +86,7 @@ const struct hs_param hs_param_defaults[HS_NPARAMS] = {
 	D(L3_SIZE, 0, "no L3"),
 	D(L3_ASSOC, 0, "no L3"),
 	D(L3_LATENCY, 0, "no L3"),
+	D(SHARED_LEVEL, 2, "an L2 the cluster's cores share"),
 	D(MEM_LATENCY, 180, "the A53's assumed DRAM"),
 	D(IPREFETCH, 1, "next line"),
 	D(ITLB_ENTRIES, 10, "the A53's"),

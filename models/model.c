@@ -52,6 +52,9 @@ static int check_limits(const struct hs_model *m)
 		return hs_fail("%s.fetch_queue must be at most %d", m->desc->name, HS_FE_QMAX);
 	if (m->v[HS_P_NOP_TPUT] > 16)
 		return hs_fail("%s.nop_per_cycle must be at most 16", m->desc->name);
+	if (m->v[HS_P_SHARED_LEVEL] < 2 || m->v[HS_P_SHARED_LEVEL] > 3 ||
+	    (m->v[HS_P_SHARED_LEVEL] == 3 && !m->v[HS_P_L3_SIZE]))
+		return hs_fail("%s.shared_level must be 2 or 3 (3 only with an L3)", m->desc->name);
 	if (m->v[HS_P_ROB_SIZE] > 512)
 		return hs_fail("%s.rob_size must be at most 512", m->desc->name);
 	for (size_t k = 0; k < HS_ARRAY_SIZE(pipes); k++)
@@ -92,6 +95,7 @@ static int hs_model_configure(struct hs_model *m)
 	c.tlb_lat = (unsigned)m->v[HS_P_TLB_LATENCY];
 	c.walk_lat = (unsigned)m->v[HS_P_WALK_LATENCY];
 	c.iprefetch = (unsigned)m->v[HS_P_IPREFETCH];
+	c.shared_level = (unsigned)m->v[HS_P_SHARED_LEVEL];
 	if (hs_mem_init(&m->mem, &c))
 		return -1;
 	if (hs_bp_init(&m->bp, (unsigned)m->v[HS_P_BP_ENTRIES], (unsigned)m->v[HS_P_BP_HISTORY],

@@ -129,6 +129,7 @@
 	X(L3_SIZE, "l3_size", "bytes") \
 	X(L3_ASSOC, "l3_assoc", "ways") \
 	X(L3_LATENCY, "l3_latency", "cycles") \
+	X(SHARED_LEVEL, "shared_level", "level") \
 	X(MEM_LATENCY, "mem_latency", "cycles") \
 	X(IPREFETCH, "iprefetch_lines", "lines") \
 	X(ITLB_ENTRIES, "itlb_entries", "entries") \
@@ -463,6 +464,8 @@ static inline void hs_mem_phase(struct hs_model *m, const struct hs_tinsn *rec, 
 	if (!(op->fl & (HS_OP_LOAD | HS_OP_STORE)) || !rec->addr)
 		return;
 	size = op->mem_size ? op->mem_size : 1;
+	if (rec->flags & HS_T_REMOTE)
+		hs_mem_remote(&m->mem, hs_data_at(m, rec->addr));
 	if (!hs_mem_data_quick(&m->mem, hs_data_at(m, rec->addr), size))
 		hs_data_access(m, hs_data_at(m, rec->addr), size, ev, res, out);
 	if ((op->fl & HS_OP_LOAD) && hs_unaligned(rec->addr, size))

@@ -118,6 +118,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(L3_SIZE, 33554432, "E: ATALT 32 MB system level cache"),
 	HS_UNCAL(L3_ASSOC, 16, "A: SLC associativity nf"),
 	HS_UNCAL(L3_LATENCY, 79, "A: nf; SLC over the CMN-600 mesh ~30 ns (90 cycles at 3 GHz) - 4 - l2 7"),
+	HS_CAL(SHARED_LEVEL, 3, "E: ATALT each core's L2 its own, the SLC on the mesh shared"),
 	HS_UNCAL(MEM_LATENCY, 243, "A: ATG2 81 ns measured on Graviton2, taken for Altra at 3.0 GHz"),
 	HS_CAL(ITLB_ENTRIES, 48, "D: TRM76 Table A5-1 48 entries (A76 proxy)"),
 	HS_CAL(DTLB_ENTRIES, 48, "D: TRM76 48 entries (A76 proxy)"),

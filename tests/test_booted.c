@@ -6,6 +6,7 @@
  * output are reproducible; an image that cannot boot, or a machine without
  * QEMU, falls back to synthesized state and says why.
  */
+#include <math.h>
 #include <sys/wait.h>
 
 #include "testutil.h"
@@ -1123,10 +1124,11 @@ Test(smp, replay_every_cpu_round_trips, .timeout = 900)
 	}
 }
 
-/* The "  cy K LATENCY  cpu0 BUSY / IDLE ..." lines of `hotsim state --ops`
- * (v[op][0] the latency, v[op][1 + 2i] CPU i's busy, [2 + 2i] its idle),
- * and the ipi_latency and wfi_exit it used. */
-static unsigned cy_lines(const char *out, unsigned ncpus, unsigned long v[][9], unsigned max, double *ipi,
+/* The "  cy K LATENCY  cpu0 BUSY / IDLE REMOTE ..." lines of `hotsim state
+ * --ops` (v[op][0] the latency, v[op][1 + 3i] CPU i's busy, [2 + 3i] its
+ * idle, [3 + 3i] its accesses to lines the other CPU wrote), and the
+ * ipi_latency and wfi_exit it used. */
+static unsigned cy_lines(const char *out, unsigned ncpus, unsigned long v[][13], unsigned max, double *ipi,
 			 double *exit)
 {
 	const char *p = strstr(out, "ipi_latency ");
@@ -1144,13 +1146,27 @@ static unsigned cy_lines(const char *out, unsigned ncpus, unsigned long v[][9], 
 		for (unsigned i = 0; i < ncpus; i++) {
 			unsigned idx;
 
-			cr_assert(sscanf(q, "  cpu%u %lu / %lu%n", &idx, &v[n][1 + 2 * i], &v[n][2 + 2 * i], &used) == 3 &&
-				  idx == i, "%.300s", p);
+			cr_assert(sscanf(q, "  cpu%u %lu / %lu %lu%n", &idx, &v[n][1 + 3 * i], &v[n][2 + 3 * i],
+					 &v[n][3 + 3 * i], &used) == 4 && idx == i, "%.300s", p);
 			q += used;
 		}
 		n++;
 	}
 	return n;
+}
+
+/* The mean latency of `hotsim state --ops` and its critical path's parts:
+ * p[0] the site CPU's work, [1] the other CPUs', [2] IPI delivery, [3]
+ * exit from wfi. */
+static void critical_path(const char *out, double *latency, double p[4])
+{
+	const char *q = strstr(out, "latency, ops ");
+	unsigned site;
+
+	cr_assert(q && (q = strstr(q, "mean ")) && sscanf(q, "mean %lf", latency) == 1, "%.4000s", out);
+	cr_assert((q = strstr(out, "its critical path, mean cycles: ")) &&
+		  sscanf(q, "its critical path, mean cycles: cpu%u's work %lf, the other CPUs' work %lf, IPI delivery "
+			 "%lf, exit from wfi %lf", &site, &p[0], &p[1], &p[2], &p[3]) == 5, "%.4000s", out);
 }
 
 /*
@@ -1162,26 +1178,35 @@ static unsigned cy_lines(const char *out, unsigned ncpus, unsigned long v[][9], 
  * by exactly twice what ipi_latency or wfi_exit move by, and what each CPU
  * runs does not move at all; each CPU is busy or idle for the whole round
  * trip (over ops 2-6, within 2%: the other CPU's op boundary is where the
- * site CPU's falls in its stream).
+ * site CPU's falls in its stream). The latency's critical path is in four
+ * parts that sum to it (each mean rounded: within 2 cycles): on one CPU
+ * all the CPU's own work; on two, both IPI hops and both exits from wfi,
+ * and each CPU's work. Each CPU reads lines the other wrote: the pipe
+ * buffer, the wakee's task and runqueue.
  */
 Test(smp, round_trip_cycles_through_both_cpus, .timeout = 900)
 {
 	char args[600], *out;
-	unsigned long one[8][9], base[8][9], slow[8][9], fast[8][9];
-	double ipi, exit, ipi2, exit2;
+	unsigned long one[8][13], base[8][13], slow[8][13], fast[8][13];
+	double ipi, exit, ipi2, exit2, mean, part[4];
 
 	not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --ops 6", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(cy_lines(out, 1, one, 8, &ipi, &exit), 6, "%.4000s", out);
 	for (unsigned o = 0; o < 6; o++)
-		cr_assert(one[o][0] == one[o][1] && one[o][2] == 0, "op %u: %.4000s", o, out);
+		cr_assert(one[o][0] == one[o][1] && one[o][2] == 0 && one[o][3] == 0, "op %u: %.4000s", o, out);
 	cr_assert(strstr(out, "0 wakes by an SGI"), "%.4000s", out);
+	critical_path(out, &mean, part);
+	cr_assert(fabs(part[0] - mean) <= 1 && part[1] == 0 && part[2] == 0 && part[3] == 0, "%.4000s", out);
 	free(out);
 
 	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp 2 --ops 8", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(cy_lines(out, 2, base, 8, &ipi, &exit), 8, "%.4000s", out);
+	critical_path(out, &mean, part);
+	cr_assert(fabs(part[0] + part[1] + part[2] + part[3] - mean) <= 2 && part[0] > 0 && part[1] > 0 &&
+		  part[2] == 2 * ipi && part[3] == 2 * exit, "%.4000s", out);
 	free(out);
 	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp 2 --ops 8 --param ipi_latency=%.0f",
 		 hs_kernel("7.2-base"), ipi + 1000);
@@ -1197,16 +1222,19 @@ Test(smp, round_trip_cycles_through_both_cpus, .timeout = 900)
 	for (unsigned o = 2; o < 8; o++) {
 		cr_assert_eq(slow[o][0], base[o][0] + 2000, "op %u", o);
 		cr_assert_eq(fast[o][0] + 2 * (unsigned long)(ipi + exit), base[o][0], "op %u", o);
-		for (unsigned i = 0; i < 2; i++)
-			cr_assert(slow[o][1 + 2 * i] == base[o][1 + 2 * i] && fast[o][1 + 2 * i] == base[o][1 + 2 * i],
+		for (unsigned i = 0; i < 2; i++) {
+			cr_assert(slow[o][1 + 3 * i] == base[o][1 + 3 * i] && fast[o][1 + 3 * i] == base[o][1 + 3 * i],
 				  "op %u cpu%u's own cycles moved", o, i);
+			/* each reads the pipe buffer the other wrote */
+			cr_assert(base[o][3 + 3 * i] > 0, "op %u: cpu%u read no line cpu%u wrote", o, i, 1 - i);
+		}
 	}
 	for (unsigned i = 0; i < 2; i++) {
 		unsigned long lat = 0, time = 0;
 
 		for (unsigned o = 2; o < 7; o++) {
 			lat += base[o][0];
-			time += base[o][1 + 2 * i] + base[o][2 + 2 * i];
+			time += base[o][1 + 3 * i] + base[o][2 + 3 * i];
 		}
 		cr_assert(labs((long)time - (long)lat) * 50 <= (long)lat, "cpu%u: %lu cycles busy or idle, %lu latency",
 			  i, time, lat);

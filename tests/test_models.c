@@ -178,6 +178,47 @@ Test(models, memsys)
 	hs_mem_free(&ms);
 }
 
+/*
+ * A line another core wrote (hs_mem_remote): the private copies are
+ * stale, the shared level has it. Shared L2 (A53, A72, A73): an L1 hit
+ * becomes an L2 hit (10); a line this core never had comes from the L2
+ * too, not memory (the writer's copy is on chip). Private L2 and a shared
+ * L3 (A55, A76, N1): L2 and L3 (10 + 30), though L1 and L2 held it.
+ */
+Test(models, memsys_remote_lines)
+{
+	struct hs_memsys ms;
+	struct hs_memcfg cfg = {
+		.line = 64, .page = 4096, .l1i_size = 1024, .l1d_size = 1024, .l2_size = 4096, .l3_size = 16384,
+		.l1i_assoc = 2, .l1d_assoc = 2, .l2_assoc = 4, .l3_assoc = 4, .l2_lat = 10, .l3_lat = 30,
+		.mem_lat = 100, .itlb = 2, .dtlb = 2, .tlb = 4, .tlb_assoc = 2, .tlb_lat = 2, .walk_lat = 20,
+		.shared_level = 2,
+	};
+	enum hs_level lv;
+
+	memset(&ms, 0, sizeof(ms));
+	cfg.l3_size = 0;
+	cr_assert_eq(hs_mem_init(&ms, &cfg), 0, "%s", hs_errmsg());
+	hs_mem_line(&ms, 0x10000, 0, &lv);
+	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 0u);
+	hs_mem_remote(&ms, 0x10010);
+	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 10u);
+	cr_assert_eq(lv, HS_LV_L2);
+	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 0u);
+	hs_mem_remote(&ms, 0x20000);
+	cr_assert_eq(hs_mem_line(&ms, 0x20000, 0, &lv), 10u);
+
+	cfg.l3_size = 16384;
+	cfg.shared_level = 3;
+	cr_assert_eq(hs_mem_init(&ms, &cfg), 0, "%s", hs_errmsg());
+	hs_mem_line(&ms, 0x10000, 0, &lv);
+	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 0u);
+	hs_mem_remote(&ms, 0x10000);
+	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 40u);
+	cr_assert_eq(lv, HS_LV_L3);
+	hs_mem_free(&ms);
+}
+
 /* --- branch prediction ------------------------------------------------------------------ */
 
 Test(models, bpred)
@@ -446,6 +487,51 @@ Test(models, data_misses_cold_and_warm)
 		tt_free(&x);
 		hs_model_free(m);
 	}
+}
+
+/*
+ * The lines two CPUs share, fed in the order they ran (coherence.c): a
+ * read of a line the other CPU wrote is remote once, until the other
+ * writes it again; the writer's own accesses never are; a line nobody
+ * wrote is never remote; one CPU alone has no remote access at all.
+ */
+#define W_STR	0xf9000001u	/* str x1, [x0] */
+Test(models, coherence_of_two_cpus)
+{
+	struct tt c0, c1;
+	struct hs_coherence *co = hs_coherence_new();
+	size_t f0 = 0, f1 = 0;
+
+	cr_assert_not_null(co);
+	tt_init(&c0);
+	tt_init(&c1);
+	/* cpu0: write A, read B (nobody writes it) */
+	tt_push(&c0, 0x400000, W_STR, 0x800000, 0);
+	tt_push(&c0, 0x400004, W_LDR, 0x900000, 0);
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0), 0);
+	f0 = c0.t.n;
+	/* cpu1: read A (remote), A's other half (held now), B; then write A */
+	tt_push(&c1, 0x400000, W_LDR, 0x800008, 0);
+	tt_push(&c1, 0x400004, W_LDR, 0x800038, 0);
+	tt_push(&c1, 0x400008, W_LDR, 0x900000, 0);
+	tt_push(&c1, 0x40000c, W_STR, 0x800000, 0);
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, f1), 0);
+	f1 = c1.t.n;
+	/* cpu0: read A (remote: cpu1 wrote it), again (held) */
+	tt_push(&c0, 0x400008, W_LDR, 0x800000, 0);
+	tt_push(&c0, 0x40000c, W_LDR, 0x800000, 0);
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0), 0);
+	/* cpu0's first write: nobody else had the line; cpu1's write: it
+	 * held the line already (its read fetched it) */
+	cr_assert_eq(c0.t.v[0].flags | c0.t.v[1].flags, 0u);
+	cr_assert_eq(c1.t.v[0].flags, HS_T_REMOTE);
+	cr_assert_eq(c1.t.v[1].flags | c1.t.v[2].flags | c1.t.v[3].flags, 0u);
+	cr_assert_eq(c0.t.v[2].flags, HS_T_REMOTE);
+	cr_assert_eq(c0.t.v[3].flags, 0u);
+	cr_assert_eq(hs_coherence_note(co, 8, &c0.t, 0), -1);
+	hs_coherence_free(co);
+	tt_free(&c0);
+	tt_free(&c1);
 }
 
 /* --- the attribution window ------------------------------------------------------------------ */

@@ -182,6 +182,12 @@ struct hs_model *ms_model(const struct ms_options *o, const struct hs_core *core
 struct ms_machine_op {
 	uint64_t latency;
 	uint64_t busy[HS_MACHINE_MAX_CPUS], idle[HS_MACHINE_MAX_CPUS];
+	/* data accesses to a line another CPU wrote (HS_T_REMOTE, trace.h) */
+	unsigned remote[HS_MACHINE_MAX_CPUS];
+	/* the latency's critical path, walked back from the op's end: the
+	 * site CPU's work, the other CPUs' work, the IPIs' deliveries and the
+	 * exits from wfi on it (they sum to the latency) */
+	uint64_t path_site, path_other, path_ipi, path_exit;
 };
 struct ms_machine_cost {
 	struct hs_machine_run run;		/* what each ran and sent, who woke whom */

@@ -22,6 +22,8 @@
 #define HS_T_FIRMWARE	0x02	/* smc/hvc answered by the emulated firmware */
 #define HS_T_SYSREG_EMU	0x04	/* sysreg emulated by hotsim (GIC CPU interface...) */
 #define HS_T_EXC_ENTRY	0x08	/* first instruction after a (hardware) exception entry */
+#define HS_T_REMOTE	0x10	/* its data line was written by another CPU of the
+				 * machine since this one last held it (coherence.c) */
 
 /* 16 bytes: a long run's stream is millions of these (fork's on a distro
  * kernel: 5.8 million); the pc is its decode-cache entry's (hs_trace_pc). */
@@ -82,6 +84,18 @@ static inline uint64_t hs_trace_next_pc(const struct hs_trace *t, size_t i)
 
 void hs_trace_init(struct hs_trace *t, const struct hs_dcache *dc, size_t limit);
 void hs_trace_free(struct hs_trace *t);
+
+/*
+ * The lines a machine's CPUs share (coherence.c): feed each CPU's new
+ * records t->v[from .. t->n - 1] in the order the machine ran them; every
+ * data access whose line another CPU wrote since this CPU last held it is
+ * flagged HS_T_REMOTE. -1 with hs_errmsg() when out of memory or for a
+ * CPU beyond the eighth.
+ */
+struct hs_coherence;
+struct hs_coherence *hs_coherence_new(void);
+int hs_coherence_note(struct hs_coherence *c, unsigned cpu, struct hs_trace *t, size_t from);
+void hs_coherence_free(struct hs_coherence *c);
 /* dst: a copy of src's records and tables (-1 with hs_errmsg, dst empty). */
 int hs_trace_copy(struct hs_trace *dst, const struct hs_trace *src);
 /* Room for more records; -1 (hs_errmsg) at the cap. */

@@ -16,11 +16,13 @@
  * latency is the site CPU's time from one return to the site to the
  * next: for the unpinned ping-pong, the round trip with both hops of the
  * IPI on its critical path, and with what each CPU does after its SGI
- * (returning, reading, idling) off it.
+ * (returning, reading, idling) off it; the latency's critical path is
+ * walked back through the wakes, in parts (critical_path).
  *
- * What is not here yet: the caches are each core's own, so a line the
- * other core wrote hits where a real core misses to the other's cache or
- * the shared level (coherence), and the two parameters are guesses.
+ * The lines the CPUs share move between them: an access to a line
+ * another CPU wrote since this one held it (flagged by the replay,
+ * coherence.c) misses this core's private levels and is served by the
+ * shared one (cache.c). The two parameters are guesses.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +32,13 @@
 
 #define TRACE_LIMIT 16000000
 
+/* A wake that waited: at record `at` the CPU, free to go on at `now`,
+ * went on at `now + cycles` - the SGI sent at `sent` by CPU `from`
+ * arrived at `arrive`, then wfi_exit. */
 struct wait {
 	uint64_t at, cycles;
+	uint64_t now, sent, arrive;
+	unsigned from;
 };
 
 /* One CPU's clock: its instructions' cycles so far (pre[i]: before
@@ -115,13 +122,77 @@ static void timeline(struct ms_machine_cost *out, struct clock *clk)
 		out->sgi_wakes++;
 		if (time_at(&clk[e->from], e->from_at) + ipi > wake)
 			wake = time_at(&clk[e->from], e->from_at) + ipi;
-		c->w[c->nw].at = e->at;
-		c->w[c->nw++].cycles = wake + exit - now;
+		c->w[c->nw] = (struct wait){ .at = e->at, .cycles = wake + exit - now, .now = now,
+					     .sent = time_at(&clk[e->from], e->from_at),
+					     .arrive = time_at(&clk[e->from], e->from_at) + ipi, .from = e->from };
+		c->nw++;
 	}
 }
 
-/* Per operation: the site CPU's latency, each CPU's busy and idle cycles */
-static void per_op(struct ms_machine_cost *out, const struct clock *clk)
+/* The latest wait of c that ended in (from, t]: NULL if none */
+static const struct wait *wait_before(const struct clock *c, uint64_t from, uint64_t t)
+{
+	for (unsigned k = c->nw; k-- > 0;) {
+		uint64_t end = c->w[k].now + c->w[k].cycles;
+
+		if (end <= t)
+			return end > from ? &c->w[k] : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The critical path of the op that ends at the site CPU at t and began at
+ * t0, walked back: a CPU's work back to the wait it came out of; that
+ * wait's exit from wfi; if the SGI's arrival held it (the CPU had halted
+ * first), the delivery, and on from the sender's time at its SGI; else
+ * the CPU's own work before it. Each cycle of the op is in one part.
+ */
+static void critical_path(struct ms_machine_op *op, const struct clock *clk, unsigned site, uint64_t t0,
+			  uint64_t t)
+{
+	unsigned cpu = site;
+
+	for (unsigned hops = 0; t > t0 && hops < 2 * HS_MACHINE_MAX_WAKES; hops++) {
+		const struct wait *w = wait_before(&clk[cpu], t0, t);
+		uint64_t end = w ? w->now + w->cycles : t0, ready;
+
+		*(cpu == site ? &op->path_site : &op->path_other) += t - end;
+		if (!w)
+			return;
+		ready = w->arrive > w->now ? w->arrive : w->now;
+		if (ready <= t0) {
+			op->path_exit += end - t0;
+			return;
+		}
+		op->path_exit += end - ready;
+		if (w->arrive <= w->now) {
+			t = w->now;
+			continue;
+		}
+		if (w->sent <= t0) {
+			op->path_ipi += w->arrive - t0;
+			return;
+		}
+		op->path_ipi += w->arrive - w->sent;
+		/* the sender's clock at its SGI (its time, not this CPU's) */
+		t = w->sent;
+		cpu = w->from;
+	}
+}
+
+static unsigned remote_in(const struct hs_trace *t, uint64_t from, uint64_t to)
+{
+	unsigned n = 0;
+
+	for (uint64_t i = from; i < to && i < t->n; i++)
+		n += !!(t->v[i].flags & HS_T_REMOTE);
+	return n;
+}
+
+/* Per operation: the site CPU's latency, each CPU's busy and idle cycles
+ * and its accesses to lines another CPU wrote */
+static void per_op(struct ms_machine_cost *out, const struct clock *clk, const struct hs_trace *tr)
 {
 	const struct hs_machine_run *mr = &out->run;
 	uint64_t end[HS_MACHINE_MAX_CPUS] = { 0 };
@@ -136,8 +207,11 @@ static void per_op(struct ms_machine_cost *out, const struct clock *clk)
 
 			op->busy[i] = busy;
 			op->idle[i] = time_at(c, to) - time_at(c, from) - busy;
-			if (i == mr->site_cpu)
+			op->remote[i] = remote_in(&tr[i], from, to);
+			if (i == mr->site_cpu) {
 				op->latency = time_at(c, to) - time_at(c, from);
+				critical_path(op, clk, i, time_at(c, from), time_at(c, to));
+			}
 			end[i] = to;
 		}
 	}
@@ -163,7 +237,7 @@ int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, stru
 		if (cost_cpu(o, core, &tr[i], &clk[i], out))
 			goto out;
 	timeline(out, clk);
-	per_op(out, clk);
+	per_op(out, clk, tr);
 	rc = 0;
 out:
 	for (unsigned i = 0; i < HS_MACHINE_MAX_CPUS; i++) {

@@ -178,11 +178,15 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 	struct machine m;
 	uint64_t last[HS_SNAP_MAX_CPUS];
 	struct hs_bt_counts was[HS_SNAP_MAX_CPUS];
+	struct hs_coherence *lines = NULL;
+	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (k >= hs_boot_state_npoints(b))
 		return hs_fail("no booted point %u (the state has %u)", k, hs_boot_state_npoints(b));
 	if (enter(b, k, &m))
+		return -1;
+	if (tr && !(lines = hs_coherence_new()))
 		return -1;
 	out->ncpus = m.n;
 	out->site_cpu = m.site_cpu;
@@ -204,15 +208,25 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 			ahead = INT32_MAX;
 		budget = ahead / m.n ? ahead / m.n : ahead;
 		for (unsigned c = 0; c < m.n && out->nops < nops; c++) {
+			size_t from = tr ? tr[c].n : 0;
+
 			if (m.halted[c] && !hs_bt_wakeable(m.cpu[c]))
 				continue;
 			ran++;
 			if (turn(b, k, &m, c, budget, out, nops, tr, last, was))
-				return -1;
+				goto out;
+			/* the turns in the order they ran: the lines they share */
+			if (lines && hs_coherence_note(lines, c, &tr[c], from))
+				goto out;
 		}
-		if (!ran && !hs_bt_warp_idle(m.cpu[0]))
-			return hs_fail("the %s point: every CPU halted with no interrupt to come (op %u)",
-				       b->snap.pts[k].name, out->nops);
+		if (!ran && !hs_bt_warp_idle(m.cpu[0])) {
+			hs_fail("the %s point: every CPU halted with no interrupt to come (op %u)",
+				b->snap.pts[k].name, out->nops);
+			goto out;
+		}
 	}
-	return 0;
+	rc = 0;
+out:
+	hs_coherence_free(lines);
+	return rc;
 }
