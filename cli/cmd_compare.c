@@ -31,6 +31,8 @@ struct cmp_opts {
 	struct opt_hz hz;
 	long noise;
 	long samples;
+	long smp;
+	struct hs_path_set set;		/* the paths' set, booted on smp CPUs */
 	long limit;
 	int all;
 	int svg_bars;
@@ -44,6 +46,7 @@ static void defaults(void *p)
 	opt_default_cpus(&o->cpus);
 	opt_all_paths(&o->paths);
 	o->state.want[MS_TYPICAL] = 1;
+	o->smp = 1;
 	o->window.to = 40;
 	o->limit = 200;
 	/* the rates the seeds' question asks about */
@@ -74,7 +77,9 @@ static void ms_opts(struct cmp_opts *o, struct ms_options *m)
 	memcpy(m->want, o->state.want, sizeof(m->want));
 	m->samples = (unsigned)o->samples;
 	m->src = o->src;
-	m->set = cli_path_set();
+	o->set = *cli_path_set();
+	o->set.ncpus = o->smp > 1 ? (unsigned)o->smp : o->set.ncpus;
+	m->set = &o->set;
 	m->noise = (int)o->noise;
 	memcpy(m->params, o->params.v, sizeof(o->params.v));
 	m->nparams = o->params.n;
@@ -318,6 +323,11 @@ int cli_compare(void *opts, const char *base_file, const char *patched_file, con
 	mp = m;
 	mp.pin_from = &base;	/* the patched image at the baseline's sites */
 	memset(&d, 0, sizeof(d));
+	if (o->smp > 1 && (o->state.want[MS_WARM] || o->state.want[MS_COLD] || o->explain || o->timeline ||
+			   o->src == HS_SRC_SYNTH))
+		return hs_fail("--smp %ld: a machine's rows are its steady round trips from the booted state "
+			       "(typical); --state warm/cold, --explain, --timeline and synthesized state "
+			       "run one CPU", o->smp), cli_error();
 	/* both images opened before either is measured: a bad patched file
 	 * is an error at once, not after the baseline's minutes */
 	if (cli_check_params(&o->params, &o->cpus) || ms_open(base_file, &base) ||
@@ -338,7 +348,8 @@ int cli_compare(void *opts, const char *base_file, const char *patched_file, con
 	ms_compare_build(&c, &base, patched_file ? &patched : NULL, o->state.want);
 	d.nproj = ms_project(&c, o->freq.v, o->freq.n, o->hz.v, o->hz.n, d.proj, (int)HS_ARRAY_SIZE(d.proj));
 	if (details(o, &m, &base, patched_file ? &patched : NULL, &d) ||
-	    (o->format == FORMAT_MARKDOWN && patched_file && !o->explain && largest_explained(&m, &c, &d))) {
+	    (o->format == FORMAT_MARKDOWN && patched_file && !o->explain && o->smp == 1 &&
+	     largest_explained(&m, &c, &d))) {
 		rc = cli_error();
 		goto out;
 	}
@@ -382,6 +393,8 @@ static int run_run(void *p, char **args)
 	    "typical (the mean over sampled ops; default), warm, cold, both, all"), \
 	OPT_N("samples", "N", t, samples, 2, 1024, \
 	      "sampled operations per booted row (default: each path's own, 40 to 128)"), \
+	OPT_N("smp", "N", t, smp, 1, 8, \
+	      "boot N CPUs, the workload unpinned: each path's round trip across them (default 1)"), \
 	OPT("state-source", "SRC", OPT_SOURCE, t, src, \
 	    "booted (QEMU boot snapshot), synthesized, or auto (booted where the image boots)"), \
 	OPT("explain", "PATH", OPT_PATH, t, explain, "where a path's cycles go: per function, per instruction"), \

@@ -1262,3 +1262,65 @@ Test(smp, validate_every_cpu_identical, .timeout = 900)
 		free(out);
 	}
 }
+
+/* A row's typical cycles in `hotsim run`'s table: "NAME  CPU  typical  CYCLES ..." */
+static double row_cycles(const char *out, const char *name, const char *cpu)
+{
+	char want[80];
+	const char *p = out;
+	double v;
+
+	snprintf(want, sizeof(want), "\n%s ", name);
+	while ((p = strstr(p, want))) {
+		char c[8];
+
+		if (sscanf(p + strlen(want), " %7s typical %lf", c, &v) == 2 && !strcmp(c, cpu))
+			return v;
+		p++;
+	}
+	cr_assert_fail("no row %s on %s: %.4000s", name, cpu, out);
+	return 0;
+}
+
+/*
+ * A machine's rows (run --smp N): the round trip's latency and the parts
+ * of its critical path, which sum to it (each a rounded mean: within 2
+ * cycles); on 2 and 4 CPUs both IPI hops and both exits from wfi are on
+ * it, exactly twice the parameters the state line names. The path's own
+ * 64 samples less the two ops a machine warms with. The same machine
+ * compared with itself moves nothing; a state a machine has no steady
+ * round trips for (cold) is refused, naming --smp.
+ */
+Test(smp, rows_of_the_round_trip, .timeout = 900)
+{
+	char args[600], *out;
+
+	not_under_sanitizers();
+	for (unsigned n = 2; n <= 4; n += 2) {
+		double ipi, exit, whole, parts;
+		const char *p;
+
+		snprintf(args, sizeof(args), "run %s --cpu a53 --smp %u --path sched-pipe", hs_kernel("7.2-base"), n);
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert((p = strstr(out, "ipi_latency ")) && sscanf(p, "ipi_latency %lf", &ipi) == 1, "%.4000s", out);
+		cr_assert((p = strstr(out, "wfi_exit ")) && sscanf(p, "wfi_exit %lf", &exit) == 1, "%.4000s", out);
+		cr_assert(strstr(out, "a machine of 2 CPUs") || n != 2, "%.4000s", out);
+		cr_assert(strstr(out, "n 62;"), "%.4000s", out);
+		whole = row_cycles(out, "sched-pipe", "a53");
+		parts = row_cycles(out, "sched-pipe.waker", "a53") + row_cycles(out, "sched-pipe.ipi", "a53") +
+			row_cycles(out, "sched-pipe.wfi-exit", "a53") + row_cycles(out, "sched-pipe.wakee", "a53");
+		cr_assert(fabs(whole - parts) <= 2, "%.0f vs %.0f: %.4000s", whole, parts, out);
+		cr_assert(row_cycles(out, "sched-pipe.ipi", "a53") == 2 * ipi, "%.4000s", out);
+		cr_assert(row_cycles(out, "sched-pipe.wfi-exit", "a53") == 2 * exit, "%.4000s", out);
+		free(out);
+	}
+	snprintf(args, sizeof(args), "compare %s %s --cpu a53 --smp 2 --path sched-pipe --noise 2", hs_kernel("7.2-base"),
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(strstr(out, "5 results (5 rows x 1 cores x typical), 0 moved"), "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --path sched-pipe --state cold", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 2, "%.4000s", out);
+	cr_assert(!strncmp(out, "hotsim: --smp 2: ", 17) && strchr(out, '\n') == strrchr(out, '\n'), "%.4000s", out);
+	free(out);
+}

@@ -434,3 +434,35 @@ Test(paths, booted_session_runs_are_independent, .timeout = 600)
 	hs_patched_free(p);
 	hs_image_close(img);
 }
+
+/* A machine's replay from a point (every CPU) does not depend on the one
+ * before it in the session either: each enter leaves the last machine,
+ * whose runners' array was its caller's. */
+Test(paths, machine_runs_are_independent, .timeout = 600)
+{
+	struct hs_image *img = open_kernel(hs_kernel("7.2-base"));
+	struct hs_patched *p = patch(img, "a53");
+	struct hs_path_set set = hs_path_set_builtin;
+	struct hs_session *s;
+	struct hs_machine_run *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct hs_machine_point mp;
+	unsigned k;
+
+	set.ncpus = 2;
+	s = hs_session_new(p, HS_SRC_BOOTED, &set);
+	cr_assert(s && a, "%s", hs_errmsg());
+	for (k = 0; k < hs_session_npoints(s); k++)
+		if (!hs_session_machine(s, k, &mp) && !strcmp(mp.name, "pipe"))
+			break;
+	cr_assert_lt(k, hs_session_npoints(s));
+	cr_assert_eq(hs_session_machine_run(s, k, 6, a), 0, "%s", hs_errmsg());
+	cr_assert_eq(hs_session_machine_run(s, k, 6, b), 0, "%s", hs_errmsg());
+	cr_assert(a->ncpus == 2 && a->nops == 6 && a->nwakes > 0);
+	for (unsigned o = 0; o < 6; o++)
+		for (unsigned i = 0; i < 2; i++)
+			cr_assert_eq(a->op[o][i].insns, b->op[o][i].insns, "op %u cpu%u", o, i);
+	free(a);
+	hs_session_free(s);
+	hs_patched_free(p);
+	hs_image_close(img);
+}

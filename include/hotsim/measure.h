@@ -182,6 +182,7 @@ struct hs_model *ms_model(const struct ms_options *o, const struct hs_core *core
 struct ms_machine_op {
 	uint64_t latency;
 	uint64_t busy[HS_MACHINE_MAX_CPUS], idle[HS_MACHINE_MAX_CPUS];
+	uint64_t busy_uncal[HS_MACHINE_MAX_CPUS];	/* of busy: charged by uncalibrated parameters */
 	/* data accesses to a line another CPU wrote (HS_T_REMOTE, trace.h) */
 	unsigned remote[HS_MACHINE_MAX_CPUS];
 	/* the latency's critical path, walked back from the op's end: the
@@ -189,12 +190,23 @@ struct ms_machine_op {
 	 * exits from wfi on it (they sum to the latency) */
 	uint64_t path_site, path_other, path_ipi, path_exit;
 };
+/* The steady ops' (2 on) mean latency and critical-path parts, cycles */
+struct ms_machine_means {
+	double latency, site, other, ipi, exit;
+};
+#define MS_MACHINE_MAX_LAYOUTS 17
 struct ms_machine_cost {
 	struct hs_machine_run run;		/* what each ran and sent, who woke whom */
 	struct ms_machine_op op[HS_MACHINE_MAX_OPS];
 	double ipi_latency, wfi_exit;		/* the parameters used, cycles */
 	int ipi_calibrated, wfi_calibrated;
 	unsigned sgi_wakes, timer_wakes;	/* timer wakes wait nothing */
+	/* distinct instruction bytes of ops 2 on: every CPU, the site's, the others' */
+	uint64_t code_bytes, code_bytes_site, code_bytes_other;
+	/* with o->noise: the recorded layout's means and each other's (the
+	 * layout band, as cost.c moves a path's code and data) */
+	struct ms_machine_means layout[MS_MACHINE_MAX_LAYOUTS];
+	unsigned nlayouts;
 };
 int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
 		    unsigned nops, struct ms_machine_cost *out);

@@ -144,6 +144,11 @@ struct hs_boot_def {
 				 * op, from its entry to its first return */
 	hs_split_fn split;	/* sub-rows, or NULL */
 	const char *const *landmarks;	/* more functions the booted form passes */
+	/* its op is the point's loop, from the site back to it, between
+	 * processes the scheduler may put on other CPUs: on a machine of
+	 * more than one (run --smp N) the machine replays it, unpinned
+	 * (measure/machine_rows.c); a path without it runs one CPU */
+	int machine;
 };
 
 /* A path whose op is a benchmark's: its rows in that benchmark's units

@@ -157,7 +157,7 @@ const struct hs_path_def hs_path_sched_pipe = {
 	.summary = "one perf bench sched pipe round trip between two processes (booted state only)",
 	.kind = HS_PATH_BOOTED,
 	.landmarks = landmarks,
-	.boot = { .point = &hs_point_pipe, .split = pipe_split,
+	.boot = { .point = &hs_point_pipe, .split = pipe_split, .machine = 1,
 		  .op = { .kind = HS_OP_SYSCALL, .end_site = "hs_at_read", .warmup = 8, .samples = 64 } },
 	.bench = &bench,
 };

@@ -390,6 +390,10 @@ int hs_bt_enter_cpu(struct hs_runner *r, unsigned k, const struct hs_snap_regs *
 	hs_bt_uart_idle(bt);	/* whatever the last run wrote */
 	set_regs(r, s, s->pc);
 	bt->point = (int)k;
+	/* alone until hs_bt_machine() joins it to the machine entered next
+	 * (the last machine's runner array is its caller's, gone) */
+	bt->cpus = NULL;
+	bt->ncpus = bt->self = 0;
 	/* the guest stopped at the point: QEMU resumes it at its next timer
 	 * deadline (the point's counter is its CNTV_CVAL), so the tick comes
 	 * at once */

@@ -105,7 +105,8 @@ struct hs_booted {
 	size_t op_begin;
 	uint64_t stop_after;		/* the run ends at the eret target after the last op */
 	/* a machine of more than one CPU: every CPU's runner (this one is
-	 * cpus[self]), sharing one RAM */
+	 * cpus[self]), sharing one RAM; the array is the machine's caller's,
+	 * valid from hs_bt_machine() to the next enter */
 	struct hs_runner **cpus;
 	unsigned ncpus, self;
 	int halted;			/* stopped at a wfi with nothing to take */

@@ -44,7 +44,7 @@ struct wait {
 /* One CPU's clock: its instructions' cycles so far (pre[i]: before
  * record i) and the waits at its wakes, in order. */
 struct clock {
-	uint64_t *pre;
+	uint64_t *pre, *upre;	/* upre: the uncalibrated share of pre */
 	size_t n;
 	struct wait *w;
 	unsigned nw;
@@ -73,9 +73,23 @@ static double param(const struct hs_model *m, const char *name, int *calibrated)
 	return 0;
 }
 
-/* CPU c's stream on a model of its own, from cold: its clock's cycles */
+/* A layout (cost.c's): code above `code` and data above `data` moved by delta bytes */
+struct layout {
+	uint64_t code, data, delta;
+};
+
+static void free_clock(struct clock *c)
+{
+	free(c->pre);
+	free(c->upre);
+	free(c->w);
+	memset(c, 0, sizeof(*c));
+}
+
+/* CPU c's stream on a model of its own, from cold, in a layout: its
+ * clock's cycles */
 static int cost_cpu(const struct ms_options *o, const struct hs_core *core, const struct hs_trace *t,
-		    struct clock *c, struct ms_machine_cost *out)
+		    struct clock *c, struct ms_machine_cost *out, const struct layout *lay)
 {
 	struct hs_model *m = ms_model(o, core);
 	struct hs_insn_cost *per = malloc((t->n ? t->n : 1) * sizeof(*per));
@@ -83,20 +97,24 @@ static int cost_cpu(const struct ms_options *o, const struct hs_core *core, cons
 	int rc = -1;
 
 	c->pre = malloc((t->n + 1) * sizeof(*c->pre));
+	c->upre = malloc((t->n + 1) * sizeof(*c->upre));
 	c->w = malloc(HS_MACHINE_MAX_WAKES * sizeof(*c->w));
 	c->n = t->n;
-	if (!m || !per || !c->pre || !c->w) {
+	if (!m || !per || !c->pre || !c->upre || !c->w) {
 		if (m)
 			hs_fail("out of memory");
 		goto out;
 	}
 	out->ipi_latency = param(m, "ipi_latency", &out->ipi_calibrated);
 	out->wfi_exit = param(m, "wfi_exit", &out->wfi_calibrated);
+	hs_model_set_layout_shift(m, lay->code, lay->delta, lay->data, lay->delta);
 	if (hs_model_run(m, t, &res, per))
 		goto out;
-	c->pre[0] = 0;
-	for (size_t i = 0; i < t->n; i++)
+	c->pre[0] = c->upre[0] = 0;
+	for (size_t i = 0; i < t->n; i++) {
 		c->pre[i + 1] = c->pre[i] + per[i].cycles;
+		c->upre[i + 1] = c->upre[i] + (per[i].events & HS_EV_UNCALIBRATED ? per[i].cycles : 0);
+	}
 	rc = 0;
 out:
 	free(per);
@@ -200,12 +218,14 @@ static void per_op(struct ms_machine_cost *out, const struct clock *clk, const s
 	for (unsigned o = 0; o < mr->nops; o++) {
 		struct ms_machine_op *op = &out->op[o];
 
+		op->path_site = op->path_other = op->path_ipi = op->path_exit = 0;
 		for (unsigned i = 0; i < mr->ncpus; i++) {
 			const struct clock *c = &clk[i];
 			uint64_t from = end[i], to = end[i] + mr->op[o][i].insns;
 			uint64_t busy = c->pre[to < c->n ? to : c->n] - c->pre[from < c->n ? from : c->n];
 
 			op->busy[i] = busy;
+			op->busy_uncal[i] = c->upre[to < c->n ? to : c->n] - c->upre[from < c->n ? from : c->n];
 			op->idle[i] = time_at(c, to) - time_at(c, from) - busy;
 			op->remote[i] = remote_in(&tr[i], from, to);
 			if (i == mr->site_cpu) {
@@ -215,6 +235,146 @@ static void per_op(struct ms_machine_cost *out, const struct clock *clk, const s
 			end[i] = to;
 		}
 	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct pcs (data: data lines) the CPUs in mask ran from op
+ * `from` on, sorted: *n of them (NULL, 0 when none or out of memory) */
+static uint64_t *distinct(const struct hs_machine_run *mr, const struct hs_trace *tr, unsigned from,
+			  unsigned mask, int data, size_t *n)
+{
+	size_t total = 0, k = 0;
+	uint64_t *v;
+
+	*n = 0;
+	for (unsigned i = 0; i < mr->ncpus; i++)
+		total += tr[i].n;
+	if (!total || !(v = malloc(total * sizeof(*v))))
+		return NULL;
+	for (unsigned i = 0; i < mr->ncpus; i++) {
+		size_t at = 0;
+
+		for (unsigned o = 0; o < from && o < mr->nops; o++)
+			at += mr->op[o][i].insns;
+		for (size_t r = at; (mask & 1u << i) && r < tr[i].n; r++)
+			if (!data)
+				v[k++] = hs_trace_pc(&tr[i], r);
+			else if (tr[i].v[r].addr)
+				v[k++] = tr[i].v[r].addr & ~63ULL;
+	}
+	qsort(v, k, sizeof(*v), cmp_u64);
+	for (size_t r = 0; r < k; r++)
+		if (!r || v[r] != v[r - 1])
+			v[(*n)++] = v[r];
+	return v;
+}
+
+static uint64_t code_bytes(const struct hs_machine_run *mr, const struct hs_trace *tr, unsigned mask)
+{
+	size_t n;
+
+	free(distinct(mr, tr, mr->nops > 2 ? 2 : 0, mask, 0, &n));
+	return 4 * (uint64_t)n;
+}
+
+/* Every CPU costed in a layout, and the timeline through them */
+static int cost_machine(const struct ms_options *o, const struct hs_core *core, const struct hs_trace *tr,
+			struct clock *clk, struct ms_machine_cost *out, const struct layout *lay)
+{
+	for (unsigned i = 0; i < out->run.ncpus; i++) {
+		free_clock(&clk[i]);
+		if (cost_cpu(o, core, &tr[i], &clk[i], out, lay))
+			return -1;
+	}
+	out->sgi_wakes = out->timer_wakes = 0;
+	timeline(out, clk);
+	per_op(out, clk, tr);
+	return 0;
+}
+
+/* The means of the first n steady ops (ops 2 on) */
+static void means(const struct ms_machine_cost *mc, unsigned n, struct ms_machine_means *m)
+{
+	unsigned from = mc->run.nops > 2 ? 2 : 0;
+
+	memset(m, 0, sizeof(*m));
+	for (unsigned o = from; o < from + n && o < mc->run.nops; o++) {
+		m->latency += (double)mc->op[o].latency / n;
+		m->site += (double)mc->op[o].path_site / n;
+		m->other += (double)mc->op[o].path_other / n;
+		m->ipi += (double)mc->op[o].path_ipi / n;
+		m->exit += (double)mc->op[o].path_exit / n;
+	}
+}
+
+/* The recorded means moved by what a layout does to the first few ops' */
+static void moved(const struct ms_machine_means *rec, const struct ms_machine_means *rq,
+		  const struct ms_machine_means *q, struct ms_machine_means *out)
+{
+	out->latency = rec->latency + q->latency - rq->latency;
+	out->site = rec->site + q->site - rq->site;
+	out->other = rec->other + q->other - rq->other;
+	out->ipi = rec->ipi + q->ipi - rq->ipi;
+	out->exit = rec->exit + q->exit - rq->exit;
+}
+
+/* The layout band, as cost.c makes a sampled path's: o->noise layouts
+ * beyond the recorded one, split at the quantiles of the steady ops' code
+ * and data lines, each the recorded means moved by what the layout does
+ * to the means of the first ms_band_ops() steady ops. The recorded costs
+ * stay in out->op. */
+static int layouts(const struct ms_options *o, const struct hs_core *core, const struct hs_trace *tr,
+		   struct clock *clk, struct ms_machine_cost *out)
+{
+	struct ms_machine_op *rec = malloc(sizeof(out->op));
+	unsigned from = out->run.nops > 2 ? 2 : 0, sgi = out->sgi_wakes, timer = out->timer_wakes;
+	unsigned nq = ms_band_ops(out->run.nops - from);
+	struct ms_machine_means rq, q;
+	struct hs_trace cut[HS_MACHINE_MAX_CPUS];
+	size_t np, nl;
+	uint64_t *pcs = distinct(&out->run, tr, from, ~0u, 0, &np), *lines = distinct(&out->run, tr, from, ~0u, 1, &nl);
+	int rc = -1, n = o->noise + 1;
+
+	means(out, out->run.nops - from, &out->layout[0]);
+	means(out, nq, &rq);
+	out->nlayouts = 1;
+	if (!rec || !pcs || !lines) {
+		hs_fail("out of memory");
+		goto out;
+	}
+	memcpy(rec, out->op, sizeof(out->op));
+	/* a layout's costing ends with the ops its means take */
+	for (unsigned i = 0; i < out->run.ncpus; i++) {
+		cut[i] = tr[i];
+		cut[i].n = 0;
+		for (unsigned op = 0; op < from + nq && op < out->run.nops; op++)
+			cut[i].n += out->run.op[op][i].insns;
+		cut[i].n = cut[i].n < tr[i].n ? cut[i].n : tr[i].n;
+	}
+	for (int k = 1; k < n && k < MS_MACHINE_MAX_LAYOUTS; k++) {
+		struct layout lay = { pcs[np * (size_t)k / (size_t)n], lines[nl * (size_t)k / (size_t)n],
+				      ms_layout_shift(k) };
+
+		if (cost_machine(o, core, cut, clk, out, &lay))
+			goto out;
+		means(out, nq, &q);
+		moved(&out->layout[0], &rq, &q, &out->layout[out->nlayouts++]);
+	}
+	memcpy(out->op, rec, sizeof(out->op));
+	out->sgi_wakes = sgi;
+	out->timer_wakes = timer;
+	rc = 0;
+out:
+	free(rec);
+	free(pcs);
+	free(lines);
+	return rc;
 }
 
 int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
@@ -233,17 +393,17 @@ int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, stru
 		hs_fail("more than %u wakes in %u operations: ask for fewer", HS_MACHINE_MAX_WAKES, out->run.nops);
 		goto out;
 	}
-	for (unsigned i = 0; i < out->run.ncpus; i++)
-		if (cost_cpu(o, core, &tr[i], &clk[i], out))
-			goto out;
-	timeline(out, clk);
-	per_op(out, clk, tr);
+	if (cost_machine(o, core, tr, clk, out, &(struct layout){ 0, 0, 0 }) ||
+	    (o->noise > 0 && layouts(o, core, tr, clk, out)))
+		goto out;
+	out->code_bytes = code_bytes(&out->run, tr, ~0u);
+	out->code_bytes_site = code_bytes(&out->run, tr, 1u << out->run.site_cpu);
+	out->code_bytes_other = code_bytes(&out->run, tr, ~(1u << out->run.site_cpu));
 	rc = 0;
 out:
 	for (unsigned i = 0; i < HS_MACHINE_MAX_CPUS; i++) {
 		hs_trace_free(&tr[i]);
-		free(clk[i].pre);
-		free(clk[i].w);
+		free_clock(&clk[i]);
 	}
 	return rc;
 }

@@ -397,20 +397,24 @@ struct measuring {
 	const struct ms_options *o;
 	struct ms_image *out;
 	struct hs_model *m;
+	struct hs_session *s;
 };
 
 static int model_stage(void *ctx, const struct hs_patched *pt, struct hs_session *s)
 {
 	struct measuring *ms = ctx;
 
-	(void)s;
+	ms->s = s;
 	return (ms->m = model_for(ms->o, pt->core, pt->img)) ? 0 : -1;
 }
 
+/* A machine of more than one CPU runs each path's point as the machine */
 static int cost_stage(void *ctx, const struct hs_patched *pt, struct hs_path_run *r)
 {
 	struct measuring *ms = ctx;
 
+	if (ms->o->set && ms->o->set->ncpus > 1)
+		return ms_machine_rows(ms->o, pt, r->def, ms->s, ms->out);
 	return measure_path(ms->m, ms->o, pt, r, ms->out);
 }
 

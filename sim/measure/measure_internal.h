@@ -21,6 +21,10 @@ uint64_t *ms_distinct_pcs(const struct hs_trace *t, size_t *n);
 /* Measure the selected paths of an opened image on its o->cores[c],
  * appending the rows (measure.c); ms_measure_images runs these. */
 int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out);
+/* Path d's rows on the session's machine of more than one CPU
+ * (machine_rows.c): the round trip and the parts of its critical path. */
+int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, const struct hs_path_def *d,
+		    struct hs_session *s, struct ms_image *out);
 
 /* Bounded Levenberg-Marquardt (lm.c): fn puts the residuals at x in r
  * (their count in *nr, the same every call); x starts inside [lo, hi] and

@@ -1,0 +1,201 @@
+/*
+ * machine_rows.c - a path's rows on a machine of more than one CPU (`run`
+ * and `compare --smp N`): the path's booted point replayed as the machine
+ * (machine_cost.c), every CPU unpinned as the workload left them, and
+ * each steady operation one sample. Op 0 takes the tick that is due at a
+ * point and op 1 warms the models' caches (both on every CPU), so the
+ * samples are ops 2 onwards.
+ *
+ * The row is the operation's latency at the site's CPU - the wall time
+ * `perf bench` divides by - and its sub-rows the parts of its critical
+ * path, which sum to it: .waker, the site CPU's work on it (the task
+ * that starts each round trip by waking the other), .ipi, the SGIs'
+ * deliveries, .wfi-exit, the exits from wfi, and .wakee, the other CPUs'
+ * work on it. A part's uncalibrated cycles: all of .ipi's and
+ * .wfi-exit's where their parameter is guessed; of the work, the share
+ * the CPU's whole operation has. The layout band (compare's default
+ * --noise 8) is made as cost.c makes a sampled path's (machine_cost.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotsim/err.h"
+#include "measure_internal.h"
+
+#define WARM_OPS 2
+
+enum { P_WHOLE, P_WAKER, P_IPI, P_EXIT, P_WAKEE, NPARTS };
+static const char *const part_names[NPARTS] = { "", "waker", "ipi", "wfi-exit", "wakee" };
+
+static int find_point(struct hs_session *s, const char *name, unsigned *k)
+{
+	struct hs_machine_point mp;
+
+	for (*k = 0; *k < hs_session_npoints(s); (*k)++)
+		if (!hs_session_machine(s, *k, &mp) && !strcmp(mp.name, name))
+			return 0;
+	return -1;
+}
+
+/* A CPU's work on the path, with the uncalibrated share its op has */
+static double work_uncal(const struct ms_machine_op *op, unsigned cpu, uint64_t on_path)
+{
+	return op->busy[cpu] ? (double)on_path * (double)op->busy_uncal[cpu] / (double)op->busy[cpu] : 0;
+}
+
+/* Each sample's cycles, instructions and uncalibrated cycles, by part */
+struct samples {
+	double *v[NPARTS];
+	double insns[NPARTS], uncal[NPARTS];
+};
+
+static void take(const struct ms_machine_cost *mc, unsigned o, unsigned j, struct samples *s)
+{
+	const struct ms_machine_op *op = &mc->op[o];
+	const struct hs_machine_run *mr = &mc->run;
+	unsigned site = mr->site_cpu;
+	double other_uncal = 0, other_busy = 0, other_busy_uncal = 0;
+
+	s->v[P_WHOLE][j] = (double)op->latency;
+	s->v[P_WAKER][j] = (double)op->path_site;
+	s->v[P_IPI][j] = (double)op->path_ipi;
+	s->v[P_EXIT][j] = (double)op->path_exit;
+	s->v[P_WAKEE][j] = (double)op->path_other;
+	for (unsigned i = 0; i < mr->ncpus; i++) {
+		s->insns[P_WHOLE] += (double)mr->op[o][i].insns;
+		s->insns[i == site ? P_WAKER : P_WAKEE] += (double)mr->op[o][i].insns;
+		if (i != site) {
+			other_busy += (double)op->busy[i];
+			other_busy_uncal += (double)op->busy_uncal[i];
+		}
+	}
+	if (other_busy)
+		other_uncal = (double)op->path_other * other_busy_uncal / other_busy;
+	s->uncal[P_WAKER] += work_uncal(op, site, op->path_site);
+	s->uncal[P_WAKEE] += other_uncal;
+	s->uncal[P_IPI] += mc->ipi_calibrated ? 0 : (double)op->path_ipi;
+	s->uncal[P_EXIT] += mc->wfi_calibrated ? 0 : (double)op->path_exit;
+}
+
+/* A typical result of n samples (v taken over) */
+static void result(struct ms_result *r, double *v, unsigned n, double insns, double uncal)
+{
+	memset(r, 0, sizeof(*r));
+	r->v = v;
+	ms_dist_of(v, n, &r->d);
+	r->insns = insns / n;
+	r->r.cycles = (uint64_t)llround(r->d.mean);
+	r->r.insns = (uint64_t)llround(r->insns);
+	r->r.uncalibrated_cycles = (uint64_t)llround(uncal / n);
+	r->noise_lo = r->noise_hi = r->d.mean;
+}
+
+/* The layout band: each part's steady mean in every layout costed */
+static void band(const struct ms_machine_cost *mc, struct ms_row *row)
+{
+	for (unsigned l = 0; mc->nlayouts > 1 && l < mc->nlayouts; l++) {
+		const struct ms_machine_means *m = &mc->layout[l];
+		const double v[NPARTS] = { m->latency, m->site, m->ipi, m->exit, m->other };
+
+		for (int p = 0; p < NPARTS; p++) {
+			struct ms_result *r = &row[p].s[MS_TYPICAL];
+
+			r->noise_lo = l ? fmin(r->noise_lo, v[p]) : v[p];
+			r->noise_hi = l ? fmax(r->noise_hi, v[p]) : v[p];
+			row[p].noise_n = (int)mc->nlayouts;
+		}
+	}
+}
+
+static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const char *prefix)
+{
+	char state[800];
+	unsigned n = mc->run.nops > WARM_OPS ? mc->run.nops - WARM_OPS : 0;
+	struct samples s;
+
+	memset(&s, 0, sizeof(s));
+	if (n < 2)
+		return hs_fail("%u operations replayed: no steady ones to sample", mc->run.nops);
+	for (int p = 0; p < NPARTS; p++)
+		if (!(s.v[p] = calloc(n, sizeof(double)))) {
+			for (int q = 0; q < p; q++)
+				free(s.v[q]);
+			return hs_fail("out of memory");
+		}
+	for (unsigned j = 0; j < n; j++)
+		take(mc, WARM_OPS + j, j, &s);
+	snprintf(state, sizeof(state), "%s; ipi_latency %.0f%s, wfi_exit %.0f%s cycles", prefix, mc->ipi_latency,
+		 mc->ipi_calibrated ? "" : " (guessed)", mc->wfi_exit, mc->wfi_calibrated ? "" : " (guessed)");
+	row[P_WHOLE].code_bytes = mc->code_bytes;
+	row[P_WAKER].code_bytes = mc->code_bytes_site;
+	row[P_WAKEE].code_bytes = mc->code_bytes_other;
+	s.uncal[P_WHOLE] = s.uncal[P_WAKER] + s.uncal[P_IPI] + s.uncal[P_EXIT] + s.uncal[P_WAKEE];
+	for (int p = 0; p < NPARTS; p++) {
+		result(&row[p].s[MS_TYPICAL], s.v[p], n, s.insns[p], s.uncal[p]);
+		row[p].insns = (uint64_t)llround(row[p].s[MS_TYPICAL].insns);
+		row[p].nsamples = n;
+		row[p].booted = 1;
+		row[p].ok = 1;
+		snprintf(row[p].state, sizeof(row[p].state), "%s", state);
+	}
+	band(mc, row);
+	return 0;
+}
+
+int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, const struct hs_path_def *d,
+		    struct hs_session *s, struct ms_image *out)
+{
+	const struct hs_op_def *op = &d->boot.op;
+	unsigned k, nops = WARM_OPS + (o->samples ? o->samples : op->samples);
+	struct ms_machine_cost *mc = NULL;
+	struct ms_row *row;
+	char state[600];
+	int booted, first = out->nrows;
+
+	if (out->nrows + NPARTS > MS_MAX_ROWS)
+		return hs_fail("too many result rows");
+	for (int p = 0; p < NPARTS; p++) {
+		row = &out->rows[out->nrows++];
+		memset(row, 0, sizeof(*row));
+		snprintf(row->name, sizeof(row->name), p ? "%s.%s" : "%s", d->name, part_names[p]);
+		row->path = d->name;
+		row->def = d;
+		row->core = pt->core;
+		row->part = p > 0;
+	}
+	row = &out->rows[first];
+	snprintf(state, sizeof(state), "%s; a machine of %u CPUs, the workload unpinned, replayed from "
+		 "the point (ops %u on sampled)", hs_session_state(s, &booted), o->set ? o->set->ncpus : 1, WARM_OPS);
+	if (!d->boot.point || !d->boot.machine) {
+		out->nrows = first + 1;
+		char those[200] = "";
+
+		for (int i = 0; hs_paths[i]; i++)
+			if (hs_paths[i]->boot.machine)
+				snprintf(those + strlen(those), sizeof(those) - strlen(those), "%s%s",
+					 those[0] ? ", " : "", hs_paths[i]->name);
+		snprintf(row->why, sizeof(row->why), "%s%s)", !d->boot.point ? "this path has no booted form: a "
+			 "machine is booted (" : "this path runs one CPU: its operation is not a round trip between "
+			 "processes a machine replays unpinned (", those);
+		snprintf(row->state, sizeof(row->state), "%s", state);
+		return 0;
+	}
+	if (nops > HS_MACHINE_MAX_OPS)
+		nops = HS_MACHINE_MAX_OPS;
+	if (!(mc = malloc(sizeof(*mc))))
+		return hs_fail("out of memory");
+	if (find_point(s, d->boot.point->name, &k))
+		hs_fail("the %s point is not in the booted state", d->boot.point->name);
+	else if (!ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state)) {
+		free(mc);
+		return 0;
+	}
+	/* this path cannot run as a machine: its row says why, the rest go on */
+	out->nrows = first + 1;
+	snprintf(row->why, sizeof(row->why), "%s", hs_errmsg());
+	snprintf(row->state, sizeof(row->state), "%s", state);
+	free(mc);
+	return 0;
+}
