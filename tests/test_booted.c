@@ -1324,3 +1324,34 @@ Test(smp, rows_of_the_round_trip, .timeout = 900)
 	cr_assert(!strncmp(out, "hotsim: --smp 2: ", 17) && strchr(out, '\n') == strrchr(out, '\n'), "%.4000s", out);
 	free(out);
 }
+
+/*
+ * Debian's own arm64 kernels as a machine: each CPU's stream identical to
+ * QEMU's on 2 (6.12) and 4 (7.2) CPUs, and the unpinned round trip's rows
+ * with both IPI hops and exits on its critical path.
+ */
+Test(smp, debian_images_unpinned, .timeout = 1800)
+{
+	static const char *const images[] = { "debian-6.12", "debian-7.2" };
+	char args[600], *out;
+
+	not_under_sanitizers();
+	for (unsigned i = 0; i < 2; i++) {
+		double ipi, whole, parts;
+		const char *p;
+
+		snprintf(args, sizeof(args), "validate %s --cpu a53 --smp %u --path sched-pipe", hs_kernel(images[i]),
+			 2 + 2 * i);
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert(strstr(out, i ? "identical on 4 CPUs" : "identical on 2 CPUs"), "%.4000s", out);
+		free(out);
+		snprintf(args, sizeof(args), "run %s --cpu a53 --smp %u --path sched-pipe", hs_kernel(images[i]), 2 + 2 * i);
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert((p = strstr(out, "ipi_latency ")) && sscanf(p, "ipi_latency %lf", &ipi) == 1, "%.4000s", out);
+		whole = row_cycles(out, "sched-pipe", "a53");
+		parts = row_cycles(out, "sched-pipe.waker", "a53") + row_cycles(out, "sched-pipe.ipi", "a53") +
+			row_cycles(out, "sched-pipe.wfi-exit", "a53") + row_cycles(out, "sched-pipe.wakee", "a53");
+		cr_assert(fabs(whole - parts) <= 2 && row_cycles(out, "sched-pipe.ipi", "a53") == 2 * ipi, "%.4000s", out);
+		free(out);
+	}
+}
