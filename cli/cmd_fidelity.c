@@ -25,30 +25,70 @@ static void defaults(void *p)
 	(void)p;
 }
 
+/* fit, held out, or unpinned - on the board's machine or on one CPU */
 static const char *use_of(const struct ms_cell *c)
 {
-	return c->c->flags & HS_CELL_UNPINNED ? "unpinned" : c->c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
+	static char buf[40];
+
+	if (!(c->c->flags & HS_CELL_UNPINNED))
+		return c->c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
+	if (!c->ok)
+		return "unpinned";
+	if (!c->cpus)
+		return "unpinned, hotsim 1 CPU";
+	snprintf(buf, sizeof(buf), "unpinned, %u CPUs", c->cpus);
+	return buf;
+}
+
+/* The first row's state of m (less what the line above said, its prefix
+ * `said`): where its numbers come from */
+static void state_line(const char *head, const struct ms_image *m, const char *said)
+{
+	char line[1000];
+
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].state[0]) {
+			const char *st = m->rows[i].state;
+			size_t n = said ? strlen(said) : 0;
+
+			if (n && !strncmp(st, said, n) && !strncmp(st + n, "; ", 2))
+				st += n + 2;
+			snprintf(line, sizeof(line), "%s: %s", m->rows[i].core->name, st);
+			rp_wrap(stdout, head, "         ", line, RP_TEXT_WIDTH);
+			return;
+		}
 }
 
 static void text_head(const struct ms_fidelity *f)
 {
 	const struct hs_board *b = f->b;
-	char line[400];
 
 	printf("\nboard %s: %s\n", b->name, b->full);
 	rp_wrap(stdout, "  ran    ", "         ", b->kernel, RP_TEXT_WIDTH);
 	rp_wrap(stdout, "  cells  ", "         ", b->source, RP_TEXT_WIDTH);
-	for (int i = 0; i < f->img.nrows; i++)
-		if (f->img.rows[i].state[0]) {
-			snprintf(line, sizeof(line), "%s: %s", f->img.rows[i].core->name, f->img.rows[i].state);
-			rp_wrap(stdout, "  state  ", "         ", line, RP_TEXT_WIDTH);
-			break;
-		}
+	const char *said = NULL;
+
+	state_line("  state  ", &f->img, NULL);
+	for (int i = 0; i < f->img.nrows && !said; i++)
+		said = f->img.rows[i].state[0] ? f->img.rows[i].state : NULL;
+	state_line("  cpus   ", &f->machine, said);
+}
+
+/* The error line's unpinned part, "" when no cell ran on the machine */
+static const char *unpinned_error(const struct ms_fidelity *f, const char *lead, char *buf, size_t len)
+{
+	if (!f->nunpinned)
+		return "";
+	snprintf(buf, len, "%s%.1f%% over %d unpinned on %u CPUs (IPI and idle exit costs guessed)", lead,
+		 f->mape_unpinned, f->nunpinned, f->b->cpus);
+	return buf;
 }
 
 static void text(const struct ms_fidelity *f)
 {
 	text_head(f);
+	char more[200];
+
 	printf("\n%-28s %7s %7s %5s %7s %s\n", "lmbench (cycles per op)", "board", "hotsim", "ratio", "error",
 	       "use");
 	for (int i = 0; i < f->ncells; i++) {
@@ -60,8 +100,8 @@ static void text(const struct ms_fidelity *f)
 			printf("%-28.28s %7.0f %7.0f %5.2f %+6.1f%% %s\n", c->c->bench, c->board, c->hotsim,
 			       c->hotsim / c->board, 100 * (c->hotsim / c->board - 1), use_of(c));
 	}
-	printf("mean absolute error: %.1f%% over %d fitted cells, %.1f%% over %d held out\n", f->mape_fit,
-	       f->nfit, f->mape_held, f->nheld);
+	printf("mean absolute error: %.1f%% over %d fitted cells, %.1f%% over %d held out\n%s%s", f->mape_fit,
+	       f->nfit, f->mape_held, f->nheld, unpinned_error(f, "  and ", more, sizeof(more)), f->nunpinned ? "\n" : "");
 	if (f->worst_cell >= 0)
 		printf("largest: %.1f%% (%s)\n", f->worst, f->cells[f->worst_cell].c->bench);
 	for (int i = 0; i < f->ncells; i++) {
@@ -75,6 +115,8 @@ static void text(const struct ms_fidelity *f)
 
 static void markdown(const struct ms_fidelity *f)
 {
+	char more[200];
+
 	printf("\n### %s: %s\n\n%s; cells: %s\n\n", f->b->name, f->b->full, f->b->kernel, f->b->source);
 	printf("| lmbench | board (cycles) | hotsim (cycles) | ratio | error | use |\n|---|---|---|---|---|---|\n");
 	for (int i = 0; i < f->ncells; i++) {
@@ -86,8 +128,8 @@ static void markdown(const struct ms_fidelity *f)
 			printf("| %s | %.0f | %.0f | %.2f | %+.1f%% | %s |\n", c->c->bench, c->board, c->hotsim,
 			       c->hotsim / c->board, 100 * (c->hotsim / c->board - 1), use_of(c));
 	}
-	printf("\nMean absolute error: %.1f%% over %d fitted cells, %.1f%% over %d held out.\n", f->mape_fit,
-	       f->nfit, f->mape_held, f->nheld);
+	printf("\nMean absolute error: %.1f%% over %d fitted cells, %.1f%% over %d held out%s.\n", f->mape_fit,
+	       f->nfit, f->mape_held, f->nheld, unpinned_error(f, "; ", more, sizeof(more)));
 }
 
 static void json_board(struct json *j, const struct ms_fidelity *f)
@@ -98,6 +140,8 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 	json_uint(j, "clock_hz", f->b->clock_hz);
 	json_num(j, "mape_fit", f->mape_fit, 2);
 	json_num(j, "mape_held_out", f->mape_held, 2);
+	json_uint(j, "cpus", f->b->cpus);
+	json_num(j, "mape_unpinned", f->mape_unpinned, 2);
 	json_begin_arr(j, "cells");
 	for (int i = 0; i < f->ncells; i++) {
 		const struct ms_cell *c = &f->cells[i];
@@ -111,6 +155,7 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 			json_num(j, "ci95", c->ci95, 1);
 			json_num(j, "ratio", c->hotsim / c->board, 4);
 			json_bool(j, "booted", c->booted);
+			json_uint(j, "cpus", c->cpus ? c->cpus : 1);
 		}
 		json_str(j, "note", c->ok ? c->c->note : c->why);
 		json_end_obj(j);
@@ -184,7 +229,8 @@ static const struct cli_opt opts[] = {
 static const char *const notes[] = {
 	"each board's lmbench cells (models/boards.c) beside hotsim's, on the board's core with its caches;",
 	"VMLINUX should be configured as the boards' kernel (6.12-board: arm64 defconfig); held-out cells",
-	"were not fitted to; unpinned ones ran on several CPUs on the board and count in no error",
+	"were not fitted to; unpinned ones ran on several CPUs on the board: those a machine replays run",
+	"unpinned on the board's CPUs (their own error: the IPI and idle exit costs are guessed)",
 	NULL
 };
 

@@ -45,17 +45,26 @@ static void knobs(const struct ms_fit *f)
 
 static void cells(const struct ms_fit *f)
 {
+	char unpinned[600] = "";
+
 	printf("\n%-28s %8s %8s %8s %s\n", "lmbench (cycles per op)", "board", "before", "after", "use");
 	for (int i = 0; i < f->ncells; i++) {
 		const struct ms_fit_cell *c = &f->cells[i];
-		const char *use = c->c->flags & HS_CELL_UNPINNED ? "unpinned" :
-				  c->c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
+		const char *use = c->c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
 
 		if (c->ok)
 			printf("%-28.28s %8.0f %8.0f %8.0f %s\n", c->c->bench, c->board, c->before, c->after, use);
 	}
 	printf("rms of the fitted cells' log ratios: %.3f before, %.3f after (%d cells, %d evaluations)\n",
 	       f->rms_before, f->rms_after, f->nfit, f->evaluations);
+	for (int i = 0; i < f->ncells; i++)
+		if (f->cells[i].c->flags & HS_CELL_UNPINNED)
+			snprintf(unpinned + strlen(unpinned), sizeof(unpinned) - strlen(unpinned), "%s%s",
+				 unpinned[0] ? ", " : "", f->cells[i].c->bench);
+	if (unpinned[0]) {
+		printf("not fitted (hotsim fidelity runs them unpinned on the board's CPUs):\n");
+		rp_wrap(stdout, "  ", "  ", unpinned, RP_TEXT_WIDTH);
+	}
 }
 
 /* The determined knobs' members, as the core file's fitted entries take

@@ -5,7 +5,8 @@
  * divergence (pc as symbol+offset, both next pcs).
  *
  * Exit status: 0 when every stream compared is identical, 1 when one
- * differs, 2 on errors (a path that cannot be checked says why).
+ * differs, 2 on errors (a path that cannot be checked says why; one whose
+ * operation the kernel cannot run is not an error).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +107,8 @@ static int validated_stage(void *ctx, const struct hs_patched *pt, const struct 
 		else
 			text(p->img, pt->core->name, &v[k]);
 		p->differs |= v[k].ran && !v[k].identical;
-		if (!v[k].ran && v[k].def->boot.point && !p->unchecked[0])
+		/* a path this kernel cannot run is no error: its line says why */
+		if (!v[k].ran && v[k].def->boot.point && !v[k].unrunnable && !p->unchecked[0])
 			snprintf(p->unchecked, sizeof(p->unchecked), "%s on %s: not validated: %s",
 				 v[k].def->name, pt->core->name, v[k].why);
 	}
@@ -170,7 +172,8 @@ static const char *const notes[] = {
 	"with hotsim's per-core overlay written into it and records, by a TCG plugin, what QEMU runs",
 	"from there, free-running, through every operation the replay samples (warm-up included);",
 	"with --smp N, a machine of N CPUs: every CPU's stream, from validation's own boot;",
-	"exit 0: every stream identical, 1: one differs, 2: error or a path with a booted form not validated",
+	"exit 0: every stream identical, 1: one differs, 2: error or a path with a booted form not validated "
+	"(one whose operation the kernel cannot run is not an error)",
 	NULL
 };
 

@@ -24,7 +24,12 @@
 #define PROC_NOTE "unpinned on the board, the child runs on another CPU (fork balancing picks an idle one) and " \
 		  "the parent's idles in wait(): IPIs and idle exits; hotsim: one CPU, its static workload " \
 		  "(lmbench's process is dynamically linked)"
-#define UNPINNED_NOTE "unpinned on the board: the two sides on two CPUs, with IPIs and idle exits; hotsim: one CPU"
+#define UNPINNED_NOTE "unpinned on the board and in hotsim (the board's CPUs): the two sides on two CPUs, with " \
+		      "IPIs and idle exits, whose costs are guessed (ipi_latency, wfi_exit)"
+#define UNIX_NOTE UNPINNED_NOTE "; a kernel without networking has no AF_UNIX socket and no number here"
+#define PIPE_NOTE UNPINNED_NOTE "; lat_pipe's round trip, a byte each way through two pipes, is the sched-pipe path's"
+#define CTX_NOTE UNPINNED_NOTE "; the ring's pass halved less one process's pipe write, read and 128 KB sum, " \
+		 "as lat_ctx computes it"
 
 /* Both boards ran the same benchmarks; only the numbers differ. */
 #define CELLS(null, rd, wr, st, fst, inst, cat, prot, pipe, unx, ctx, fork, exec, pf, mm)			\
@@ -38,10 +43,10 @@
 	  "kill(self, SIGUSR1) caught, less kill(self, 0), as lat_sig computes it" },				\
 	{ "lat_sig prot", prot, { { "signal.prot", 1 }, { "signal.catch", -1 }, { "signal.send", 1 } }, 0,	\
 	  "the protection fault caught, less lat_sig catch, as lat_sig computes it" },			\
-	{ "lat_pipe", pipe, { { "sched-pipe", 1 } }, HS_CELL_UNPINNED, UNPINNED_NOTE },			\
-	{ "lat_unix", unx, { { NULL, 0 } }, HS_CELL_UNPINNED, "no hotsim path yet (an AF_UNIX round trip)" },	\
-	{ "lat_ctx -s 128K, 2 processes", ctx, { { NULL, 0 } }, HS_CELL_UNPINNED,				\
-	  "no hotsim path yet (two processes passing a token, 128 KB each)" },				\
+	{ "lat_pipe", pipe, { { "sched-pipe", 1 } }, HS_CELL_UNPINNED, PIPE_NOTE },				\
+	{ "lat_unix", unx, { { "unix.stream", 1 } }, HS_CELL_UNPINNED, UNIX_NOTE },				\
+	{ "lat_ctx -s 128K, 2 processes", ctx, { { "ctx.ring", 0.5 }, { "ctx.overhead", -1 } }, HS_CELL_UNPINNED,	\
+	  CTX_NOTE },												\
 	{ "lat_proc fork", fork, { { "proc.fork", 1 } }, HS_CELL_UNPINNED, PROC_NOTE },			\
 	{ "lat_proc exec", exec, { { "proc.exec", 1 } }, HS_CELL_UNPINNED, PROC_NOTE "; its hello is static too" },	\
 	{ "lat_pagefault", pf, { { "fault.file", 1 } }, 0, FILE_NOTE },					\
@@ -63,6 +68,7 @@ static const struct hs_board am62x = {
 	.full = "TI AM62x SK: four Cortex-A53 at 1.4 GHz",
 	.core = "a53",
 	.clock_hz = 1400000000,
+	.cpus = 4,
 	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
 	.source = "TexasInstruments/processor-sdk-doc source/devices/AM62X/linux/Linux_Performance_Guide.rst "
 		  "at fc5d30a0, column am62xx_sk",
@@ -87,6 +93,7 @@ static const struct hs_board j721e = {
 	.full = "TI J721E EVM: two Cortex-A72 at 2.0 GHz",
 	.core = "a72",
 	.clock_hz = 2000000000,
+	.cpus = 2,
 	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
 	.source = "TexasInstruments/processor-sdk-doc source/devices/J7_Family/linux/"
 		  "Release_Specific_Kernel_Performance_Guide.rst at b6059c30, column j721e",

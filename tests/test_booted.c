@@ -1263,6 +1263,27 @@ Test(smp, validate_every_cpu_identical, .timeout = 900)
 	}
 }
 
+/*
+ * lmbench's round trips a machine replays are QEMU's too, on the
+ * calibration kernel (networking: lat_unix runs): lat_unix's and lat_ctx's
+ * on 2 CPUs, every CPU's stream. Each boot of a machine lands the point
+ * elsewhere - the other CPU halted or running, an IPI still pending at its
+ * GIC, the clock warped to a deadline or not - which is what these
+ * replays once got wrong (the IPI dropped, the clock off by its warp).
+ */
+Test(smp, lmbench_round_trips_validate, .timeout = 900)
+{
+	char args[512], *out;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "validate %s --cpu a53 --smp 2 --path unix.stream,ctx.ring",
+		 hs_kernel("6.12-board"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(strstr(out, "unix.stream      a53  identical on 2 CPUs, 48 ops"), "%.4000s", out);
+	cr_assert(strstr(out, "ctx.ring         a53  identical on 2 CPUs, 48 ops"), "%.4000s", out);
+	free(out);
+}
+
 /* A row's typical cycles in `hotsim run`'s table: "NAME  CPU  typical  CYCLES ..." */
 static double row_cycles(const char *out, const char *name, const char *cpu)
 {
@@ -1354,4 +1375,135 @@ Test(smp, debian_images_unpinned, .timeout = 1800)
 		cr_assert(fabs(whole - parts) <= 2 && row_cycles(out, "sched-pipe.ipi", "a53") == 2 * ipi, "%.4000s", out);
 		free(out);
 	}
+}
+
+/* A row's instructions per op in `hotsim run`'s table (the column after
+ * the interval) */
+static double row_insns(const char *out, const char *name, const char *cpu)
+{
+	char want[80];
+	const char *p = out;
+	double cy, ci, v;
+
+	snprintf(want, sizeof(want), "\n%s ", name);
+	while ((p = strstr(p, want))) {
+		char c[8];
+
+		if (sscanf(p + strlen(want), " %7s typical %lf %lf %lf", c, &cy, &ci, &v) == 4 && !strcmp(c, cpu))
+			return v;
+		p++;
+	}
+	cr_assert_fail("no row %s on %s: %.4000s", name, cpu, out);
+	return 0;
+}
+
+/*
+ * lmbench's lat_ctx -s 128K with 2 processes as its two paths. On one
+ * CPU: the ring's pass runs both processes' sums - its user instructions
+ * are twice one 128 KB sum - and ctx.overhead is one sum plus one pipe
+ * write and read in one process, a few percent more than the sum, so
+ * the ring's user part is between 1.9 and 2 times the overhead; it
+ * switches twice, and lat_ctx's number (the pass halved, less the
+ * overhead) is a positive cost. Unpinned on 2 CPUs the pass is a round
+ * trip like sched-pipe's: both IPI hops and exits on its critical path.
+ */
+Test(lmbench, ctx_ring_and_its_overhead, .timeout = 900)
+{
+	char args[600], *out;
+	double ring, user, over, ipi;
+	const char *p;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path ctx.ring,ctx.overhead", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	user = row_insns(out, "ctx.ring.user", "a53");
+	over = row_insns(out, "ctx.overhead", "a53");
+	cr_assert(user > 1.9 * over && user < 2 * over, "ring's user %.0f, overhead %.0f insns", user, over);
+	cr_assert_gt(row_cycles(out, "ctx.ring.switch", "a53"), 0, "%.4000s", out);
+	ring = row_cycles(out, "ctx.ring", "a53");
+	cr_assert_gt(ring / 2 - row_cycles(out, "ctx.overhead", "a53"), 0, "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --path ctx.ring", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert((p = strstr(out, "ipi_latency ")) && sscanf(p, "ipi_latency %lf", &ipi) == 1, "%.4000s", out);
+	cr_assert(row_cycles(out, "ctx.ring.ipi", "a53") == 2 * ipi, "%.4000s", out);
+	cr_assert(fabs(row_cycles(out, "ctx.ring", "a53") - row_cycles(out, "ctx.ring.waker", "a53") -
+		       row_cycles(out, "ctx.ring.ipi", "a53") - row_cycles(out, "ctx.ring.wfi-exit", "a53") -
+		       row_cycles(out, "ctx.ring.wakee", "a53")) <= 2, "%.4000s", out);
+	free(out);
+}
+
+/*
+ * An operation of a machine is one pass from the site back to it, however
+ * the CPUs' turns fall: a turn that ends just before the site (its budget
+ * spent at a deadline, or a kick) leaves the op to end when that CPU runs
+ * again (a stale end of turn once read as a yield there, and one op of
+ * the ring ran on for four passes on the calibration kernel's 4 CPUs). Every op past the warm-up runs about the same
+ * instructions over the machine - one pass, its two 128 KB sums - within
+ * half of the smallest (a tick adds a few percent).
+ */
+Test(smp, an_op_is_one_pass_however_turns_fall, .timeout = 900)
+{
+	char args[600], *out;
+	unsigned long v[32][4][4], least = ~0UL;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 4 --point ctxr --ops 26", hs_kernel("6.12-board"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(op_lines(out, 4, v, 32), 26, "%.4000s", out);
+	for (unsigned o = 2; o < 26; o++) {
+		unsigned long sum = v[o][0][0] + v[o][1][0] + v[o][2][0] + v[o][3][0];
+
+		least = sum < least ? sum : least;
+	}
+	for (unsigned o = 2; o < 26; o++) {
+		unsigned long sum = v[o][0][0] + v[o][1][0] + v[o][2][0] + v[o][3][0];
+
+		cr_assert(sum < least + least / 2, "op %u: %lu instructions, the least op %lu: %.4000s", o, sum, least,
+			  out);
+	}
+	free(out);
+}
+
+/*
+ * lmbench's lat_unix needs AF_UNIX sockets. A kernel built without
+ * networking (the 7.2 line's check kernels) has no socketpair() at all:
+ * the workload skips the operation, the boot records why with the
+ * snapshot, and the path's row says it in the kernel's words (ENOSYS),
+ * the same from the cached snapshot, while every other path runs. The
+ * calibration kernel (arm64 defconfig: networking) runs it, on one CPU
+ * and unpinned on 2, where its critical path's parts sum to it.
+ */
+Test(lmbench, unix_stream_or_the_kernels_reason, .timeout = 900)
+{
+	char args[600], *out, *again;
+	double ipi;
+	const char *p;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path unix.stream,syscall.getppid", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert((p = strstr(out, "\nunix.stream ")) && strstr(p, "n/a") < strchr(p + 1, '\n'), "%.4000s", out);
+	cr_assert(strstr(out, "fails in this kernel: socketpair(AF_UNIX, SOCK_STREAM): Function") &&
+		  strstr(out, "implemented"), "%.4000s", out);
+	cr_assert_gt(row_cycles(out, "syscall.getppid", "a53"), 0, "%.4000s", out);
+	cr_assert_eq(run(NULL, args, &again), 0, "%.4000s", again);
+	cr_assert_str_eq(out, again);
+	free(out);
+	free(again);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path unix.stream", hs_kernel("6.12-board"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_gt(row_insns(out, "unix.stream.switch", "a53"), 0, "%.4000s", out);
+	cr_assert_gt(row_insns(out, "unix.stream.wakeup", "a53"), 0, "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --path unix.stream", hs_kernel("6.12-board"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert((p = strstr(out, "ipi_latency ")) && sscanf(p, "ipi_latency %lf", &ipi) == 1, "%.4000s", out);
+	/* each op's two hops are on its path only where the other CPU was
+	 * still busy: at most both */
+	cr_assert(row_cycles(out, "unix.stream.ipi", "a53") <= 2 * ipi, "%.4000s", out);
+	cr_assert(fabs(row_cycles(out, "unix.stream", "a53") - row_cycles(out, "unix.stream.waker", "a53") -
+		       row_cycles(out, "unix.stream.ipi", "a53") - row_cycles(out, "unix.stream.wfi-exit", "a53") -
+		       row_cycles(out, "unix.stream.wakee", "a53")) <= 2, "%.4000s", out);
+	free(out);
 }

@@ -15,15 +15,16 @@
 #define HS_CELL_UNPINNED 0x2	/* the board ran it across CPUs (cross-CPU
 				 * wakeups, IPIs, idle exits: lat_pipe, lat_unix,
 				 * lat_ctx, and lat_proc's child on another
-				 * CPU); hotsim runs one: shown, neither fitted
-				 * nor counted in the error */
+				 * CPU): not fitted; its paths a machine replays
+				 * run on the board's CPUs, unpinned, and count
+				 * in an error of their own (the rest: shown) */
 
 struct hs_board_cell {
 	const char *bench;		/* "lat_syscall null" */
 	double us;			/* as published, microseconds per op */
 	/* hotsim's number: the sum of coef x each path's typical mean (its
 	 * whole row, cycles per op), as lmbench subtracts its baselines */
-	struct { const char *path; int coef; } terms[3];
+	struct { const char *path; double coef; } terms[3];
 	unsigned flags;			/* HS_CELL_* */
 	const char *note;		/* where the two are not like for like */
 };
@@ -40,6 +41,7 @@ struct hs_board {
 	const char *full;		/* "TI AM62x SK: four Cortex-A53 at 1.4 GHz" */
 	const char *core;		/* the modelled core's name */
 	uint64_t clock_hz;		/* the clock the cells' cycles are at */
+	unsigned cpus;			/* its CPUs: unpinned cells' machine */
 	const char *kernel;		/* what ran: version, config, firmware */
 	const char *source;		/* where the cells are published */
 	const struct hs_board_param *params;	/* terminated by name NULL */

@@ -275,6 +275,8 @@ struct ms_cell {
 	double ci95;			/* the terms' intervals, added in quadrature */
 	int ok;
 	int booted;			/* every term's row from the booted state */
+	unsigned cpus;			/* a term ran on the board's machine of
+					 * this many CPUs (0: every one on one) */
 	char why[240];			/* !ok: why there is no number */
 };
 
@@ -282,12 +284,14 @@ struct ms_cell {
 struct ms_fidelity {
 	const struct hs_board *b;
 	struct ms_image img;		/* the rows measured (the board's core) */
+	struct ms_image machine;	/* ... on a machine of the board's CPUs */
 	struct ms_cell cells[MS_MAX_CELLS];
 	int ncells;
 	/* mean absolute percentage error of the fitted cells, of the held-out
-	 * ones; the largest of either, and its cell */
-	double mape_fit, mape_held, worst;
-	int nfit, nheld, worst_cell;
+	 * ones; the largest of either, and its cell; of the unpinned cells run
+	 * on the board's machine */
+	double mape_fit, mape_held, worst, mape_unpinned;
+	int nfit, nheld, worst_cell, nunpinned;
 };
 
 /* The board's paths on image, its core with the board's own parameters

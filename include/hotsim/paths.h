@@ -283,6 +283,9 @@ struct hs_machine_point {
 /* The session's booted points (0: no booted state), and point k's CPUs:
  * -1 with hs_errmsg() when k is out of range. */
 unsigned hs_session_npoints(const struct hs_session *s);
+/* Why this kernel could not run the operation of point `point` (its
+ * workload skipped it: no AF_UNIX without networking), or NULL. */
+const char *hs_session_skipped(const struct hs_session *s, const char *point);
 int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out);
 
 /*
@@ -310,8 +313,10 @@ struct hs_machine_wake {
 	uint64_t at, from_at;
 };
 struct hs_machine_run {
-	unsigned ncpus, nops, site_cpu;
+	unsigned ncpus, nops, site_cpu;		/* site_cpu: where the point stopped */
 	struct hs_machine_cpu_op op[HS_MACHINE_MAX_OPS][HS_MACHINE_MAX_CPUS];
+	unsigned end_cpu[HS_MACHINE_MAX_OPS];	/* the CPU whose return to the site
+						 * ended op k (the task may move) */
 	unsigned nwakes;		/* in the order they happened (at most the max) */
 	struct hs_machine_wake wake[HS_MACHINE_MAX_WAKES];
 };
@@ -356,6 +361,8 @@ struct hs_validation {
 	unsigned ncpus;			/* a machine of more than one CPU (0: one) */
 	unsigned cpu;			/* ... whose stream differs (at counts in it) */
 	unsigned qemu_runs;		/* ... QEMU's runs it took (the last one compared) */
+	int unrunnable;			/* !ran: the kernel cannot run the path's
+					 * operation (why gives its reason) */
 	char why[800];			/* !ran: why not */
 };
 /* One result per path in defs (paths without a booted form: !ran). */

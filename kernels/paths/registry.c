@@ -13,7 +13,7 @@ extern const struct hs_path_def hs_path_irq_el1, hs_path_irq_el0, hs_path_syscal
 	hs_path_signal_catch, hs_path_futex_wake, hs_path_ctx_yield, hs_path_fault_page, hs_path_mmap,
 	hs_path_fork, hs_path_syscall_stat, hs_path_syscall_fstat, hs_path_syscall_open,
 	hs_path_signal_send, hs_path_signal_prot, hs_path_fault_file, hs_path_mmap_file, hs_path_proc_fork,
-	hs_path_proc_exec;
+	hs_path_proc_exec, hs_path_unix_stream, hs_path_ctx_ring, hs_path_ctx_overhead;
 
 /* A test links a throwaway path under this name to see it appear
  * everywhere (tests/extra_registry.c); otherwise the weak reference is NULL
@@ -47,6 +47,9 @@ const struct hs_path_def *const hs_paths[] = {
 	&hs_path_mmap_file,
 	&hs_path_proc_fork,
 	&hs_path_proc_exec,
+	&hs_path_unix_stream,
+	&hs_path_ctx_ring,
+	&hs_path_ctx_overhead,
 	&hs_path_extra,
 	NULL
 };

@@ -161,6 +161,21 @@ static int run_user(void)
 	return 0;
 }
 
+/* Where the boot learns of an operation this kernel cannot run (x0 its
+ * site, x1 why: user_op.h) */
+HS_AT_INSN(hs_skip_fn, HS_LABEL(hs_at_skip), "nop");
+void hs_skip_fn(const char *site, const char *why);
+
+void hs_wl_skip(struct hs_wl *w, const char *site, const char *why)
+{
+	char msg[300];
+
+	snprintf(msg, sizeof(msg), "HOTSIM workload skips %s: %s\n", site, why);
+	hs_wl_say(msg);
+	hs_skip_fn(site, why);
+	w->skip = 1;
+}
+
 static int by_order(const void *a, const void *b)
 {
 	const struct hs_user_op *x = *(const struct hs_user_op *const *)a;
@@ -182,6 +197,10 @@ static void run_ops(struct hs_wl *w)
 	for (size_t i = 0; i < n; i++) {
 		if (v[i]->setup)
 			v[i]->setup(w);
+		if (w->skip) {
+			w->skip = 0;
+			continue;
+		}
 		for (unsigned k = 0; v[i]->warm && k < (v[i]->warmup ? v[i]->warmup : HS_WL_WARMUP); k++)
 			v[i]->warm(w);
 		v[i]->run(w, HS_WL_OPS);
@@ -238,6 +257,7 @@ int main(int argc, char **argv)
 	w.zero = open("/dev/zero", O_RDONLY);
 	w.null = open("/dev/null", O_WRONLY);
 	w.self = hs_sys_fn(0, 0, 0, SYS_getpid);
+	w.skip = 0;
 	if (w.zero < 0 || w.null < 0) {
 		hs_wl_say("HOTSIM workload: no /dev/zero or /dev/null\n");
 		return 1;

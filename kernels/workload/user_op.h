@@ -28,7 +28,18 @@ struct hs_wl {
 	int zero;		/* /dev/zero, read */
 	int null;		/* /dev/null, written */
 	long self;		/* this process's pid */
+	int skip;		/* set by hs_wl_skip: the operation is not run */
 };
+
+/*
+ * An operation this kernel cannot run - its setup failed for a reason the
+ * kernel gave (socketpair(AF_UNIX) without networking) - called from its
+ * setup: the workload says so on the console, stops at the label
+ * hs_at_skip with x0 = the operation's site and x1 = why, where the boot
+ * records the point as absent with that reason, and goes on to the next
+ * operation without running this one.
+ */
+void hs_wl_skip(struct hs_wl *w, const char *site, const char *why);
 
 struct hs_user_op {
 	int order;

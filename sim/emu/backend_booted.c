@@ -398,12 +398,13 @@ int hs_bt_enter_cpu(struct hs_runner *r, unsigned k, const struct hs_snap_regs *
 	 * deadline (the point's counter is its CNTV_CVAL), so the tick comes
 	 * at once */
 	bt->counter0 = s->counter;
+	bt->phase0 = 0;
 	bt->icount0 = r->icount;
 	bt->cval = s->cntv_cval;
 	bt->ctl = s->cntv_ctl & 3;
 	bt->timer_active = 0;
 	bt->sgi_pending = bt->sgi_active = 0;
-	bt->halted = bt->yielded = bt->woke_set = 0;
+	bt->halted = bt->yielded = bt->kicked = bt->fired = bt->woke_set = 0;
 	bt->yield_at = NO_EVENT;
 	memset(&bt->counts, 0, sizeof(bt->counts));
 	memset(&bt->abort, 0, sizeof(bt->abort));
@@ -538,6 +539,16 @@ void hs_bt_machine(struct hs_runner **cpus, unsigned n)
 		hs_bt_machine_clock(cpus[i]);
 }
 
+void hs_bt_set_gic(struct hs_runner *r, uint32_t pending, uint32_t active)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	bt->sgi_pending = pending & 0xffffu;
+	bt->sgi_active = active & 0xffffu;
+	bt->timer_active = !!(active & (1u << TIMER_INTID));
+	hs_bt_next_event(r);
+}
+
 int hs_bt_halted(const struct hs_runner *r)
 {
 	return bt_of(r)->halted;
@@ -558,9 +569,14 @@ int hs_bt_woken_by(const struct hs_runner *r, unsigned *from, uint64_t *at)
 	return bt->woke_set;
 }
 
-void hs_bt_set_counter(struct hs_runner *r, uint64_t counter)
+void hs_bt_set_clock(struct hs_runner *r, uint64_t ns)
 {
-	bt_of(r)->counter0 = counter;
+	struct hs_booted *bt = bt_of(r);
+
+	uint64_t period = 1000000000ULL / bt->cntfrq;	/* QEMU 7.2: 16 ns */
+
+	bt->counter0 = ns / period;
+	bt->phase0 = ns % period;
 	hs_bt_next_event(r);
 }
 

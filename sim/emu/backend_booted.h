@@ -44,14 +44,25 @@ void hs_bt_machine(struct hs_runner **cpus, unsigned n);
 int hs_bt_halted(const struct hs_runner *r);
 /* A CPU halted at the point (its registers past its wfi). */
 void hs_bt_halt(struct hs_runner *r);
-/* The counter at the point (before hs_bt_machine bases the clock). */
-void hs_bt_set_counter(struct hs_runner *r, uint64_t counter);
+/* A machine's CPU: the SGIs pending and the interrupts active at its GIC
+ * at the point (the snapshot's redistributor: ISPENDR0, ISACTIVER0) - an
+ * IPI sent just before the stop is taken as the CPU unmasks, as in QEMU.
+ * The timer's pending state is its counter's. */
+void hs_bt_set_gic(struct hs_runner *r, uint32_t pending, uint32_t active);
+/* The clock at the point, QEMU's virtual clock in nanoseconds (before
+ * hs_bt_machine bases it on the machine's instruction count). */
+void hs_bt_set_clock(struct hs_runner *r, uint64_t ns);
 /* Stopped at the end of its slice: insns more instructions from now
  * (hs_bt_slice). Instructions to the machine's next timer deadline
  * (UINT64_MAX: none armed). */
 int hs_bt_yielded(const struct hs_runner *r);
 void hs_bt_slice(struct hs_runner *r, uint64_t insns);
 uint64_t hs_bt_until_deadline(const struct hs_runner *r);
+/* The turn ended at its own timer write, which kicked every CPU (QEMU's
+ * rr_kick_vcpu_thread). A round of turns begins: QEMU runs the timers
+ * whose deadline has passed (icount_handle_deadline). */
+int hs_bt_kicked(const struct hs_runner *r);
+void hs_bt_round(struct hs_runner *r);
 void hs_bt_resume(struct hs_runner *r);
 /* An interrupt is pending for a halted CPU: it resumes past its wfi
  * (hs_bt_resume). Every CPU halted: QEMU moves the clock to the next timer

@@ -88,6 +88,9 @@ struct hs_booted {
 	/* the virtual timer: counter = counter0 + (icount - icount0) / 16 at
 	 * 62.5 MHz, QEMU's -icount shift=0 clock (booted_timer.c) */
 	uint64_t counter0, icount0, cntfrq, cval, ctl;
+	/* nanoseconds the clock was past counter0's tick at icount0: known
+	 * where QEMU's saved machine gives its clock (hs_bt_set_clock), else 0 */
+	uint64_t phase0;
 	/* the GIC CPU interface: what is acknowledged and not yet EOId */
 	int timer_active;
 	uint32_t sgi_pending, sgi_active;
@@ -111,6 +114,8 @@ struct hs_booted {
 	unsigned ncpus, self;
 	int halted;			/* stopped at a wfi with nothing to take */
 	int yielded;			/* stopped for another CPU's timer */
+	int kicked;			/* ... by its own timer write (timer_written) */
+	int fired;			/* its deadline passed and QEMU ran its timer */
 	uint64_t yield_at;		/* icount the slice ends after (hs_bt_slice) */
 	struct hs_bt_counts counts;	/* since the last enter */
 	struct hs_booted *owner;	/* the runner whose RAM this is, or NULL: its own */

@@ -39,7 +39,13 @@ static uint64_t hs_bt_counter(const struct hs_runner *r)
 
 	/* the instruction being executed counts (QEMU ends a TB at a timer
 	 * read and counts it before the read) */
-	return bt->counter0 + (clock_icount(r) - bt->icount0) * bt->cntfrq / 1000000000ULL;
+	return bt->counter0 + (clock_icount(r) - bt->icount0 + bt->phase0) * bt->cntfrq / 1000000000ULL;
+}
+
+/* The counter after `done` instructions from icount0. */
+static uint64_t counter_after(const struct hs_booted *bt, uint64_t done)
+{
+	return bt->counter0 + (done + bt->phase0) * bt->cntfrq / 1000000000ULL;
 }
 
 /* The counter before the instruction being executed: when the timer's
@@ -48,22 +54,26 @@ static uint64_t hs_bt_counter(const struct hs_runner *r)
 static uint64_t counter_before(const struct hs_runner *r)
 {
 	const struct hs_booted *bt = bt_of(r);
-	uint64_t now = clock_icount(r), done = now > bt->icount0 ? now - 1 - bt->icount0 : 0;
+	uint64_t now = clock_icount(r);
 
-	return bt->counter0 + done * bt->cntfrq / 1000000000ULL;
+	return counter_after(bt, now > bt->icount0 ? now - 1 - bt->icount0 : 0);
 }
 
-/* The timer's output: enabled, not masked, the deadline reached. */
+/* The timer's output: enabled, not masked, the deadline reached by the
+ * counter c. */
+static int timer_asserted_at(const struct hs_booted *bt, uint64_t c)
+{
+	return (bt->ctl & 3) == 1 && c >= bt->cval;
+}
+
 static int timer_asserted(const struct hs_runner *r)
 {
-	const struct hs_booted *bt = bt_of(r);
-
-	return (bt->ctl & 3) == 1 && counter_before(r) >= bt->cval;
+	return timer_asserted_at(bt_of(r), counter_before(r));
 }
 
-uint32_t hs_bt_pending(const struct hs_runner *r)
+/* What the GIC signals, the timer's line as `asserted` says. */
+static uint32_t pending(const struct hs_booted *bt, int asserted)
 {
-	const struct hs_booted *bt = bt_of(r);
 	uint32_t sgis = bt->sgi_pending & ~bt->sgi_active;
 
 	/* one priority for all (Linux's GICD_INT_DEF_PRI): nothing preempts
@@ -72,15 +82,21 @@ uint32_t hs_bt_pending(const struct hs_runner *r)
 		return SPURIOUS;
 	if (sgis)
 		return (uint32_t)__builtin_ctz(sgis);
-	return timer_asserted(r) ? TIMER_INTID : SPURIOUS;
+	return asserted ? TIMER_INTID : SPURIOUS;
+}
+
+uint32_t hs_bt_pending(const struct hs_runner *r)
+{
+	return pending(bt_of(r), timer_asserted(r));
 }
 
 /* Instructions from icount0 until the counter reaches cval. */
 static uint64_t until_deadline(const struct hs_booted *bt)
 {
 	uint64_t d = bt->cval > bt->counter0 ? bt->cval - bt->counter0 : 0;
+	uint64_t ns = (d * 1000000000ULL + bt->cntfrq - 1) / bt->cntfrq;
 
-	return (d * 1000000000ULL + bt->cntfrq - 1) / bt->cntfrq;
+	return ns > bt->phase0 ? ns - bt->phase0 : 0;
 }
 
 void hs_bt_next_event(struct hs_runner *r)
@@ -100,12 +116,19 @@ void hs_bt_next_event(struct hs_runner *r)
 		r->next_event = bt->yield_at;
 }
 
+/* A turn's slice: the last one's yield is behind it (a turn that ends
+ * at once, at the site, must not read as yielded again) */
 void hs_bt_slice(struct hs_runner *r, uint64_t insns)
 {
+	bt_of(r)->yielded = bt_of(r)->kicked = 0;
 	bt_of(r)->yield_at = r->icount + insns;
 	hs_bt_next_event(r);
 }
 
+/* Instructions to the machine's next deadline, as QEMU 7.2 budgets a
+ * CPU's turn (icount_get_limit: the whole distance, not a share of it).
+ * A deadline reached since the round began whose timer QEMU has not run
+ * leaves no budget: the round's remaining turns run nothing. */
 uint64_t hs_bt_until_deadline(const struct hs_runner *r)
 {
 	const struct hs_booted *bt = bt_of(r);
@@ -117,10 +140,33 @@ uint64_t hs_bt_until_deadline(const struct hs_runner *r)
 		const struct hs_booted *o = bt_of(c);
 		uint64_t due = o->icount0 + until_deadline(o);
 
-		if ((o->ctl & 1) && due > now && due - now < at)
+		if (!(o->ctl & 1))
+			continue;
+		if (due <= now && !o->fired)
+			return 0;
+		if (due > now && due - now < at)
 			at = due - now;
 	}
 	return at;
+}
+
+/* QEMU runs the timers due by now: each passed deadline has fired. */
+void hs_bt_round(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+	uint64_t now = clock_icount(r);
+
+	for (unsigned i = 0; i < (bt->ncpus > 1 ? bt->ncpus : 1); i++) {
+		struct hs_booted *o = bt_of(bt->ncpus > 1 ? bt->cpus[i] : r);
+
+		if (o->icount0 + until_deadline(o) <= now)
+			o->fired = 1;
+	}
+}
+
+int hs_bt_kicked(const struct hs_runner *r)
+{
+	return bt_of(r)->kicked;
 }
 
 int hs_bt_yield(struct hs_runner *r)
@@ -146,6 +192,7 @@ static void jump_to_deadline(struct hs_runner *r)
 		return;		/* no deadline ahead: QEMU has nothing to jump to */
 	/* the instruction about to execute sees the deadline as its time */
 	bt->counter0 = bt->cval;
+	bt->phase0 = 0;
 	bt->icount0 = clock_icount(r) - 1;
 	hs_bt_next_event(r);
 }
@@ -195,6 +242,7 @@ int hs_bt_warp_idle(struct hs_runner *r)
 		struct hs_booted *o = bt_of(bt->cpus[i]);
 
 		o->counter0 = to;
+		o->phase0 = 0;
 		o->icount0 = clock_icount(r) - 1;
 		hs_bt_next_event(bt->cpus[i]);
 	}
@@ -209,9 +257,16 @@ void hs_bt_machine_clock(struct hs_runner *r)
 	hs_bt_next_event(r);
 }
 
+/* Between turns no instruction is being executed: every one counted is
+ * behind the clock, and a deadline the last turn ended at has fired
+ * (QEMU runs it as the next round begins). */
 int hs_bt_wakeable(const struct hs_runner *r)
 {
-	return hs_bt_pending(r) != SPURIOUS;
+	const struct hs_booted *bt = bt_of(r);
+	uint64_t now = clock_icount(r);
+
+	return pending(bt, timer_asserted_at(bt, counter_after(bt, now > bt->icount0 ? now - bt->icount0 : 0))) !=
+	       SPURIOUS;
 }
 
 uint32_t hs_bt_gic_ack(struct hs_runner *r)
@@ -279,6 +334,9 @@ static void timer_written(struct hs_runner *r)
 	uint64_t now = clock_icount(r), mine = bt->icount0 + until_deadline(bt);
 
 	hs_bt_next_event(r);
+	/* a deadline written behind the clock asserts at once: QEMU arms
+	 * no timer for it */
+	bt->fired = mine <= now;
 	if (bt->ncpus <= 1 || !(bt->ctl & 1) || mine <= now)
 		return;
 	for (unsigned i = 0; i < bt->ncpus; i++) {
@@ -289,6 +347,7 @@ static void timer_written(struct hs_runner *r)
 			return;
 	}
 	bt->yield_at = r->icount;
+	bt->kicked = 1;
 	r->next_event = r->icount;
 }
 

@@ -61,7 +61,9 @@ static int priors(struct fitting *f)
 	return 0;
 }
 
-/* The board's paths, each replayed once from the booted state. */
+/* The paths of the cells the fit uses (fitted or held out), each replayed
+ * once from the booted state: an unpinned cell is neither, and its paths
+ * run on the board's machine (fidelity.c), not on the one CPU here. */
 static int replay(struct fitting *f, const char *image, struct hs_image **img)
 {
 	const struct hs_board *b = f->out->b;
@@ -69,7 +71,7 @@ static int replay(struct fitting *f, const char *image, struct hs_image **img)
 	if (!(*img = hs_image_open(image)) || !(f->pt = hs_patch(*img, f->out->core)))
 		return -1;
 	for (unsigned i = 0; i < b->ncells; i++)
-		for (int t = 0; t < 3 && b->cells[i].terms[t].path; t++) {
+		for (int t = 0; t < 3 && b->cells[i].terms[t].path && !(b->cells[i].flags & HS_CELL_UNPINNED); t++) {
 			const struct hs_path_def *d = hs_path_find(b->cells[i].terms[t].path);
 			struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .set = &hs_path_set_builtin };
 			int seen = 0;
@@ -167,7 +169,7 @@ static int cells_at(struct fitting *f, const double *x, int after, double *rms)
 
 		fc->c = &f->out->b->cells[c];
 		fc->board = fc->c->us * (double)f->out->b->clock_hz / 1e6;
-		fc->ok = fc->c->terms[0].path != NULL;
+		fc->ok = fc->c->terms[0].path != NULL && !(fc->c->flags & HS_CELL_UNPINNED);
 		*(after ? &fc->after : &fc->before) = cells[c];
 	}
 	for (int i = 0; i < nr; i++)

@@ -208,15 +208,18 @@ static unsigned remote_in(const struct hs_trace *t, uint64_t from, uint64_t to)
 	return n;
 }
 
-/* Per operation: the site CPU's latency, each CPU's busy and idle cycles
- * and its accesses to lines another CPU wrote */
+/* Per operation: its latency - from the site to the site again, on
+ * whichever CPU the task reached it - each CPU's busy and idle cycles and
+ * its accesses to lines another CPU wrote */
 static void per_op(struct ms_machine_cost *out, const struct clock *clk, const struct hs_trace *tr)
 {
 	const struct hs_machine_run *mr = &out->run;
-	uint64_t end[HS_MACHINE_MAX_CPUS] = { 0 };
+	uint64_t end[HS_MACHINE_MAX_CPUS] = { 0 }, t0 = time_at(&clk[mr->site_cpu], 0);
 
 	for (unsigned o = 0; o < mr->nops; o++) {
 		struct ms_machine_op *op = &out->op[o];
+		unsigned e;
+		uint64_t t;
 
 		op->path_site = op->path_other = op->path_ipi = op->path_exit = 0;
 		for (unsigned i = 0; i < mr->ncpus; i++) {
@@ -228,12 +231,13 @@ static void per_op(struct ms_machine_cost *out, const struct clock *clk, const s
 			op->busy_uncal[i] = c->upre[to < c->n ? to : c->n] - c->upre[from < c->n ? from : c->n];
 			op->idle[i] = time_at(c, to) - time_at(c, from) - busy;
 			op->remote[i] = remote_in(&tr[i], from, to);
-			if (i == mr->site_cpu) {
-				op->latency = time_at(c, to) - time_at(c, from);
-				critical_path(op, clk, i, time_at(c, from), time_at(c, to));
-			}
 			end[i] = to;
 		}
+		e = mr->end_cpu[o];
+		t = time_at(&clk[e], end[e]);
+		op->latency = t - t0;
+		critical_path(op, clk, e, t0, t);
+		t0 = t;
 	}
 }
 

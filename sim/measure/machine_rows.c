@@ -186,7 +186,9 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		nops = HS_MACHINE_MAX_OPS;
 	if (!(mc = malloc(sizeof(*mc))))
 		return hs_fail("out of memory");
-	if (find_point(s, d->boot.point->name, &k))
+	if (find_point(s, d->boot.point->name, &k) && hs_session_skipped(s, d->boot.point->name))
+		hs_fail("the workload's operation fails in this kernel: %s", hs_session_skipped(s, d->boot.point->name));
+	else if (find_point(s, d->boot.point->name, &k))
 		hs_fail("the %s point is not in the booted state", d->boot.point->name);
 	else if (!ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state)) {
 		free(mc);

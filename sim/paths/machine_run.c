@@ -5,16 +5,21 @@
  *
  * One CPU runs at a time, interleaved as QEMU 7.2's round-robin vCPU
  * thread interleaves them under -icount (accel/tcg/tcg-accel-ops-rr.c,
- * -icount.c): in passes, each CPU in index order that can run - one that
- * was running, or a halted one an interrupt is pending for, resumed past
- * its wfi - for an equal share of the instructions to the machine's next
- * timer deadline (icount_percpu_budget), its turn ended early when it
- * halts in a wfi with nothing to take, or when it writes its timer so that
- * it becomes the machine's earliest deadline (QEMU's timer list kicks the
- * running CPU: booted_timer.c). The machine has one clock, its instruction
- * count over every CPU, as QEMU's; when no CPU can run it moves to the
- * earliest timer deadline. `hotsim validate --smp N` checks the result
- * against QEMU's own streams, CPU by CPU.
+ * -icount.c): in rounds, each beginning with the timers whose deadline
+ * has passed, then each CPU in index order that can run - one that was
+ * running, or a halted one an interrupt is pending for, resumed past its
+ * wfi - for the instructions to the machine's next timer deadline (all of
+ * them: 7.2 does not share them out), its turn ended early when it halts
+ * in a wfi with nothing to take, or when it writes its timer so that it
+ * becomes the machine's earliest deadline (QEMU's timer list kicks every
+ * CPU: booted_timer.c). A kicked CPU - every one when QEMU resumes the
+ * machine - begins a round of its own: a deadline reached in the turn
+ * before it has fired by then. An operation ends when any CPU reaches the
+ * site: unpinned, the task that loops there may move to another CPU. The
+ * machine has one clock, its instruction count over every CPU, as QEMU's;
+ * when no CPU can run it moves to the earliest timer deadline. `hotsim
+ * validate --smp N` checks the result against QEMU's own streams, CPU by
+ * CPU.
  */
 #include <string.h>
 #include <unicorn/unicorn.h>
@@ -30,24 +35,58 @@ struct machine {
 	struct hs_runner *cpu[HS_SNAP_MAX_CPUS];	/* by QEMU's index */
 	unsigned n, site_cpu;
 	int halted[HS_SNAP_MAX_CPUS];
+	/* stopped at the site where an op ended (or the point began): its
+	 * next run passes that arrival; one whose turn ran out just before
+	 * the site has not arrived yet */
+	int arrived[HS_SNAP_MAX_CPUS];
+	int exit_req[HS_SNAP_MAX_CPUS];	/* QEMU's cpu->exit_request */
 	uint64_t site;
 	uint64_t base[HS_SNAP_MAX_CPUS];	/* each one's icount at the start */
 };
 
-/* The machine's clock when QEMU resumes it at the point: moved to the
- * earliest timer deadline ahead of every CPU (its icount warp), not back
- * from the time the site read just before it (x9, point.h). One CPU's
- * point has its own deadline (the snapshot's counter). */
-static uint64_t resume_counter(const struct hs_snap_regs *site, const struct hs_snap_cpu *c, unsigned n)
+/* Every CPU halted with nothing to take (all_cpu_threads_idle). */
+static int idle(const struct machine *m)
 {
-	uint64_t now = site->x[9], at = UINT64_MAX;
+	for (unsigned i = 0; i < m->n; i++)
+		if (!m->halted[i] || hs_bt_wakeable(m->cpu[i]))
+			return 0;
+	return 1;
+}
 
-	for (unsigned i = 0; i < n; i++)
-		if ((c[i].regs.cntv_ctl & 3) == 1 && c[i].regs.cntv_cval < at)
+/* The machine's clock when QEMU resumes it at the point, in ns: known to
+ * the instruction where validation saved the machine there (clock_ns).
+ * Otherwise: when the site's CPU stops with every other one idle - halted,
+ * nothing pending at its GIC (QEMU's all_cpu_threads_idle) - QEMU's main
+ * loop moves the clock to the earliest timer deadline ahead before the
+ * stop takes hold (its icount warp; the deadline's own timer has not run:
+ * it fires as the machine resumes); with another CPU about to wake the
+ * clock stays where the site read it (x9, point.h), somewhere in that
+ * 16 ns tick: its middle is taken. One CPU's point has its own deadline
+ * (the snapshot's counter). */
+static uint64_t resume_ns(const struct hs_snap_point *pt, const struct hs_snap_cpu *c, unsigned n)
+{
+	uint64_t read = pt->regs.x[9], at = UINT64_MAX, period = 1000000000ULL / pt->regs.cntfrq;
+	int idle = 1;
+
+	if (pt->clock_ns)
+		return pt->clock_ns;
+	for (unsigned i = 0; i < n; i++) {
+		if ((c[i].regs.cntv_ctl & 7) == 1 && c[i].regs.cntv_cval > read && c[i].regs.cntv_cval < at)
 			at = c[i].regs.cntv_cval;
-	if (at == UINT64_MAX)
-		return site->counter;
-	return at > now ? at : now;
+		if (!(c[i].flags & HS_SNAP_CPU_STOPPED) &&
+		    (!(c[i].flags & HS_SNAP_CPU_HALTED) || (c[i].gic.pending & c[i].gic.enable)))
+			idle = 0;
+	}
+	if (idle && at != UINT64_MAX)
+		return at * period;
+	/* QEMU's clock stayed at the read (saved machines say so), but the
+	 * replay from there stalls on one cached 4-CPU snapshot (6.12-board's
+	 * unix point, a CPU running in sched_clock): not yet understood, so a
+	 * running CPU's point still resumes at the earliest deadline ahead */
+	for (unsigned i = 0; i < n; i++)
+		if (!(c[i].flags & (HS_SNAP_CPU_STOPPED | HS_SNAP_CPU_HALTED)) && at != UINT64_MAX)
+			return at * period;
+	return read * period + period / 2;
 }
 
 /* Every CPU at point k: the site's is the state's runner (entered as for
@@ -66,6 +105,7 @@ static int enter(struct hs_boot_state *b, unsigned k, struct machine *m)
 	if (hs_bt_enter(b->r, k))
 		return -1;
 	m->cpu[m->site_cpu] = b->r;
+	m->arrived[m->site_cpu] = 1;
 	for (unsigned i = 0, p = 0; c && i < n; i++) {
 		if (i == m->site_cpu)
 			continue;
@@ -78,10 +118,12 @@ static int enter(struct hs_boot_state *b, unsigned k, struct machine *m)
 			hs_bt_halt(m->cpu[i]);
 	}
 	if (m->n > 1) {
-		uint64_t at = resume_counter(&b->snap.pts[k].regs, c, n);
+		uint64_t ns = resume_ns(&b->snap.pts[k], c, n);
 
-		for (unsigned i = 0; i < m->n; i++)
-			hs_bt_set_counter(m->cpu[i], at);
+		for (unsigned i = 0; i < m->n; i++) {
+			hs_bt_set_clock(m->cpu[i], ns);
+			hs_bt_set_gic(m->cpu[i], c[i].gic.pending, c[i].gic.active);
+		}
 		hs_bt_machine(m->cpu, m->n);
 	}
 	return 0;
@@ -115,9 +157,10 @@ static void resume(struct machine *m, unsigned i, struct hs_machine_run *out)
 	hs_bt_resume(r);
 }
 
-static void take_op(const struct machine *m, struct hs_machine_run *out, uint64_t *last,
+static void take_op(const struct machine *m, unsigned at, struct hs_machine_run *out, uint64_t *last,
 		    struct hs_bt_counts *was)
 {
+	out->end_cpu[out->nops] = at;
 	for (unsigned i = 0; i < m->n; i++) {
 		struct hs_machine_cpu_op *o = &out->op[out->nops][i];
 		struct hs_bt_counts now;
@@ -139,7 +182,8 @@ int hs_boot_state_machine_run(struct hs_boot_state *b, unsigned k, unsigned nops
 }
 
 /* One CPU's turn of a pass: up to budget instructions, ended early by a
- * halt; at the site an operation ends and the turn goes on. */
+ * halt; at the site (on any CPU: the task may have moved) an operation
+ * ends and the turn goes on. */
 static int turn(struct hs_boot_state *b, unsigned k, struct machine *m, unsigned c, uint64_t budget,
 		struct hs_machine_run *out, unsigned nops, struct hs_trace *tr, uint64_t *last,
 		struct hs_bt_counts *was)
@@ -151,11 +195,11 @@ static int turn(struct hs_boot_state *b, unsigned k, struct machine *m, unsigned
 	hs_bt_slice(r, budget);
 	while (out->nops < nops) {
 		uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC);
-		int at_site = c == m->site_cpu;
 		struct hs_run run = { .what = b->snap.pts[k].name, .pc = pc, .budget = RUN_BUDGET,
-				      .stop = at_site ? m->site : 0, .stop_hits = at_site && pc == m->site ? 2 : 1,
+				      .stop = m->site, .stop_hits = pc == m->site && m->arrived[c] ? 2 : 1,
 				      .trace = tr ? &tr[c] : NULL };
 
+		m->arrived[c] = 0;
 		if (hs_rt_run(r, &run))
 			return hs_fail("cpu%u, op %u: %s (an operation here is a run from the site back to it)",
 				       c, out->nops, hs_errmsg());
@@ -167,7 +211,8 @@ static int turn(struct hs_boot_state *b, unsigned k, struct machine *m, unsigned
 			return 0;
 		/* stopped before the site's instruction: it did not run */
 		hs_rt_uncount(r);
-		take_op(m, out, last, was);
+		m->arrived[c] = 1;
+		take_op(m, c, out, last, was);
 	}
 	return 0;
 }
@@ -198,31 +243,44 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 	}
 	if (nops > HS_MACHINE_MAX_OPS)
 		nops = HS_MACHINE_MAX_OPS;
-	/* QEMU's passes: each CPU in index order that can run, for an equal
-	 * share of the instructions to the next timer deadline */
-	while (out->nops < nops) {
-		uint64_t ahead = hs_bt_until_deadline(m.cpu[0]), budget;
-		unsigned ran = 0;
-
-		if (ahead > INT32_MAX)
-			ahead = INT32_MAX;
-		budget = ahead / m.n ? ahead / m.n : ahead;
-		for (unsigned c = 0; c < m.n && out->nops < nops; c++) {
+	/* QEMU's rounds (rr_cpu_thread_fn): the timers due run, then each CPU
+	 * in index order from where the last round stopped, up to one whose
+	 * exit was requested (a kick requests every CPU's: resuming the
+	 * machine, a timer write that kicks); that one begins the next round */
+	for (unsigned i = 0; i < m.n; i++)
+		m.exit_req[i] = 1;
+	for (unsigned c = 0; out->nops < nops;) {
+		hs_bt_round(m.cpu[0]);
+		for (; c < m.n && !m.exit_req[c] && out->nops < nops; c++) {
 			size_t from = tr ? tr[c].n : 0;
+			uint64_t budget = hs_bt_until_deadline(m.cpu[0]);
 
-			if (m.halted[c] && !hs_bt_wakeable(m.cpu[c]))
+			if (!budget || (m.halted[c] && !hs_bt_wakeable(m.cpu[c])))
 				continue;
-			ran++;
-			if (turn(b, k, &m, c, budget, out, nops, tr, last, was))
+			if (turn(b, k, &m, c, budget > INT32_MAX ? INT32_MAX : budget, out, nops, tr, last, was))
 				goto out;
+			if (hs_bt_kicked(m.cpu[c]))
+				for (unsigned i = 0; i < m.n; i++)
+					m.exit_req[i] = i != c;
 			/* the turns in the order they ran: the lines they share */
 			if (lines && hs_coherence_note(lines, c, &tr[c], from))
 				goto out;
 		}
-		if (!ran && !hs_bt_warp_idle(m.cpu[0])) {
-			hs_fail("the %s point: every CPU halted with no interrupt to come (op %u)",
-				b->snap.pts[k].name, out->nops);
-			goto out;
+		if (c < m.n) {
+			m.exit_req[c] = 0;
+			continue;
+		}
+		c = 0;
+		if (idle(&m)) {
+			/* QEMU's main loop moves the clock to the next deadline and
+			 * runs its timer: the interrupt it raises kicks every CPU */
+			if (!hs_bt_warp_idle(m.cpu[0])) {
+				hs_fail("the %s point: every CPU halted with no interrupt to come (op %u)",
+					b->snap.pts[k].name, out->nops);
+				goto out;
+			}
+			for (unsigned i = 0; i < m.n; i++)
+				m.exit_req[i] = 1;
 		}
 	}
 	rc = 0;

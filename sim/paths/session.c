@@ -383,6 +383,11 @@ unsigned hs_session_npoints(const struct hs_session *s)
 	return hs_boot_state_npoints(&s->boot);
 }
 
+const char *hs_session_skipped(const struct hs_session *s, const char *point)
+{
+	return hs_snap_skipped(&s->boot.snap, point);
+}
+
 int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out)
 {
 	return hs_boot_state_machine(&s->boot, k, out);

@@ -33,7 +33,11 @@ static int same_snapshot(const struct hs_snap *a, const struct hs_snap *b, const
 			 size_t len)
 {
 	int ka = hs_snap_find(a, name), kb = hs_snap_find(b, name);
+	const char *sa = hs_snap_skipped(a, name), *sb = hs_snap_skipped(b, name);
 
+	/* a point this kernel cannot run: skipped alike, for the same reason */
+	if (ka < 0 && kb < 0 && sa && sb && !strcmp(sa, sb))
+		return 1;
 	if (ka < 0 || kb < 0 || a->h.npoints != b->h.npoints) {
 		snprintf(why, len, "QEMU's fresh boot did not take the %s point", name);
 		return 0;
@@ -269,6 +273,9 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_set *set,
 			snprintf(out[i].why, sizeof(out[i].why), "this path has no booted form");
 		else if (!booted)
 			snprintf(out[i].why, sizeof(out[i].why), "%s", why);
+		else if ((out[i].unrunnable = hs_snap_skipped(&b.snap, bp->name) != NULL))
+			snprintf(out[i].why, sizeof(out[i].why), "the workload's operation fails in this kernel: %.600s",
+				 hs_snap_skipped(&b.snap, bp->name));
 		else if (!same_snapshot(&fresh, &b.snap, bp->name, out[i].why, sizeof(out[i].why)))
 			continue;
 		else

@@ -88,7 +88,12 @@ static void validate_point(struct hs_boot_state *b, const char *dir, const struc
 
 	memset(tr, 0, sizeof(tr));
 	if (!mr || k < 0) {
-		snprintf(v->why, sizeof(v->why), "%s", !mr ? "out of memory" : "the point is not in the boot");
+		const char *skip = hs_snap_skipped(&b->snap, d->boot.point->name);
+
+		if ((v->unrunnable = skip != NULL))
+			snprintf(v->why, sizeof(v->why), "the workload's operation fails in this kernel: %.600s", skip);
+		else
+			snprintf(v->why, sizeof(v->why), "%s", !mr ? "out of memory" : "the point is not in the boot");
 		goto out;
 	}
 	if (hs_boot_state_machine_trace(b, (unsigned)k, MACHINE_OPS, mr, tr, TRACE_LIMIT)) {

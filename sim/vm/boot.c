@@ -259,15 +259,15 @@ static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_s
 }
 
 /* Save the machine at the current stop as <point>.mig (keep_dir): what
- * validation restores. */
-static int keep_machine(struct hs_qemu *q, const struct hs_vm_boot *b, const char *name)
+ * validation restores, and its clock to the nanosecond. */
+static int keep_machine(struct hs_qemu *q, const struct hs_vm_boot *b, const char *name, uint64_t *clock_ns)
 {
 	char path[400];
 
 	if (!b->keep_dir)
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s.mig", b->keep_dir, name);
-	return hs_qmp_migrate(q, path);
+	return hs_qmp_migrate(q, path) || hs_mig_clock(path, clock_ns) ? -1 : 0;
 }
 
 /* "the getpid point" / "the points user.a, user.b": those not taken yet. */
@@ -282,6 +282,7 @@ static const char *pending(const struct hs_vm_boot *b, const struct hs_snap *s, 
 
 		for (unsigned j = 0; j < s->h.npoints; j++)
 			taken |= !strcmp(s->pts[j].name, b->points[i].name);
+		taken |= hs_snap_skipped(s, b->points[i].name) != NULL;
 		if (!taken)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", k++ ? ", " : "",
 					      b->points[i].name);
@@ -293,17 +294,56 @@ static const char *pending(const struct hs_vm_boot *b, const struct hs_snap *s, 
 	return buf;
 }
 
+/* A guest string at va (at most len - 1 bytes), NUL-terminated */
+static int guest_str(struct hs_qemu *q, uint64_t va, char *buf, size_t len)
+{
+	memset(buf, 0, len);
+	for (size_t i = 0; i + 1 < len; i++)
+		if (hs_rsp_read(q, va + i, &buf[i], 1))
+			return -1;
+		else if (!buf[i])
+			break;
+	return 0;
+}
+
+/* The workload stopped at hs_at_skip: the operation at site x0 cannot run
+ * in this kernel, for reason x1 (user_op.h). Its point is recorded as
+ * skipped, with why; 1 if it was one still to take. */
+static int skipped(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s)
+{
+	char site[64], why[sizeof(s->h.skipped[0].why)];
+	uint64_t x0, x1;
+
+	if (hs_rsp_reg64(q, "x0", &x0) || hs_rsp_reg64(q, "x1", &x1) || guest_str(q, x0, site, sizeof(site)) ||
+	    guest_str(q, x1, why, sizeof(why)))
+		return -1;
+	for (unsigned i = 0; i < b->npoints; i++) {
+		if (!b->points[i].site || strcmp(b->points[i].site, site) || hs_snap_find(s, b->points[i].name) >= 0 ||
+		    hs_snap_skipped(s, b->points[i].name) || s->h.nskipped == HS_SNAP_MAX_SKIPPED)
+			continue;
+		snprintf(s->h.skipped[s->h.nskipped].name, sizeof(s->h.skipped[0].name), "%s", b->points[i].name);
+		snprintf(s->h.skipped[s->h.nskipped++].why, sizeof(why), "%s", why);
+		return 1;
+	}
+	return 0;
+}
+
 /* Every point, in the order the workload reaches them (all their
- * breakpoints armed at once). -2: the guest ended or hung first. */
+ * breakpoints armed at once), or skipped where the workload says this
+ * kernel cannot run its operation. -2: the guest ended or hung first. */
 static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_vm_ends *ends,
 		     struct hs_snap *s, uint64_t *sites, struct pages *p)
 {
 	unsigned left = 0;
+	uint64_t skip = 0;
+	int rearm = 0;
 	char names[300];
 
 	for (unsigned i = 0; i < b->npoints; i++)
 		if (++left && hs_rsp_break(q, sites[i], 1))
 			return -1;
+	if (!hs_workload_sym("hs_at_skip", &skip) && hs_rsp_break(q, skip, 1))
+		return -1;
 	while (left) {
 		uint64_t pc;
 		unsigned i;
@@ -313,6 +353,19 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct
 
 		if (rc)
 			return rc;
+		/* QEMU's gdbstub stops again at a breakpoint it resumes from: the
+		 * skip label's is lifted when hit, and armed again at the next
+		 * point, for an operation skipped after that one */
+		if (skip && pc == skip) {
+			if ((rc = skipped(q, b, s)) < 0 || hs_rsp_break(q, skip, 0))
+				return -1;
+			left -= (unsigned)rc;
+			rearm = 1;
+			continue;
+		}
+		if (rearm && hs_rsp_break(q, skip, 1))
+			return -1;
+		rearm = 0;
 		for (i = 0; i < b->npoints && sites[i] != pc; i++)
 			;
 		if (i == b->npoints)
@@ -322,7 +375,7 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct
 		s->pts[s->h.npoints].kind = b->points[i].kind;
 		s->pts[s->h.npoints].site = sites[i];
 		if (hs_rsp_break(q, pc, 0) || take_point(q, b, s, p) ||
-		    keep_machine(q, b, b->points[i].name))
+		    keep_machine(q, b, b->points[i].name, &s->pts[s->h.npoints - 1].clock_ns))
 			return -1;
 		left--;
 	}

@@ -157,10 +157,14 @@ int hs_snap_load(const char *path, struct hs_snap *s)
 		return hs_fail("%s: not a snapshot of this hotsim version", path);
 	}
 	if (s->h.npages > (1u << 24) || s->h.npoints > HS_SNAP_MAX_POINTS || !s->h.npoints ||
-	    s->h.ncpus > HS_SNAP_MAX_CPUS) {
+	    s->h.ncpus > HS_SNAP_MAX_CPUS || s->h.nskipped > HS_SNAP_MAX_SKIPPED) {
 		hs_snap_free(s);
 		return hs_fail("%s: damaged snapshot (%u pages, %u points, %u CPUs)", path, s->h.npages,
 			       s->h.npoints, s->h.ncpus);
+	}
+	for (uint32_t i = 0; i < s->h.nskipped; i++) {
+		s->h.skipped[i].name[sizeof(s->h.skipped[i].name) - 1] = 0;
+		s->h.skipped[i].why[sizeof(s->h.skipped[i].why) - 1] = 0;
 	}
 	s->data_off = data_offset(&s->h);
 	need = (size_t)s->data_off + (size_t)s->h.npages * HS_SNAP_PAGE;
@@ -243,6 +247,14 @@ int hs_snap_find(const struct hs_snap *s, const char *name)
 		if (!strncmp(s->pts[i].name, name, sizeof(s->pts[i].name)))
 			return (int)i;
 	return -1;
+}
+
+const char *hs_snap_skipped(const struct hs_snap *s, const char *name)
+{
+	for (uint32_t i = 0; name && i < s->h.nskipped && i < HS_SNAP_MAX_SKIPPED; i++)
+		if (!strncmp(s->h.skipped[i].name, name, sizeof(s->h.skipped[i].name)))
+			return s->h.skipped[i].why;
+	return NULL;
 }
 
 void hs_snap_fill_ram(const struct hs_snap *s, unsigned k, uint8_t *ram)

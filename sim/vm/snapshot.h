@@ -20,6 +20,7 @@
 #define HS_SNAP_PAGE 4096u
 #define HS_SNAP_MAX_POINTS 32	/* points one boot takes (path definitions name them) */
 #define HS_SNAP_MAX_CPUS 8	/* CPUs of a booted machine */
+#define HS_SNAP_MAX_SKIPPED 4	/* points a kernel cannot run, with why */
 
 /* What a point's CPU looked like. Banked stack pointers are both valid
  * (the live one copied from sp). */
@@ -50,6 +51,10 @@ struct hs_snap_hdr {
 	uint32_t npoints;		/* point records follow the header */
 	uint32_t ncpus;			/* CPU records per point, after the points
 					 * (0: a machine of one CPU, none) */
+	/* points the workload could not reach in this kernel, and the reason
+	 * it gave (user_op.h, hs_wl_skip) */
+	uint32_t nskipped, pad;
+	struct { char name[24]; char why[232]; } skipped[HS_SNAP_MAX_SKIPPED];
 };
 
 /* One point: as its definition named it (point.h), and the CPU there. */
@@ -58,6 +63,9 @@ struct hs_snap_point {
 	uint32_t kind;			/* enum hs_point_kind */
 	uint32_t pad;
 	uint64_t site;			/* the workload's svc address */
+	/* QEMU's clock at the stop, ns: from the machine validation saves
+	 * there (hs_mig_clock); 0 where no machine was saved */
+	uint64_t clock_ns;
 	struct hs_snap_regs regs;
 };
 
@@ -102,9 +110,9 @@ struct hs_snap {
 	uint64_t data_off;
 };
 
-/* 4: the page data starts on a page boundary of the file, its checksum
- * in four lanes */
-#define HS_SNAP_MAGIC "hotsim-snap-4\n"
+/* 5: the page data starts on a page boundary of the file, its checksum
+ * in four lanes; the header names the points the kernel could not run */
+#define HS_SNAP_MAGIC "hotsim-snap-5\n"
 
 /* Write s to path (tmp + rename); -1 with hs_errmsg(). */
 int hs_snap_write(const struct hs_snap *s, const char *path);
@@ -130,6 +138,8 @@ void hs_snap_release(const struct hs_snap *s);
 const struct hs_snap_cpu *hs_snap_cpus(const struct hs_snap *s, unsigned k, unsigned *n);
 /* The index of the point named name, or -1. */
 int hs_snap_find(const struct hs_snap *s, const char *name);
+/* Why the workload could not reach point name in this kernel, or NULL. */
+const char *hs_snap_skipped(const struct hs_snap *s, const char *name);
 
 /* 64-bit checksum used for snapshot files (FNV-1a over 8-byte words). */
 uint64_t hs_snap_hash(const void *p, size_t len, uint64_t h);

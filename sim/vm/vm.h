@@ -192,6 +192,8 @@ int hs_qmp_wait_incoming(struct hs_qemu *q, unsigned timeout_ms);
  * (or v already). mig.c. */
 int hs_mig_set_sysreg(const char *path, uint64_t id, uint64_t old, uint64_t v);
 #define HS_MIG_ID_VBAR_EL1 0x603000000013c600ULL
+/* A saved machine's virtual clock, in nanoseconds (mig_clock.c). */
+int hs_mig_clock(const char *path, uint64_t *ns);
 
 /* --- how a boot ends (guest_end.c) -------------------------------------------- */
 
