@@ -1284,23 +1284,31 @@ Test(smp, lmbench_round_trips_validate, .timeout = 900)
 	free(out);
 }
 
-/* A row's typical cycles in `hotsim run`'s table: "NAME  CPU  typical  CYCLES ..." */
-static double row_cycles(const char *out, const char *name, const char *cpu)
+/* Column col (0: typical cycles, 2: instructions per op, the column after
+ * the interval) of a row in `hotsim run`'s table: "NAME  CPU  typical
+ * CYCLES +-95% INSNS ..." */
+static double row_column(const char *out, const char *name, const char *cpu, int col)
 {
 	char want[80];
 	const char *p = out;
-	double v;
+	double v[3];
 
 	snprintf(want, sizeof(want), "\n%s ", name);
 	while ((p = strstr(p, want))) {
 		char c[8];
+		int n = sscanf(p + strlen(want), " %7s typical %lf %lf %lf", c, &v[0], &v[1], &v[2]);
 
-		if (sscanf(p + strlen(want), " %7s typical %lf", c, &v) == 2 && !strcmp(c, cpu))
-			return v;
+		if (n >= 2 + col && !strcmp(c, cpu))
+			return v[col];
 		p++;
 	}
 	cr_assert_fail("no row %s on %s: %.4000s", name, cpu, out);
 	return 0;
+}
+
+static double row_cycles(const char *out, const char *name, const char *cpu)
+{
+	return row_column(out, name, cpu, 0);
 }
 
 /*
@@ -1377,24 +1385,9 @@ Test(smp, debian_images_unpinned, .timeout = 1800)
 	}
 }
 
-/* A row's instructions per op in `hotsim run`'s table (the column after
- * the interval) */
 static double row_insns(const char *out, const char *name, const char *cpu)
 {
-	char want[80];
-	const char *p = out;
-	double cy, ci, v;
-
-	snprintf(want, sizeof(want), "\n%s ", name);
-	while ((p = strstr(p, want))) {
-		char c[8];
-
-		if (sscanf(p + strlen(want), " %7s typical %lf %lf %lf", c, &cy, &ci, &v) == 4 && !strcmp(c, cpu))
-			return v;
-		p++;
-	}
-	cr_assert_fail("no row %s on %s: %.4000s", name, cpu, out);
-	return 0;
+	return row_column(out, name, cpu, 2);
 }
 
 /*

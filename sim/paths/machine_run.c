@@ -66,26 +66,25 @@ static int idle(const struct machine *m)
 static uint64_t resume_ns(const struct hs_snap_point *pt, const struct hs_snap_cpu *c, unsigned n)
 {
 	uint64_t read = pt->regs.x[9], at = UINT64_MAX, period = 1000000000ULL / pt->regs.cntfrq;
-	int idle = 1;
+	int idle = 1, running = 0;
 
 	if (pt->clock_ns)
 		return pt->clock_ns;
 	for (unsigned i = 0; i < n; i++) {
 		if ((c[i].regs.cntv_ctl & 7) == 1 && c[i].regs.cntv_cval > read && c[i].regs.cntv_cval < at)
 			at = c[i].regs.cntv_cval;
-		if (!(c[i].flags & HS_SNAP_CPU_STOPPED) &&
-		    (!(c[i].flags & HS_SNAP_CPU_HALTED) || (c[i].gic.pending & c[i].gic.enable)))
-			idle = 0;
+		if (c[i].flags & HS_SNAP_CPU_STOPPED)
+			continue;
+		running |= !(c[i].flags & HS_SNAP_CPU_HALTED);
+		idle &= (c[i].flags & HS_SNAP_CPU_HALTED) && !(c[i].gic.pending & c[i].gic.enable);
 	}
-	if (idle && at != UINT64_MAX)
+	/* QEMU's clock stayed at the read where a CPU was running (saved
+	 * machines say so), but the replay from there stalls on one cached
+	 * 4-CPU snapshot (6.12-board's unix point, a CPU running in
+	 * sched_clock): not yet understood, so such a point still resumes at
+	 * the earliest deadline ahead, as where every CPU was idle */
+	if ((idle || running) && at != UINT64_MAX)
 		return at * period;
-	/* QEMU's clock stayed at the read (saved machines say so), but the
-	 * replay from there stalls on one cached 4-CPU snapshot (6.12-board's
-	 * unix point, a CPU running in sched_clock): not yet understood, so a
-	 * running CPU's point still resumes at the earliest deadline ahead */
-	for (unsigned i = 0; i < n; i++)
-		if (!(c[i].flags & (HS_SNAP_CPU_STOPPED | HS_SNAP_CPU_HALTED)) && at != UINT64_MAX)
-			return at * period;
 	return read * period + period / 2;
 }
 

@@ -96,6 +96,9 @@ int hs_boot_state_adopt(struct hs_boot_state *b, const struct hs_patched *pt, co
  * -1 with hs_errmsg() saying why there is no booted state. */
 int hs_boot_state_init(struct hs_boot_state *b, const struct hs_patched *pt, const struct hs_path_set *set);
 void hs_boot_state_free(struct hs_boot_state *b);
+/* The modelled core's patching overlaid on the booted kernel, checked
+ * against what boot patched (booted_overlay.c); b's runner is made. */
+int hs_boot_overlay(struct hs_boot_state *b, const struct hs_patched *pt);
 /* Where d's replay stops the guest for its ticks (0: nowhere). */
 uint64_t hs_boot_warp_site(const struct hs_boot_state *b, const struct hs_path_def *d);
 /* Run d's booted form into out (its trace is initialised): warmup +
