@@ -41,8 +41,8 @@ static const char *use_of(const struct ms_cell *c)
 }
 
 /* The first row's state of m (less what the line above said, its prefix
- * `said`): where its numbers come from */
-static void state_line(const char *head, const struct ms_image *m, const char *said)
+ * `said`): where its numbers come from. Returns that state, or NULL. */
+static const char *state_line(const char *head, const struct ms_image *m, const char *said)
 {
 	char line[1000];
 
@@ -55,8 +55,9 @@ static void state_line(const char *head, const struct ms_image *m, const char *s
 				st += n + 2;
 			snprintf(line, sizeof(line), "%s: %s", m->rows[i].core->name, st);
 			rp_wrap(stdout, head, "         ", line, RP_TEXT_WIDTH);
-			return;
+			return m->rows[i].state;
 		}
+	return NULL;
 }
 
 static void text_head(const struct ms_fidelity *f)
@@ -66,12 +67,7 @@ static void text_head(const struct ms_fidelity *f)
 	printf("\nboard %s: %s\n", b->name, b->full);
 	rp_wrap(stdout, "  ran    ", "         ", b->kernel, RP_TEXT_WIDTH);
 	rp_wrap(stdout, "  cells  ", "         ", b->source, RP_TEXT_WIDTH);
-	const char *said = NULL;
-
-	state_line("  state  ", &f->img, NULL);
-	for (int i = 0; i < f->img.nrows && !said; i++)
-		said = f->img.rows[i].state[0] ? f->img.rows[i].state : NULL;
-	state_line("  cpus   ", &f->machine, said);
+	state_line("  cpus   ", &f->machine, state_line("  state  ", &f->img, NULL));
 }
 
 /* The error line's unpinned part, "" when no cell ran on the machine */

@@ -286,6 +286,8 @@ unsigned hs_session_npoints(const struct hs_session *s);
 /* Why this kernel could not run the operation of point `point` (its
  * workload skipped it: no AF_UNIX without networking), or NULL. */
 const char *hs_session_skipped(const struct hs_session *s, const char *point);
+/* How every output leads the reason a kernel cannot run a point's operation */
+#define HS_SNAP_SKIPPED "the workload's operation fails in this kernel: "
 int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out);
 
 /*

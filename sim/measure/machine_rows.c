@@ -29,14 +29,18 @@
 enum { P_WHOLE, P_WAKER, P_IPI, P_EXIT, P_WAKEE, NPARTS };
 static const char *const part_names[NPARTS] = { "", "waker", "ipi", "wfi-exit", "wakee" };
 
+/* The point named name, or -1 saying why it is not in the state. */
 static int find_point(struct hs_session *s, const char *name, unsigned *k)
 {
 	struct hs_machine_point mp;
+	const char *skip = hs_session_skipped(s, name);
 
 	for (*k = 0; *k < hs_session_npoints(s); (*k)++)
 		if (!hs_session_machine(s, *k, &mp) && !strcmp(mp.name, name))
 			return 0;
-	return -1;
+	if (skip)
+		return hs_fail(HS_SNAP_SKIPPED "%s", skip);
+	return hs_fail("the %s point is not in the booted state", name);
 }
 
 /* A CPU's work on the path, with the uncalibrated share its op has */
@@ -186,11 +190,7 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		nops = HS_MACHINE_MAX_OPS;
 	if (!(mc = malloc(sizeof(*mc))))
 		return hs_fail("out of memory");
-	if (find_point(s, d->boot.point->name, &k) && hs_session_skipped(s, d->boot.point->name))
-		hs_fail("the workload's operation fails in this kernel: %s", hs_session_skipped(s, d->boot.point->name));
-	else if (find_point(s, d->boot.point->name, &k))
-		hs_fail("the %s point is not in the booted state", d->boot.point->name);
-	else if (!ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state)) {
+	if (!find_point(s, d->boot.point->name, &k) && !ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state)) {
 		free(mc);
 		return 0;
 	}

@@ -174,7 +174,7 @@ static int point_of(const struct hs_boot_state *b, const struct hs_path_def *d)
 	const char *skip = hs_snap_skipped(&b->snap, d->boot.point->name);
 
 	if (k < 0 && skip)
-		return hs_fail("the workload's operation fails in this kernel: %s", skip);
+		return hs_fail(HS_SNAP_SKIPPED "%s", skip);
 	if (k < 0)
 		return hs_fail("%s: the snapshot has no %s point", d->name, d->boot.point->name);
 	return k;

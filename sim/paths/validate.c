@@ -274,7 +274,7 @@ int hs_validate(const struct hs_patched *pt, const struct hs_path_set *set,
 		else if (!booted)
 			snprintf(out[i].why, sizeof(out[i].why), "%s", why);
 		else if ((out[i].unrunnable = hs_snap_skipped(&b.snap, bp->name) != NULL))
-			snprintf(out[i].why, sizeof(out[i].why), "the workload's operation fails in this kernel: %.600s",
+			snprintf(out[i].why, sizeof(out[i].why), HS_SNAP_SKIPPED "%.600s",
 				 hs_snap_skipped(&b.snap, bp->name));
 		else if (!same_snapshot(&fresh, &b.snap, bp->name, out[i].why, sizeof(out[i].why)))
 			continue;

@@ -91,7 +91,7 @@ static void validate_point(struct hs_boot_state *b, const char *dir, const struc
 		const char *skip = hs_snap_skipped(&b->snap, d->boot.point->name);
 
 		if ((v->unrunnable = skip != NULL))
-			snprintf(v->why, sizeof(v->why), "the workload's operation fails in this kernel: %.600s", skip);
+			snprintf(v->why, sizeof(v->why), HS_SNAP_SKIPPED "%.600s", skip);
 		else
 			snprintf(v->why, sizeof(v->why), "%s", !mr ? "out of memory" : "the point is not in the boot");
 		goto out;

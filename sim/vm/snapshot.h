@@ -138,7 +138,8 @@ void hs_snap_release(const struct hs_snap *s);
 const struct hs_snap_cpu *hs_snap_cpus(const struct hs_snap *s, unsigned k, unsigned *n);
 /* The index of the point named name, or -1. */
 int hs_snap_find(const struct hs_snap *s, const char *name);
-/* Why the workload could not reach point name in this kernel, or NULL. */
+/* Why the workload could not reach point name in this kernel, or NULL
+ * (outputs say it after HS_SNAP_SKIPPED, paths.h). */
 const char *hs_snap_skipped(const struct hs_snap *s, const char *name);
 
 /* 64-bit checksum used for snapshot files (FNV-1a over 8-byte words). */
