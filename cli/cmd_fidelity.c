@@ -36,7 +36,10 @@ static const char *use_of(const struct ms_cell *c)
 		return "unpinned";
 	if (!c->cpus)
 		return "unpinned, hotsim 1 CPU";
-	snprintf(buf, sizeof(buf), "unpinned, %u CPUs", c->cpus);
+	if (c->one_cpu)
+		snprintf(buf, sizeof(buf), "unpinned, ran on 1 of %u", c->cpus);
+	else
+		snprintf(buf, sizeof(buf), "unpinned, %u CPUs", c->cpus);
 	return buf;
 }
 
@@ -101,10 +104,9 @@ static void text(const struct ms_fidelity *f)
 	if (f->worst_cell >= 0)
 		printf("largest: %.1f%% (%s)\n", f->worst, f->cells[f->worst_cell].c->bench);
 	for (int i = 0; i < f->ncells; i++) {
-		char note[400];
+		char note[680];
 
-		snprintf(note, sizeof(note), "%s: %s", f->cells[i].c->bench,
-			 f->cells[i].ok ? f->cells[i].c->note : f->cells[i].why);
+		snprintf(note, sizeof(note), "%s: %s", f->cells[i].c->bench, f->cells[i].note);
 		rp_wrap(stdout, "  ", "    ", note, RP_TEXT_WIDTH);
 	}
 }
@@ -152,8 +154,9 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 			json_num(j, "ratio", c->hotsim / c->board, 4);
 			json_bool(j, "booted", c->booted);
 			json_uint(j, "cpus", c->cpus ? c->cpus : 1);
+			json_bool(j, "one_cpu", c->one_cpu);
 		}
-		json_str(j, "note", c->ok ? c->c->note : c->why);
+		json_str(j, "note", c->note);
 		json_end_obj(j);
 	}
 	json_end_arr(j);

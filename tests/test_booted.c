@@ -1284,6 +1284,33 @@ Test(smp, lmbench_round_trips_validate, .timeout = 900)
 	free(out);
 }
 
+/*
+ * A CPU spinning with wfe gives up its turn, as QEMU's round-robin does
+ * (EXCP_YIELD), so the CPU it waits for runs: two processes pass a token
+ * through a shared page, each waiting for it in a wfe loop of four
+ * instructions. A steady pass is then a few turns of a few instructions:
+ * the site's CPU stores the token and spins once, the other sees it,
+ * answers and spins once, the first sees the answer - each CPU under 64
+ * instructions an op, and both run in every op. A replay that ran the
+ * spinning CPU on to its timer deadline spun until its trace limit.
+ */
+Test(smp, a_spin_on_wfe_yields_the_turn, .timeout = 900)
+{
+	char args[512], *out;
+	unsigned long v[8][4][4];
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2 --workload tests/workloads/wfe_spin.c "
+		 "--point user.pass --ops 8", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(op_lines(out, 2, v, 8), 8, "%.4000s", out);
+	for (unsigned o = 2; o < 8; o++)
+		for (unsigned i = 0; i < 2; i++)
+			cr_assert(v[o][i][0] > 0 && v[o][i][0] < 64, "op %u cpu%u: %lu instructions: %.4000s", o, i,
+				  v[o][i][0], out);
+	free(out);
+}
+
 /* Column col (0: typical cycles, 2: instructions per op, the column after
  * the interval) of a row in `hotsim run`'s table: "NAME  CPU  typical
  * CYCLES +-95% INSNS ..." */

@@ -145,6 +145,8 @@ A64_INSN_FUNCS(exc_gen, 0xffe00000u, 0xd4000000u)	/* svc, hvc, smc, brk, hlt, dc
 A64_INSN_FUNCS(smc0, 0xffffffffu, 0xd4000003u)		/* smc #0 */
 A64_INSN_FUNCS(nop, 0xffffffffu, 0xd503201fu)
 A64_INSN_FUNCS(wfi, 0xffffffffu, 0xd503207fu)
+A64_INSN_FUNCS(wfe, 0xffffffffu, 0xd503205fu)
+A64_INSN_FUNCS(yield, 0xffffffffu, 0xd503203fu)
 A64_INSN_FUNCS(b, 0xfc000000u, 0x14000000u)		/* b imm26 */
 A64_INSN_FUNCS(bl, 0xfc000000u, 0x94000000u)		/* bl imm26 */
 A64_INSN_FUNCS(sys_space, 0xffc00000u, 0xd5000000u)	/* mrs/msr/sys/sysl, hints, barriers */
@@ -156,6 +158,7 @@ A64_INSN_FUNCS(str_x_uimm, 0xffc00000u, 0xf9000000u)	/* str Xt, [Xn, #uimm12 * 8
 A64_INSN_FUNCS(dsb, 0xfffff0ffu, 0xd503309fu)		/* dsb <option> */
 A64_INSN_FUNCS(mrs_tpidr_el1, 0xffffffe0u, 0xd538d080u)	/* mrs Xt, tpidr_el1 */
 A64_INSN_FUNCS(mrs_sp_el0, 0xffffffe0u, 0xd5384100u)	/* mrs Xt, sp_el0 */
+A64_INSN_FUNCS(mrs_cntvct, 0xffffffe0u, 0xd53be040u)	/* mrs Xt, cntvct_el0 */
 A64_INSN_FUNCS(mov_x30_to_x9, 0xffffffffu, 0xaa1e03e9u)	/* mov x9, x30 (ftrace's entry word) */
 A64_INSN_FUNCS(mov_reg, 0xffe0ffe0u, 0xaa0003e0u)	/* mov Xd, Xm (orr Xd, xzr, Xm) */
 A64_INSN_FUNCS(ldr_w_uimm, 0xffc00000u, 0xb9400000u)	/* ldr Wt, [Xn, #uimm] */
@@ -164,6 +167,12 @@ A64_INSN_FUNCS(add_w_1, 0xfffffc00u, 0x11000400u)	/* add Wd, Wn, #1 */
 A64_INSN_FUNCS(lse_cas, 0x3fa07c00u, 0x08a07c00u)	/* cas{a,l,al}{b,h,} */
 A64_INSN_FUNCS(lse_swp, 0x3f20fc00u, 0x38208000u)	/* swp{a,l,al}{b,h,} */
 A64_INSN_FUNCS(lse_ldop, 0x3f208c00u, 0x38200000u)	/* ld<op>{a,l,al}{b,h,} (st<op>: Rt = xzr) */
+
+/* wfe or yield: the hints a spin-wait gives */
+static inline int a64_is_spin_hint(uint32_t w)
+{
+	return a64_is_wfe(w) || a64_is_yield(w);
+}
 A64_INSN_FUNCS(add_reg, 0x7fe0fc00u, 0x0b000000u)	/* add Rd, Rn, Rm (no shift) */
 A64_INSN_FUNCS(eor_reg, 0x7f200000u, 0x4a000000u)	/* eor Rd, Rn, Rm{, shift} */
 A64_INSN_FUNCS(movz_x, 0xff800000u, 0xd2800000u)	/* movz Xd, #imm16{, lsl #16*hw} */

@@ -277,7 +277,10 @@ struct ms_cell {
 	int booted;			/* every term's row from the booted state */
 	unsigned cpus;			/* a term ran on the board's machine of
 					 * this many CPUs (0: every one on one) */
-	char why[240];			/* !ok: why there is no number */
+	int one_cpu;			/* ...but its sampled round trips never
+					 * left one CPU (no IPI) */
+	char note[600];			/* the board's note on it; !ok: why there
+					 * is no number */
 };
 
 #define MS_MAX_CELLS 24

@@ -271,6 +271,7 @@ static const struct hs_backend booted_backend = {
 	.event = hs_bt_event,
 	.at_warp = at_warp,
 	.wfx = hs_bt_wfx,
+	.spin_hint = hs_bt_spin_hint,
 	.gic_ack = hs_bt_gic_ack,
 	.gic_pending = hs_bt_pending,
 	.gic_eoi = hs_bt_gic_eoi,

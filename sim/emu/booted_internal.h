@@ -171,6 +171,7 @@ void hs_bt_warp(struct hs_runner *r);
 /* pc is a range op's marker (hs_bt_opspec.range_*): begin or end an op. */
 void hs_bt_range_mark(struct hs_runner *r, uint64_t pc);
 void hs_bt_wfx(struct hs_runner *r);
+void hs_bt_spin_hint(struct hs_runner *r);
 /* the INTID an IRQ would deliver now (1023: none) */
 uint32_t hs_bt_pending(const struct hs_runner *r);
 uint32_t hs_bt_gic_ack(struct hs_runner *r);

@@ -206,8 +206,13 @@ void hs_bt_wfx(struct hs_runner *r)
 {
 	struct hs_booted *bt = bt_of(r);
 
-	if (hs_bt_pending(r) != SPURIOUS)
+	if (hs_bt_pending(r) != SPURIOUS) {
+		/* an interrupt is pending (masked: the idle loop's wfi): the wfi
+		 * completes at once, as QEMU's does (cpu_has_work); Unicorn's
+		 * would halt and end the run, so it is stepped over */
+		hs_rt_set_reg(r, UC_ARM64_REG_PC, hs_rt_reg(r, UC_ARM64_REG_PC) + 4);
 		return;
+	}
 	if (bt->ncpus > 1) {
 		/* another CPU runs until an interrupt comes for this one */
 		bt->halted = 1;
@@ -218,6 +223,20 @@ void hs_bt_wfx(struct hs_runner *r)
 		return;
 	}
 	jump_to_deadline(r);
+}
+
+/* wfe or yield on a machine of more than one CPU: QEMU's round-robin
+ * (TCG without parallel CPUs) ends the CPU's turn right after it
+ * (EXCP_YIELD), so a CPU spinning on a lock lets the holder run; the
+ * architecture's event register plays no part there. */
+void hs_bt_spin_hint(struct hs_runner *r)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	if (bt->ncpus <= 1)
+		return;
+	bt->yield_at = r->icount;	/* the hint is the turn's last */
+	r->next_event = r->icount;
 }
 
 int hs_bt_warp_idle(struct hs_runner *r)

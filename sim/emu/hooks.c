@@ -117,14 +117,14 @@ static void answer_call(struct hs_runner *r, uc_engine *uc, const struct hs_hook
 #define HK_SYSREG	0x01	/* MRS/MSR/SYS: noted in the trace */
 #define HK_CALL		0x02	/* pushes the call stack */
 #define HK_RET		0x04	/* pops it */
-#define HK_BACKEND	0x08	/* eret, wfi, dc zva, tlbi, dsb: the backend's */
+#define HK_BACKEND	0x08	/* eret, wfi, wfe, yield, dc zva, tlbi, dsb: the backend's */
 
 static uint8_t kind_of(const struct a64_insn *in)
 {
 	return (uint8_t)((in->cls == A64_C_MRS || in->cls == A64_C_MSR || in->cls == A64_C_SYS ? HK_SYSREG : 0) |
 			 (in->cls == A64_C_CALL || in->cls == A64_C_CALL_IND ? HK_CALL : 0) |
 			 (in->cls == A64_C_RET ? HK_RET : 0) |
-			 (in->cls == A64_C_ERET || a64_is_wfi(in->word) || a64_is_dc_zva(in->word) ||
+			 (in->cls == A64_C_ERET || a64_is_wfi(in->word) || a64_is_spin_hint(in->word) || a64_is_dc_zva(in->word) ||
 			  (in->cls == A64_C_SYS && a64_is_tlbi_el1(in->word)) || a64_is_dsb(in->word) ? HK_BACKEND : 0));
 }
 
@@ -254,6 +254,8 @@ void hs_rt_on_code(uc_engine *uc, uint64_t pc, uint32_t size, void *ud)
 		r->be->eret(r);
 	else if (r->be->wfx && a64_is_wfi(in->word))
 		r->be->wfx(r);
+	else if (r->be->spin_hint && a64_is_spin_hint(in->word))
+		r->be->spin_hint(r);
 	else if (r->be->written && a64_is_dc_zva(in->word))
 		/* dc zva has no store hook: the largest block (DCZID_EL0.BS 7, 512 bytes) */
 		r->be->written(r, hs_rt_x(r, a64_rt(in->word)) & ~511ULL, 512);

@@ -56,8 +56,10 @@ struct hs_backend {
 	int (*event)(struct hs_runner *r, uint64_t pc);
 	/* pc is in [r->warp_lo, r->warp_hi]: the backend's stop sites */
 	void (*at_warp)(struct hs_runner *r, uint64_t pc);
-	/* wfi/wfe is about to execute */
+	/* wfi is about to execute */
 	void (*wfx)(struct hs_runner *r);
+	/* wfe or yield, a spin-wait's hint, is about to execute */
+	void (*spin_hint)(struct hs_runner *r);
 	/* the GIC CPU interface, when the backend models its interrupts:
 	 * acknowledge (IAR: the INTID, 1023 none), the highest pending
 	 * (HPPIR), end (EOIR/DIR), and ICC_SGI1R_EL1 written */

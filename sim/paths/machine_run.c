@@ -53,37 +53,48 @@ static int idle(const struct machine *m)
 	return 1;
 }
 
+/* The latest counter value a CPU of the machine has read: the site's
+ * (x9, point.h), or later a running CPU's that stopped right after its
+ * own read (QEMU ran it after the site's read, before the site's CPU
+ * reached the site). */
+static uint64_t latest_read(const struct hs_snap_point *pt, const struct hs_snap_cpu *c, const struct machine *m)
+{
+	uint64_t read = pt->regs.x[9];
+
+	for (unsigned i = 0; i < m->n; i++) {
+		const uint32_t *w = c[i].flags ? NULL : hs_rt_host(m->cpu[i], c[i].regs.pc - 4, 4);
+		unsigned rt = w && a64_is_mrs_cntvct(*w) ? a64_rt(*w) : 31;
+
+		if (rt < 31 && c[i].regs.x[rt] > read)
+			read = c[i].regs.x[rt];
+	}
+	return read;
+}
+
 /* The machine's clock when QEMU resumes it at the point, in ns: known to
  * the instruction where validation saved the machine there (clock_ns).
  * Otherwise: when the site's CPU stops with every other one idle - halted,
  * nothing pending at its GIC (QEMU's all_cpu_threads_idle) - QEMU's main
  * loop moves the clock to the earliest timer deadline ahead before the
  * stop takes hold (its icount warp; the deadline's own timer has not run:
- * it fires as the machine resumes); with another CPU about to wake the
- * clock stays where the site read it (x9, point.h), somewhere in that
+ * it fires as the machine resumes); with another CPU running or about to
+ * wake the clock stays where the CPUs last read it, somewhere in that
  * 16 ns tick: its middle is taken. One CPU's point has its own deadline
  * (the snapshot's counter). */
-static uint64_t resume_ns(const struct hs_snap_point *pt, const struct hs_snap_cpu *c, unsigned n)
+static uint64_t resume_ns(const struct hs_snap_point *pt, const struct hs_snap_cpu *c, const struct machine *m)
 {
-	uint64_t read = pt->regs.x[9], at = UINT64_MAX, period = 1000000000ULL / pt->regs.cntfrq;
-	int idle = 1, running = 0;
+	uint64_t read = latest_read(pt, c, m), at = UINT64_MAX, period = 1000000000ULL / pt->regs.cntfrq;
+	int idle = 1;
 
 	if (pt->clock_ns)
 		return pt->clock_ns;
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < m->n; i++) {
 		if ((c[i].regs.cntv_ctl & 7) == 1 && c[i].regs.cntv_cval > read && c[i].regs.cntv_cval < at)
 			at = c[i].regs.cntv_cval;
-		if (c[i].flags & HS_SNAP_CPU_STOPPED)
-			continue;
-		running |= !(c[i].flags & HS_SNAP_CPU_HALTED);
-		idle &= (c[i].flags & HS_SNAP_CPU_HALTED) && !(c[i].gic.pending & c[i].gic.enable);
+		if (!(c[i].flags & HS_SNAP_CPU_STOPPED))
+			idle &= (c[i].flags & HS_SNAP_CPU_HALTED) && !(c[i].gic.pending & c[i].gic.enable);
 	}
-	/* QEMU's clock stayed at the read where a CPU was running (saved
-	 * machines say so), but the replay from there stalls on one cached
-	 * 4-CPU snapshot (6.12-board's unix point, a CPU running in
-	 * sched_clock): not yet understood, so such a point still resumes at
-	 * the earliest deadline ahead, as where every CPU was idle */
-	if ((idle || running) && at != UINT64_MAX)
+	if (idle && at != UINT64_MAX)
 		return at * period;
 	return read * period + period / 2;
 }
@@ -117,7 +128,7 @@ static int enter(struct hs_boot_state *b, unsigned k, struct machine *m)
 			hs_bt_halt(m->cpu[i]);
 	}
 	if (m->n > 1) {
-		uint64_t ns = resume_ns(&b->snap.pts[k], c, n);
+		uint64_t ns = resume_ns(&b->snap.pts[k], c, m);
 
 		for (unsigned i = 0; i < m->n; i++) {
 			hs_bt_set_clock(m->cpu[i], ns);
