@@ -58,8 +58,8 @@ void hs_bt_set_clock(struct hs_runner *r, uint64_t ns);
 int hs_bt_yielded(const struct hs_runner *r);
 void hs_bt_slice(struct hs_runner *r, uint64_t insns);
 uint64_t hs_bt_until_deadline(const struct hs_runner *r);
-/* The turn ended at its own timer write, which kicked every CPU (QEMU's
- * rr_kick_vcpu_thread). A round of turns begins: QEMU runs the timers
+/* The turn ended at its own timer write or broadcast TLB invalidation,
+ * which kicked every CPU (QEMU's rr_kick_vcpu_thread). A round of turns begins: QEMU runs the timers
  * whose deadline has passed (icount_handle_deadline). */
 int hs_bt_kicked(const struct hs_runner *r);
 void hs_bt_round(struct hs_runner *r);

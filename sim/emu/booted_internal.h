@@ -114,7 +114,7 @@ struct hs_booted {
 	unsigned ncpus, self;
 	int halted;			/* stopped at a wfi with nothing to take */
 	int yielded;			/* stopped for another CPU's timer */
-	int kicked;			/* ... by its own timer write (timer_written) */
+	int kicked;			/* ... by its own kick (hs_bt_end_turn) */
 	int fired;			/* its deadline passed and QEMU ran its timer */
 	uint64_t yield_at;		/* icount the slice ends after (hs_bt_slice) */
 	struct hs_bt_counts counts;	/* since the last enter */
@@ -172,6 +172,9 @@ void hs_bt_warp(struct hs_runner *r);
 void hs_bt_range_mark(struct hs_runner *r, uint64_t pc);
 void hs_bt_wfx(struct hs_runner *r);
 void hs_bt_spin_hint(struct hs_runner *r);
+/* The machine's CPU ends its turn after the instruction executing;
+ * kick: it kicked every CPU (each other one begins a round of its own). */
+void hs_bt_end_turn(struct hs_runner *r, int kick);
 /* the INTID an IRQ would deliver now (1023: none) */
 uint32_t hs_bt_pending(const struct hs_runner *r);
 uint32_t hs_bt_gic_ack(struct hs_runner *r);

@@ -207,6 +207,10 @@ void hs_bt_tlbi(struct hs_runner *r, uint32_t word, uint64_t xt)
 	else
 		bt->stale |= STALE_USER | STALE_KERNEL;
 	r->tlb_stale = 1;
+	/* inner shareable (CRm 3): QEMU queues the flush on every vCPU
+	 * (tlb_flush_*_all_cpus_synced), which kicks the one running */
+	if (bt->ncpus > 1 && crm == 3)
+		hs_bt_end_turn(r, 1);
 }
 
 void hs_bt_dsb(struct hs_runner *r)

@@ -231,12 +231,8 @@ void hs_bt_wfx(struct hs_runner *r)
  * architecture's event register plays no part there. */
 void hs_bt_spin_hint(struct hs_runner *r)
 {
-	struct hs_booted *bt = bt_of(r);
-
-	if (bt->ncpus <= 1)
-		return;
-	bt->yield_at = r->icount;	/* the hint is the turn's last */
-	r->next_event = r->icount;
+	if (bt_of(r)->ncpus > 1)
+		hs_bt_end_turn(r, 0);
 }
 
 int hs_bt_warp_idle(struct hs_runner *r)
@@ -365,8 +361,15 @@ static void timer_written(struct hs_runner *r)
 		if (i != bt->self && (o->ctl & 1) && due > now && due <= mine)
 			return;
 	}
-	bt->yield_at = r->icount;
-	bt->kicked = 1;
+	hs_bt_end_turn(r, 1);
+}
+
+void hs_bt_end_turn(struct hs_runner *r, int kick)
+{
+	struct hs_booted *bt = bt_of(r);
+
+	bt->yield_at = r->icount;	/* the instruction at the count is the turn's last */
+	bt->kicked |= kick;
 	r->next_event = r->icount;
 }
 
