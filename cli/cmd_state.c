@@ -123,7 +123,7 @@ static const char *guess(int calibrated)
 static void text_ops(const struct ms_machine_cost *mc, const char *core)
 {
 	const struct hs_machine_run *mr = &mc->run;
-	uint64_t sum = 0, lo = UINT64_MAX, hi = 0, part[4] = { 0 };
+	uint64_t sum = 0, lo = UINT64_MAX, hi = 0, part[5] = { 0 };
 	unsigned from = steady_from(mr), n = 0;
 
 	printf("  replayed, every CPU (instructions, SGIs sent, IRQs taken, wfi halts); op 0 takes the "
@@ -158,6 +158,7 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 			part[1] += op->path_other;
 			part[2] += op->path_ipi;
 			part[3] += op->path_exit;
+			part[4] += op->path_irq;
 			n++;
 		}
 	}
@@ -167,8 +168,8 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 	       from, mr->nops - 1, (double)sum / n, (unsigned long long)lo, (unsigned long long)hi, mc->sgi_wakes,
 	       mc->timer_wakes);
 	printf("  its critical path, mean cycles: cpu%u's work %.0f, the other CPUs' work %.0f, IPI delivery %.0f, "
-	       "exit from wfi %.0f\n", mr->site_cpu, (double)part[0] / n, (double)part[1] / n, (double)part[2] / n,
-	       (double)part[3] / n);
+	       "exit from wfi %.0f, IRQs taken (vector to eret) %.0f\n", mr->site_cpu, (double)part[0] / n,
+	       (double)part[1] / n, (double)part[2] / n, (double)part[3] / n, (double)part[4] / n);
 }
 
 static void json_ops(struct json *j, const struct ms_machine_cost *mc)
@@ -186,6 +187,7 @@ static void json_ops(struct json *j, const struct ms_machine_cost *mc)
 		json_uint(j, "other_cycles", mc->op[o].path_other);
 		json_uint(j, "ipi_cycles", mc->op[o].path_ipi);
 		json_uint(j, "wfi_exit_cycles", mc->op[o].path_exit);
+		json_uint(j, "irq_cycles", mc->op[o].path_irq);
 		json_end_obj(j);
 		json_begin_arr(j, "cpus");
 		for (unsigned i = 0; i < mr->ncpus; i++) {
@@ -195,6 +197,7 @@ static void json_ops(struct json *j, const struct ms_machine_cost *mc)
 			json_uint(j, "insns", c->insns);
 			json_uint(j, "sgis", c->sgis);
 			json_uint(j, "irqs", c->irqs);
+			json_uint(j, "irq_insns", mc->op[o].irq_insns[i]);
 			json_uint(j, "halts", c->halts);
 			json_uint(j, "busy_cycles", mc->op[o].busy[i]);
 			json_uint(j, "idle_cycles", mc->op[o].idle[i]);

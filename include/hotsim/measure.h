@@ -186,13 +186,15 @@ struct ms_machine_op {
 	/* data accesses to a line another CPU wrote (HS_T_REMOTE, trace.h) */
 	unsigned remote[HS_MACHINE_MAX_CPUS];
 	/* the latency's critical path, walked back from the op's end: the
-	 * site CPU's work, the other CPUs' work, the IPIs' deliveries and the
-	 * exits from wfi on it (they sum to the latency) */
-	uint64_t path_site, path_other, path_ipi, path_exit;
+	 * site CPU's work, the other CPUs' work, the IPIs' deliveries, the
+	 * exits from wfi and the IRQs taken on it - from each IRQ vector to
+	 * its eret, out of the work (they sum to the latency) */
+	uint64_t path_site, path_other, path_ipi, path_exit, path_irq;
+	unsigned irq_insns[HS_MACHINE_MAX_CPUS];	/* each CPU's, on the path or not */
 };
 /* The steady ops' (2 on) mean latency and critical-path parts, cycles */
 struct ms_machine_means {
-	double latency, site, other, ipi, exit;
+	double latency, site, other, ipi, exit, irq;
 };
 #define MS_MACHINE_MAX_LAYOUTS 17
 struct ms_machine_cost {
@@ -201,8 +203,9 @@ struct ms_machine_cost {
 	double ipi_latency, wfi_exit;		/* the parameters used, cycles */
 	int ipi_calibrated, wfi_calibrated;
 	unsigned sgi_wakes, timer_wakes;	/* timer wakes wait nothing */
-	/* distinct instruction bytes of ops 2 on: every CPU, the site's, the others' */
-	uint64_t code_bytes, code_bytes_site, code_bytes_other;
+	/* distinct instruction bytes of ops 2 on: every CPU, the site's and
+	 * the others' outside IRQs, every CPU's in them */
+	uint64_t code_bytes, code_bytes_site, code_bytes_other, code_bytes_irq;
 	/* with o->noise: the recorded layout's means and each other's (the
 	 * layout band, as cost.c moves a path's code and data) */
 	struct ms_machine_means layout[MS_MACHINE_MAX_LAYOUTS];

@@ -17,7 +17,8 @@
  * next: for the unpinned ping-pong, the round trip with both hops of the
  * IPI on its critical path, and with what each CPU does after its SGI
  * (returning, reading, idling) off it; the latency's critical path is
- * walked back through the wakes, in parts (critical_path).
+ * walked back through the wakes, in parts (critical_path), the IRQs the
+ * CPUs took on it (from vector to eret: in_irq) a part of their own.
  *
  * The lines the CPUs share move between them: an access to a line
  * another CPU wrote since this one held it (flagged by the replay,
@@ -42,9 +43,12 @@ struct wait {
 };
 
 /* One CPU's clock: its instructions' cycles so far (pre[i]: before
- * record i) and the waits at its wakes, in order. */
+ * record i) and the waits at its wakes, in order; once the waits are
+ * known, t[i]: its time at record i, waits included. */
 struct clock {
 	uint64_t *pre, *upre;	/* upre: the uncalibrated share of pre */
+	uint64_t *ipre, *icnt;	/* of pre: taking IRQs (in_irq), and those records */
+	uint64_t *t;
 	size_t n;
 	struct wait *w;
 	unsigned nw;
@@ -82,8 +86,36 @@ static void free_clock(struct clock *c)
 {
 	free(c->pre);
 	free(c->upre);
+	free(c->ipre);
+	free(c->icnt);
+	free(c->t);
 	free(c->w);
 	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * Which records take an IRQ: from the first instruction of an IRQ vector
+ * (an exception entry at offset 0x080 of one of the table's four 0x200
+ * groups: VBAR_EL1 is 2 KB aligned) to the eret that leaves that
+ * exception, whatever the handler raised in between. in[i] is 1 for those.
+ */
+static void in_irq(const struct hs_trace *t, uint8_t *in)
+{
+	unsigned depth = 0, irq_at = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->v[i].flags & HS_T_EXC_ENTRY) {
+			depth++;
+			if (!irq_at && (hs_trace_pc(t, i) & 0x180) == 0x080)
+				irq_at = depth;
+		}
+		in[i] = irq_at != 0;
+		if (hs_trace_insn(t, i)->cls == A64_C_ERET) {
+			depth -= depth > 0;
+			if (depth < irq_at)
+				irq_at = 0;
+		}
+	}
 }
 
 /* CPU c's stream on a model of its own, from cold, in a layout: its
@@ -93,14 +125,18 @@ static int cost_cpu(const struct ms_options *o, const struct hs_core *core, cons
 {
 	struct hs_model *m = ms_model(o, core);
 	struct hs_insn_cost *per = malloc((t->n ? t->n : 1) * sizeof(*per));
+	uint8_t *irq = malloc(t->n ? t->n : 1);
 	struct hs_model_result res;
 	int rc = -1;
 
 	c->pre = malloc((t->n + 1) * sizeof(*c->pre));
 	c->upre = malloc((t->n + 1) * sizeof(*c->upre));
+	c->ipre = malloc((t->n + 1) * sizeof(*c->ipre));
+	c->icnt = malloc((t->n + 1) * sizeof(*c->icnt));
+	c->t = malloc((t->n + 1) * sizeof(*c->t));
 	c->w = malloc(HS_MACHINE_MAX_WAKES * sizeof(*c->w));
 	c->n = t->n;
-	if (!m || !per || !c->pre || !c->upre || !c->w) {
+	if (!m || !per || !irq || !c->pre || !c->upre || !c->ipre || !c->icnt || !c->t || !c->w) {
 		if (m)
 			hs_fail("out of memory");
 		goto out;
@@ -110,14 +146,18 @@ static int cost_cpu(const struct ms_options *o, const struct hs_core *core, cons
 	hs_model_set_layout_shift(m, lay->code, lay->delta, lay->data, lay->delta);
 	if (hs_model_run(m, t, &res, per))
 		goto out;
-	c->pre[0] = c->upre[0] = 0;
+	in_irq(t, irq);
+	c->pre[0] = c->upre[0] = c->ipre[0] = c->icnt[0] = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		c->pre[i + 1] = c->pre[i] + per[i].cycles;
 		c->upre[i + 1] = c->upre[i] + (per[i].events & HS_EV_UNCALIBRATED ? per[i].cycles : 0);
+		c->ipre[i + 1] = c->ipre[i] + (irq[i] ? per[i].cycles : 0);
+		c->icnt[i + 1] = c->icnt[i] + irq[i];
 	}
 	rc = 0;
 out:
 	free(per);
+	free(irq);
 	hs_model_free(m);
 	return rc;
 }
@@ -147,6 +187,44 @@ static void timeline(struct ms_machine_cost *out, struct clock *clk)
 	}
 }
 
+/* Every CPU's time at each of its records, its waits included */
+static void times(struct clock *clk, unsigned ncpus)
+{
+	for (unsigned k = 0; k < ncpus; k++) {
+		struct clock *c = &clk[k];
+		uint64_t waited = 0;
+		unsigned w = 0;
+
+		for (size_t i = 0; i <= c->n; i++) {
+			while (w < c->nw && c->w[w].at <= i)
+				waited += c->w[w++].cycles;
+			c->t[i] = c->pre[i] + waited;
+		}
+	}
+}
+
+/* The first record of c at or after time x (c->n if none) */
+static size_t record_at(const struct clock *c, uint64_t x)
+{
+	size_t lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->t[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* c's cycles taking IRQs between its times a and b (record boundaries) */
+static uint64_t irq_between(const struct clock *c, uint64_t a, uint64_t b)
+{
+	return c->ipre[record_at(c, b)] - c->ipre[record_at(c, a)];
+}
+
 /* The latest wait of c that ended in (from, t]: NULL if none */
 static const struct wait *wait_before(const struct clock *c, uint64_t from, uint64_t t)
 {
@@ -161,10 +239,11 @@ static const struct wait *wait_before(const struct clock *c, uint64_t from, uint
 
 /*
  * The critical path of the op that ends at the site CPU at t and began at
- * t0, walked back: a CPU's work back to the wait it came out of; that
- * wait's exit from wfi; if the SGI's arrival held it (the CPU had halted
- * first), the delivery, and on from the sender's time at its SGI; else
- * the CPU's own work before it. Each cycle of the op is in one part.
+ * t0, walked back: a CPU's work back to the wait it came out of (the IRQs
+ * it took in it apart); that wait's exit from wfi; if the SGI's arrival
+ * held it (the CPU had halted first), the delivery, and on from the
+ * sender's time at its SGI; else the CPU's own work before it. Each cycle
+ * of the op is in one part.
  */
 static void critical_path(struct ms_machine_op *op, const struct clock *clk, unsigned site, uint64_t t0,
 			  uint64_t t)
@@ -173,9 +252,10 @@ static void critical_path(struct ms_machine_op *op, const struct clock *clk, uns
 
 	for (unsigned hops = 0; t > t0 && hops < 2 * HS_MACHINE_MAX_WAKES; hops++) {
 		const struct wait *w = wait_before(&clk[cpu], t0, t);
-		uint64_t end = w ? w->now + w->cycles : t0, ready;
+		uint64_t end = w ? w->now + w->cycles : t0, ready, irq = irq_between(&clk[cpu], end, t);
 
-		*(cpu == site ? &op->path_site : &op->path_other) += t - end;
+		*(cpu == site ? &op->path_site : &op->path_other) += t - end - irq;
+		op->path_irq += irq;
 		if (!w)
 			return;
 		ready = w->arrive > w->now ? w->arrive : w->now;
@@ -221,7 +301,7 @@ static void per_op(struct ms_machine_cost *out, const struct clock *clk, const s
 		unsigned e;
 		uint64_t t;
 
-		op->path_site = op->path_other = op->path_ipi = op->path_exit = 0;
+		op->path_site = op->path_other = op->path_ipi = op->path_exit = op->path_irq = 0;
 		for (unsigned i = 0; i < mr->ncpus; i++) {
 			const struct clock *c = &clk[i];
 			uint64_t from = end[i], to = end[i] + mr->op[o][i].insns;
@@ -231,6 +311,7 @@ static void per_op(struct ms_machine_cost *out, const struct clock *clk, const s
 			op->busy_uncal[i] = c->upre[to < c->n ? to : c->n] - c->upre[from < c->n ? from : c->n];
 			op->idle[i] = time_at(c, to) - time_at(c, from) - busy;
 			op->remote[i] = remote_in(&tr[i], from, to);
+			op->irq_insns[i] = c->icnt[to < c->n ? to : c->n] - c->icnt[from < c->n ? from : c->n];
 			end[i] = to;
 		}
 		e = mr->end_cpu[o];
@@ -248,10 +329,23 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The distinct pcs (data: data lines) the CPUs in mask ran from op
+/* Which records: the CPUs in mask, and with clk (the full streams'
+ * clocks) those in IRQs (irq 1) or out of them (0) */
+struct pick {
+	unsigned mask;
+	const struct clock *clk;
+	int irq;
+};
+
+static int picked(const struct pick *p, unsigned cpu, size_t r)
+{
+	return (p->mask & 1u << cpu) && (!p->clk || (int)(p->clk[cpu].icnt[r + 1] - p->clk[cpu].icnt[r]) == p->irq);
+}
+
+/* The distinct pcs (data: data lines) of the records picked from op
  * `from` on, sorted: *n of them (NULL, 0 when none or out of memory) */
 static uint64_t *distinct(const struct hs_machine_run *mr, const struct hs_trace *tr, unsigned from,
-			  unsigned mask, int data, size_t *n)
+			  const struct pick *pick, int data, size_t *n)
 {
 	size_t total = 0, k = 0;
 	uint64_t *v;
@@ -266,8 +360,10 @@ static uint64_t *distinct(const struct hs_machine_run *mr, const struct hs_trace
 
 		for (unsigned o = 0; o < from && o < mr->nops; o++)
 			at += mr->op[o][i].insns;
-		for (size_t r = at; (mask & 1u << i) && r < tr[i].n; r++)
-			if (!data)
+		for (size_t r = at; r < tr[i].n; r++)
+			if (!picked(pick, i, r))
+				continue;
+			else if (!data)
 				v[k++] = hs_trace_pc(&tr[i], r);
 			else if (tr[i].v[r].addr)
 				v[k++] = tr[i].v[r].addr & ~63ULL;
@@ -279,11 +375,11 @@ static uint64_t *distinct(const struct hs_machine_run *mr, const struct hs_trace
 	return v;
 }
 
-static uint64_t code_bytes(const struct hs_machine_run *mr, const struct hs_trace *tr, unsigned mask)
+static uint64_t code_bytes(const struct hs_machine_run *mr, const struct hs_trace *tr, struct pick pick)
 {
 	size_t n;
 
-	free(distinct(mr, tr, mr->nops > 2 ? 2 : 0, mask, 0, &n));
+	free(distinct(mr, tr, mr->nops > 2 ? 2 : 0, &pick, 0, &n));
 	return 4 * (uint64_t)n;
 }
 
@@ -298,6 +394,7 @@ static int cost_machine(const struct ms_options *o, const struct hs_core *core, 
 	}
 	out->sgi_wakes = out->timer_wakes = 0;
 	timeline(out, clk);
+	times(clk, out->run.ncpus);
 	per_op(out, clk, tr);
 	return 0;
 }
@@ -314,6 +411,7 @@ static void means(const struct ms_machine_cost *mc, unsigned n, struct ms_machin
 		m->other += (double)mc->op[o].path_other / n;
 		m->ipi += (double)mc->op[o].path_ipi / n;
 		m->exit += (double)mc->op[o].path_exit / n;
+		m->irq += (double)mc->op[o].path_irq / n;
 	}
 }
 
@@ -326,6 +424,7 @@ static void moved(const struct ms_machine_means *rec, const struct ms_machine_me
 	out->other = rec->other + q->other - rq->other;
 	out->ipi = rec->ipi + q->ipi - rq->ipi;
 	out->exit = rec->exit + q->exit - rq->exit;
+	out->irq = rec->irq + q->irq - rq->irq;
 }
 
 /* The layout band, as cost.c makes a sampled path's: o->noise layouts
@@ -342,7 +441,8 @@ static int layouts(const struct ms_options *o, const struct hs_core *core, const
 	struct ms_machine_means rq, q;
 	struct hs_trace cut[HS_MACHINE_MAX_CPUS];
 	size_t np, nl;
-	uint64_t *pcs = distinct(&out->run, tr, from, ~0u, 0, &np), *lines = distinct(&out->run, tr, from, ~0u, 1, &nl);
+	const struct pick all = { ~0u, NULL, 0 };
+	uint64_t *pcs = distinct(&out->run, tr, from, &all, 0, &np), *lines = distinct(&out->run, tr, from, &all, 1, &nl);
 	int rc = -1, n = o->noise + 1;
 
 	means(out, out->run.nops - from, &out->layout[0]);
@@ -397,12 +497,15 @@ int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, stru
 		hs_fail("more than %u wakes in %u operations: ask for fewer", HS_MACHINE_MAX_WAKES, out->run.nops);
 		goto out;
 	}
-	if (cost_machine(o, core, tr, clk, out, &(struct layout){ 0, 0, 0 }) ||
-	    (o->noise > 0 && layouts(o, core, tr, clk, out)))
+	if (cost_machine(o, core, tr, clk, out, &(struct layout){ 0, 0, 0 }))
 		goto out;
-	out->code_bytes = code_bytes(&out->run, tr, ~0u);
-	out->code_bytes_site = code_bytes(&out->run, tr, 1u << out->run.site_cpu);
-	out->code_bytes_other = code_bytes(&out->run, tr, ~(1u << out->run.site_cpu));
+	/* the parts' code, while clk holds the whole streams (layouts cuts them) */
+	out->code_bytes = code_bytes(&out->run, tr, (struct pick){ ~0u, NULL, 0 });
+	out->code_bytes_site = code_bytes(&out->run, tr, (struct pick){ 1u << out->run.site_cpu, clk, 0 });
+	out->code_bytes_other = code_bytes(&out->run, tr, (struct pick){ ~(1u << out->run.site_cpu), clk, 0 });
+	out->code_bytes_irq = code_bytes(&out->run, tr, (struct pick){ ~0u, clk, 1 });
+	if (o->noise > 0 && layouts(o, core, tr, clk, out))
+		goto out;
 	rc = 0;
 out:
 	for (unsigned i = 0; i < HS_MACHINE_MAX_CPUS; i++) {

@@ -10,10 +10,11 @@
  * `perf bench` divides by - and its sub-rows the parts of its critical
  * path, which sum to it: .waker, the site CPU's work on it (the task
  * that starts each round trip by waking the other), .ipi, the SGIs'
- * deliveries, .wfi-exit, the exits from wfi, and .wakee, the other CPUs'
- * work on it. A part's uncalibrated cycles: all of .ipi's and
- * .wfi-exit's where their parameter is guessed; of the work, the share
- * the CPU's whole operation has. The layout band (compare's default
+ * deliveries, .wfi-exit, the exits from wfi, .irq, the IRQs taken on it
+ * from vector to eret (each woken CPU's IPI, through handle_arch_irq),
+ * and .wakee, the other CPUs' work on it. A part's uncalibrated cycles:
+ * all of .ipi's and .wfi-exit's where their parameter is guessed; of the
+ * work and the IRQs, the share the CPUs' whole operation has. The layout band (compare's default
  * --noise 8) is made as cost.c makes a sampled path's (machine_cost.c).
  */
 #include <math.h>
@@ -26,8 +27,8 @@
 
 #define WARM_OPS 2
 
-enum { P_WHOLE, P_WAKER, P_IPI, P_EXIT, P_WAKEE, NPARTS };
-static const char *const part_names[NPARTS] = { "", "waker", "ipi", "wfi-exit", "wakee" };
+enum { P_WHOLE, P_WAKER, P_IPI, P_EXIT, P_IRQ, P_WAKEE, NPARTS };
+static const char *const part_names[NPARTS] = { "", "waker", "ipi", "wfi-exit", "irq", "wakee" };
 
 /* The point named name, or -1 saying why it is not in the state. */
 static int find_point(struct hs_session *s, const char *name, unsigned *k)
@@ -60,25 +61,28 @@ static void take(const struct ms_machine_cost *mc, unsigned o, unsigned j, struc
 	const struct ms_machine_op *op = &mc->op[o];
 	const struct hs_machine_run *mr = &mc->run;
 	unsigned site = mr->site_cpu;
-	double other_uncal = 0, other_busy = 0, other_busy_uncal = 0;
+	double other_busy = 0, other_busy_uncal = 0, busy = 0, busy_uncal = 0;
 
 	s->v[P_WHOLE][j] = (double)op->latency;
 	s->v[P_WAKER][j] = (double)op->path_site;
 	s->v[P_IPI][j] = (double)op->path_ipi;
 	s->v[P_EXIT][j] = (double)op->path_exit;
+	s->v[P_IRQ][j] = (double)op->path_irq;
 	s->v[P_WAKEE][j] = (double)op->path_other;
 	for (unsigned i = 0; i < mr->ncpus; i++) {
 		s->insns[P_WHOLE] += (double)mr->op[o][i].insns;
-		s->insns[i == site ? P_WAKER : P_WAKEE] += (double)mr->op[o][i].insns;
+		s->insns[i == site ? P_WAKER : P_WAKEE] += (double)(mr->op[o][i].insns - op->irq_insns[i]);
+		s->insns[P_IRQ] += (double)op->irq_insns[i];
+		busy += (double)op->busy[i];
+		busy_uncal += (double)op->busy_uncal[i];
 		if (i != site) {
 			other_busy += (double)op->busy[i];
 			other_busy_uncal += (double)op->busy_uncal[i];
 		}
 	}
-	if (other_busy)
-		other_uncal = (double)op->path_other * other_busy_uncal / other_busy;
 	s->uncal[P_WAKER] += work_uncal(op, site, op->path_site);
-	s->uncal[P_WAKEE] += other_uncal;
+	s->uncal[P_WAKEE] += other_busy ? (double)op->path_other * other_busy_uncal / other_busy : 0;
+	s->uncal[P_IRQ] += busy ? (double)op->path_irq * busy_uncal / busy : 0;
 	s->uncal[P_IPI] += mc->ipi_calibrated ? 0 : (double)op->path_ipi;
 	s->uncal[P_EXIT] += mc->wfi_calibrated ? 0 : (double)op->path_exit;
 }
@@ -101,7 +105,7 @@ static void band(const struct ms_machine_cost *mc, struct ms_row *row)
 {
 	for (unsigned l = 0; mc->nlayouts > 1 && l < mc->nlayouts; l++) {
 		const struct ms_machine_means *m = &mc->layout[l];
-		const double v[NPARTS] = { m->latency, m->site, m->ipi, m->exit, m->other };
+		const double v[NPARTS] = { m->latency, m->site, m->ipi, m->exit, m->irq, m->other };
 
 		for (int p = 0; p < NPARTS; p++) {
 			struct ms_result *r = &row[p].s[MS_TYPICAL];
@@ -135,7 +139,8 @@ static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const c
 	row[P_WHOLE].code_bytes = mc->code_bytes;
 	row[P_WAKER].code_bytes = mc->code_bytes_site;
 	row[P_WAKEE].code_bytes = mc->code_bytes_other;
-	s.uncal[P_WHOLE] = s.uncal[P_WAKER] + s.uncal[P_IPI] + s.uncal[P_EXIT] + s.uncal[P_WAKEE];
+	row[P_IRQ].code_bytes = mc->code_bytes_irq;
+	s.uncal[P_WHOLE] = s.uncal[P_WAKER] + s.uncal[P_IPI] + s.uncal[P_EXIT] + s.uncal[P_IRQ] + s.uncal[P_WAKEE];
 	for (int p = 0; p < NPARTS; p++) {
 		result(&row[p].s[MS_TYPICAL], s.v[p], n, s.insns[p], s.uncal[p]);
 		row[p].insns = (uint64_t)llround(row[p].s[MS_TYPICAL].insns);
