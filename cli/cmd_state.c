@@ -245,7 +245,9 @@ static int state_stage(void *ctx, const struct hs_patched *pt, struct hs_session
 	unsigned n = hs_session_npoints(s);
 	int booted;
 	const char *desc = hs_session_state(s, &booted);
+	char snap[20];
 
+	snprintf(snap, sizeof(snap), "%08llx", (unsigned long long)(hs_session_snapshot(s) >> 32));
 	if (!booted)
 		return hs_fail("%s on %s: no booted state: %s", p->img->path, pt->core->name, desc);
 	if (p->o->point && !has_point(s, p->o->point))
@@ -255,10 +257,15 @@ static int state_stage(void *ctx, const struct hs_patched *pt, struct hs_session
 		json_begin_obj(p->j, NULL);
 		json_str(p->j, "cpu", pt->core->name);
 		json_str(p->j, "state", desc);
+		if (p->o->smp > 1)
+			json_str(p->j, "snapshot", snap);
 		json_begin_arr(p->j, "points");
+	} else if (p->o->smp > 1) {
+		printf("%s# %s on %s (%s), %ld CPUs (snapshot %s): %s\n", p->ncores ? "\n" : "", p->img->path,
+		       pt->core->name, pt->core->full, p->o->smp, snap, desc);
 	} else {
-		printf("%s# %s on %s (%s), %ld CPU%s: %s\n", p->ncores ? "\n" : "", p->img->path,
-		       pt->core->name, pt->core->full, p->o->smp, p->o->smp > 1 ? "s" : "", desc);
+		printf("%s# %s on %s (%s), 1 CPU: %s\n", p->ncores ? "\n" : "", p->img->path, pt->core->name,
+		       pt->core->full, desc);
 	}
 	p->ncores++;
 	for (unsigned k = 0; k < n; k++) {

@@ -37,12 +37,23 @@ static void set_name_width(const struct ms_compare *c)
 			name_w = (int)strlen(c->pairs[i].name);
 }
 
+/* Whether image m has a row of core whose state is st */
+static int has_state(const struct ms_image *m, const struct hs_core *core, const char *st)
+{
+	for (int k = 0; m && k < m->nrows; k++)
+		if (m->rows[k].core == core && !strcmp(m->rows[k].state, st))
+			return 1;
+	return 0;
+}
+
 /*
  * Where each core's state came from: the first booted row's account, or
  * why it fell back to synthesized state; rows that have no booted form
- * are named once. The patched image's is said only when it differs.
+ * are named once. The patched image's is said only when it differs (two
+ * machines' boots, each its own snapshot), and then both say whose it is:
+ * m is the image said, other the one beside it, patched whether m is it.
  */
-static void state_lines(FILE *f, const char *role, const struct ms_image *m, const struct ms_image *other)
+static void state_lines(FILE *f, const struct ms_image *m, const struct ms_image *other, int patched)
 {
 	const char *done[16], *synth[16];
 	int ndone = 0, nsynth = 0;
@@ -51,7 +62,7 @@ static void state_lines(FILE *f, const char *role, const struct ms_image *m, con
 	for (int i = 0; i < m->nrows; i++) {
 		const struct ms_row *r = &m->rows[i];
 		const struct hs_path_def *d = hs_path_find(r->path);
-		int seen = 0, same = 0;
+		int seen = 0, differs;
 
 		/* a path with no booted form: said once, by path */
 		if (d && !d->boot.point) {
@@ -66,16 +77,16 @@ static void state_lines(FILE *f, const char *role, const struct ms_image *m, con
 		if (seen || ndone == 16 || !r->state[0])
 			continue;
 		done[ndone++] = r->core->name;
-		for (int k = 0; other && k < other->nrows && !same; k++)
-			same = other->rows[k].core == r->core && !strcmp(other->rows[k].state, r->state);
-		if (same)
+		differs = other && !has_state(other, r->core, r->state);
+		if (patched && !differs)
 			continue;
-		snprintf(line, sizeof(line), "%s: %s", r->core->name, r->state);
-		rp_wrap(f, role, "           ", line, RP_TEXT_WIDTH);
+		snprintf(line, sizeof(line), "%s%s: %s", r->core->name, !differs ? "" : patched ? ", patched" : ", base",
+			 r->state);
+		rp_wrap(f, "  state    ", "           ", line, RP_TEXT_WIDTH);
 	}
-	for (int k = 0; k < nsynth && !other; k++) {
+	for (int k = 0; k < nsynth && !patched; k++) {
 		snprintf(line, sizeof(line), "%s rows: synthesized state (no booted form)", synth[k]);
-		rp_wrap(f, role, "           ", line, RP_TEXT_WIDTH);
+		rp_wrap(f, "  state    ", "           ", line, RP_TEXT_WIDTH);
 	}
 }
 
@@ -248,9 +259,9 @@ static void header(FILE *f, const struct ms_compare *c)
 	} else {
 		image_lines(f, "image", c->base->img);
 	}
-	state_lines(f, "  state    ", c->base, NULL);
+	state_lines(f, c->base, c->patched, 0);
 	if (c->patched)
-		state_lines(f, "  state    ", c->patched, c->base);
+		state_lines(f, c->patched, c->base, 1);
 	fprintf(f, "  deterministic: the same inputs give byte-identical output\n");
 	for (int i = 0; i < c->nwarnings; i++)
 		rp_wrap(f, "  warning: ", "           ", c->warnings[i], RP_TEXT_WIDTH);

@@ -1197,7 +1197,7 @@ Test(smp, round_trip_cycles_through_both_cpus, .timeout = 900)
 	cr_assert_eq(cy_lines(out, 1, one, 8, &ipi, &exit), 6, "%.4000s", out);
 	for (unsigned o = 0; o < 6; o++)
 		cr_assert(one[o][0] == one[o][1] && one[o][2] == 0 && one[o][3] == 0, "op %u: %.4000s", o, out);
-	cr_assert(strstr(out, "0 wakes by an SGI"), "%.4000s", out);
+	cr_assert(strstr(out, "0 wakes by an SGI") && !strstr(out, "snapshot"), "%.4000s", out);
 	critical_path(out, &mean, part);
 	cr_assert(fabs(part[0] + part[4] - mean) <= 1 && part[1] == 0 && part[2] == 0 && part[3] == 0, "%.4000s", out);
 	free(out);
@@ -1348,6 +1348,14 @@ static double row_cycles(const char *out, const char *name, const char *cpu)
 	return row_column(out, name, cpu, 0);
 }
 
+/* The snapshot a machine's output names ("(snapshot 1a2b3c4d"), 0 if none */
+static unsigned long snapshot_named(const char *out)
+{
+	const char *p = strstr(out, "(snapshot ");
+
+	return p ? strtoul(p + strlen("(snapshot "), NULL, 16) : 0;
+}
+
 /*
  * A machine's rows (run --smp N): the round trip's latency and the parts
  * of its critical path, which sum to it (each a rounded mean: within 2
@@ -1364,13 +1372,15 @@ Test(smp, rows_of_the_round_trip, .timeout = 900)
 	not_under_sanitizers();
 	for (unsigned n = 2; n <= 4; n += 2) {
 		double ipi, exit, whole, parts;
+		unsigned long snap;
 		const char *p;
 
 		snprintf(args, sizeof(args), "run %s --cpu a53 --smp %u --path sched-pipe", hs_kernel("7.2-base"), n);
 		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 		cr_assert((p = strstr(out, "ipi_latency ")) && sscanf(p, "ipi_latency %lf", &ipi) == 1, "%.4000s", out);
 		cr_assert((p = strstr(out, "wfi_exit ")) && sscanf(p, "wfi_exit %lf", &exit) == 1, "%.4000s", out);
-		cr_assert(strstr(out, "a machine of 2 CPUs") || n != 2, "%.4000s", out);
+		cr_assert(strstr(out, "a machine of 2 CPUs (snapshot ") || n != 2, "%.4000s", out);
+		snap = snapshot_named(out);
 		cr_assert(strstr(out, "n 62;"), "%.4000s", out);
 		whole = row_cycles(out, "sched-pipe", "a53");
 		parts = row_cycles(out, "sched-pipe.waker", "a53") + row_cycles(out, "sched-pipe.ipi", "a53") +
@@ -1380,6 +1390,11 @@ Test(smp, rows_of_the_round_trip, .timeout = 900)
 		cr_assert(row_cycles(out, "sched-pipe.ipi", "a53") == 2 * ipi, "%.4000s", out);
 		cr_assert(row_cycles(out, "sched-pipe.wfi-exit", "a53") == 2 * exit, "%.4000s", out);
 		cr_assert(row_cycles(out, "sched-pipe.irq", "a53") > 0, "%.4000s", out);
+		free(out);
+		/* the rows name the snapshot state shows: the machine's own boot */
+		snprintf(args, sizeof(args), "state %s --cpu a53 --smp %u --point pipe", hs_kernel("7.2-base"), n);
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert(snap && snapshot_named(out) == snap, "%lx: %.4000s", snap, out);
 		free(out);
 	}
 	snprintf(args, sizeof(args), "compare %s %s --cpu a53 --smp 2 --path sched-pipe --noise 2", hs_kernel("7.2-base"),

@@ -252,6 +252,26 @@ Test(formats, readme_examples_are_the_output, .timeout = 1800)
 }
 
 /*
+ * What makes an example stale rather than wrong is read from the output's
+ * words, joined again where the text wrapped them: a kernel release, a
+ * QEMU version, and a machine's snapshot ("(snapshot 1a2b3c4d)", which
+ * QEMU boots irreproducibly); other hex after "snapshot" is no name.
+ */
+Test(formats, readme_examples_name_a_machines_snapshot)
+{
+	char *out;
+	const char *py =
+		"python3 -c 'import importlib.machinery as m, sys; "
+		"r = m.SourceFileLoader(\"rx\", \"scripts/readme-examples\").load_module().releases; "
+		"print(r(\"booted under QEMU 7.2.22 on x; a machine of 4 CPUs\\n           (snapshot \"\n"
+		"\"1a2b3c4d), the\"), r(\"snapshot 1a2b3c4d5e and snapshot zz\"))' 2>&1";
+
+	cr_assert_eq(hs_sh(py, &out, 4096), 0, "%s", out);
+	cr_assert_str_eq(out, "['QEMU 7.2.22', 'snapshot 1a2b3c4d'] []\n");
+	free(out);
+}
+
+/*
  * The pictures show what the table does: every result's move with its
  * interval (a whisker per sampled row: sched-pipe's whole row and six
  * parts, and cswitch, on every core), the layout bands, the verdict

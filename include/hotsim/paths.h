@@ -289,6 +289,10 @@ const char *hs_session_skipped(const struct hs_session *s, const char *point);
 /* How every output leads the reason a kernel cannot run a point's operation */
 #define HS_SNAP_SKIPPED "the workload's operation fails in this kernel: "
 int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out);
+/* The booted state's snapshot as its checksum names it (0: none). QEMU
+ * boots a machine of more than one CPU irreproducibly (docs/booted-state.md),
+ * so a machine's outputs name the snapshot they replayed. */
+uint64_t hs_session_snapshot(const struct hs_session *s);
 
 /*
  * The machine replayed from point k, every CPU over one RAM (machine_run.c):

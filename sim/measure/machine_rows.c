@@ -175,8 +175,9 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		row->part = p > 0;
 	}
 	row = &out->rows[first];
-	snprintf(state, sizeof(state), "%s; a machine of %u CPUs, the workload unpinned, replayed from "
-		 "the point (ops %u on sampled)", hs_session_state(s, &booted), o->set ? o->set->ncpus : 1, WARM_OPS);
+	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (snapshot %08llx), the workload unpinned, "
+		 "replayed from the point (ops %u on sampled)", hs_session_state(s, &booted), o->set ? o->set->ncpus : 1,
+		 (unsigned long long)(hs_session_snapshot(s) >> 32), WARM_OPS);
 	if (!d->boot.point || !d->boot.machine) {
 		out->nrows = first + 1;
 		char those[200] = "";

@@ -388,6 +388,11 @@ const char *hs_session_skipped(const struct hs_session *s, const char *point)
 	return hs_snap_skipped(&s->boot.snap, point);
 }
 
+uint64_t hs_session_snapshot(const struct hs_session *s)
+{
+	return s->boot.ok ? s->boot.snap.h.checksum : 0;
+}
+
 int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out)
 {
 	return hs_boot_state_machine(&s->boot, k, out);
