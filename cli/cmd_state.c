@@ -245,9 +245,9 @@ static int state_stage(void *ctx, const struct hs_patched *pt, struct hs_session
 	unsigned n = hs_session_npoints(s);
 	int booted;
 	const char *desc = hs_session_state(s, &booted);
-	char snap[20];
+	char snap[HS_SNAPSHOT_NAME];
 
-	snprintf(snap, sizeof(snap), "%08llx", (unsigned long long)(hs_session_snapshot(s) >> 32));
+	hs_session_snapshot(s, snap);
 	if (!booted)
 		return hs_fail("%s on %s: no booted state: %s", p->img->path, pt->core->name, desc);
 	if (p->o->point && !has_point(s, p->o->point))

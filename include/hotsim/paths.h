@@ -289,10 +289,12 @@ const char *hs_session_skipped(const struct hs_session *s, const char *point);
 /* How every output leads the reason a kernel cannot run a point's operation */
 #define HS_SNAP_SKIPPED "the workload's operation fails in this kernel: "
 int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out);
-/* The booted state's snapshot as its checksum names it (0: none). QEMU
+/* The booted state's snapshot by the name its outputs give it: the top 32
+ * bits of its checksum, 8 hex digits ("" without a booted state). QEMU
  * boots a machine of more than one CPU irreproducibly (docs/booted-state.md),
  * so a machine's outputs name the snapshot they replayed. */
-uint64_t hs_session_snapshot(const struct hs_session *s);
+#define HS_SNAPSHOT_NAME 9
+void hs_session_snapshot(const struct hs_session *s, char name[HS_SNAPSHOT_NAME]);
 
 /*
  * The machine replayed from point k, every CPU over one RAM (machine_run.c):

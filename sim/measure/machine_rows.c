@@ -160,7 +160,7 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 	unsigned k, nops = WARM_OPS + (o->samples ? o->samples : op->samples);
 	struct ms_machine_cost *mc = NULL;
 	struct ms_row *row;
-	char state[600];
+	char state[600], snap[HS_SNAPSHOT_NAME];
 	int booted, first = out->nrows;
 
 	if (out->nrows + NPARTS > MS_MAX_ROWS)
@@ -175,9 +175,10 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		row->part = p > 0;
 	}
 	row = &out->rows[first];
-	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (snapshot %08llx), the workload unpinned, "
+	hs_session_snapshot(s, snap);
+	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (snapshot %s), the workload unpinned, "
 		 "replayed from the point (ops %u on sampled)", hs_session_state(s, &booted), o->set ? o->set->ncpus : 1,
-		 (unsigned long long)(hs_session_snapshot(s) >> 32), WARM_OPS);
+		 snap, WARM_OPS);
 	if (!d->boot.point || !d->boot.machine) {
 		out->nrows = first + 1;
 		char those[200] = "";

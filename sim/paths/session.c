@@ -388,9 +388,11 @@ const char *hs_session_skipped(const struct hs_session *s, const char *point)
 	return hs_snap_skipped(&s->boot.snap, point);
 }
 
-uint64_t hs_session_snapshot(const struct hs_session *s)
+void hs_session_snapshot(const struct hs_session *s, char name[HS_SNAPSHOT_NAME])
 {
-	return s->boot.ok ? s->boot.snap.h.checksum : 0;
+	name[0] = 0;
+	if (s->boot.ok)
+		snprintf(name, HS_SNAPSHOT_NAME, "%08llx", (unsigned long long)(s->boot.snap.h.checksum >> 32));
 }
 
 int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out)
