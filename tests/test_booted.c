@@ -1331,6 +1331,54 @@ Test(smp, a_spin_on_wfe_yields_the_turn, .timeout = 900)
 	free(out);
 }
 
+/*
+ * A spin-wait costs the wait for the store that ends it, not the
+ * iterations the replay's interleaving gave it: in wfe_spin.c's token
+ * pass each steady op has two (cpu1 spins until cpu0's token = 1, cpu0
+ * until cpu1's token = 2), so the op's latency is cpu0's work and then
+ * cpu1's from its read of the token to its store - more than cpu0's own
+ * busy cycles, the critical path through both CPUs with no IPI, wfi exit
+ * or IRQ on it - and cpu1's part holds at least its read of the line cpu0
+ * wrote, served by the A53's shared L2 (l2_latency, 13 cycles).
+ */
+Test(smp, a_spin_waits_for_the_store_that_ends_it, .timeout = 900)
+{
+	char args[512], *out;
+	const char *p;
+	unsigned spins, from, to;
+	double lat, site, other, ipi, exit, irq;
+	unsigned long busy0;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2 --workload tests/workloads/wfe_spin.c "
+		 "--point user.pass --ops 8", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert((p = strstr(out, "\n  latency, ops ")) &&
+		  sscanf(p, "\n  latency, ops %u-%u: mean %lf", &from, &to, &lat) == 3 && from == 2 && to == 7,
+		  "%.4000s", out);
+	cr_assert((p = strstr(out, "spin-waits (wfe/yield) ended by another CPU's store")), "%.4000s", out);
+	while (p > out && p[-1] != '\n')
+		p--;
+	cr_assert_eq(sscanf(p, " %u spin-waits", &spins), 1, "%.4000s", out);
+	cr_assert(spins >= 2 * 6 && spins <= 2 * 8, "%u spin-waits: %.4000s", spins, out);
+	cr_assert((p = strstr(out, "its critical path, mean cycles: cpu0's work ")) &&
+		  sscanf(p, "its critical path, mean cycles: cpu0's work %lf, the other CPUs' work %lf, IPI delivery "
+			 "%lf, exit from wfi %lf, IRQs taken (vector to eret) %lf", &site, &other, &ipi, &exit,
+			 &irq) == 5, "%.4000s", out);
+	cr_assert(ipi == 0 && exit == 0 && irq == 0, "%.4000s", out);
+	cr_assert(fabs(site + other - lat) <= 1, "%.4000s", out);
+	cr_assert(other >= 13, "%.4000s", out);
+	for (unsigned o = 2; o < 8; o++) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "\n  cy %-3u", o);
+		cr_assert((p = strstr(out, want)) && sscanf(p + strlen(want), " %*u cpu0 %lu", &busy0) == 1,
+			  "%.4000s", out);
+		cr_assert(lat > (double)busy0, "op %u: cpu0 busy %lu: %.4000s", o, busy0, out);
+	}
+	free(out);
+}
+
 /* Column col (0: typical cycles, 2: instructions per op, the column after
  * the interval) of a row in `hotsim run`'s table: "NAME  CPU  typical
  * CYCLES +-95% INSNS ..." */

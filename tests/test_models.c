@@ -508,19 +508,19 @@ Test(models, coherence_of_two_cpus)
 	/* cpu0: write A, read B (nobody writes it) */
 	tt_push(&c0, 0x400000, W_STR, 0x800000, 0);
 	tt_push(&c0, 0x400004, W_LDR, 0x900000, 0);
-	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0), 0);
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0, NULL, 0), 0);
 	f0 = c0.t.n;
 	/* cpu1: read A (remote), A's other half (held now), B; then write A */
 	tt_push(&c1, 0x400000, W_LDR, 0x800008, 0);
 	tt_push(&c1, 0x400004, W_LDR, 0x800038, 0);
 	tt_push(&c1, 0x400008, W_LDR, 0x900000, 0);
 	tt_push(&c1, 0x40000c, W_STR, 0x800000, 0);
-	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, f1), 0);
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, f1, NULL, 0), 0);
 	f1 = c1.t.n;
 	/* cpu0: read A (remote: cpu1 wrote it), again (held) */
 	tt_push(&c0, 0x400008, W_LDR, 0x800000, 0);
 	tt_push(&c0, 0x40000c, W_LDR, 0x800000, 0);
-	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0), 0);
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0, NULL, 0), 0);
 	/* cpu0's first write: nobody else had the line; cpu1's write: it
 	 * held the line already (its read fetched it) */
 	cr_assert_eq(c0.t.v[0].flags | c0.t.v[1].flags, 0u);
@@ -528,13 +528,69 @@ Test(models, coherence_of_two_cpus)
 	cr_assert_eq(c1.t.v[1].flags | c1.t.v[2].flags | c1.t.v[3].flags, 0u);
 	cr_assert_eq(c0.t.v[2].flags, HS_T_REMOTE);
 	cr_assert_eq(c0.t.v[3].flags, 0u);
-	cr_assert_eq(hs_coherence_note(co, 8, &c0.t, 0), -1);
+	cr_assert_eq(hs_coherence_note(co, 8, &c0.t, 0, NULL, 0), -1);
 	hs_coherence_free(co);
 	tt_free(&c0);
 	tt_free(&c1);
 }
 
 /* --- the attribution window ------------------------------------------------------------------ */
+
+/*
+ * A spin-wait's end (coherence.c): cpu1 spins on a line (ldr, wfe, ldr,
+ * wfe) until cpu0's store to it; its next read of the line is a release
+ * naming cpu0's store and cpu1's first wfe. A read of a line another CPU
+ * wrote long after a wfe, a store after one, and a read of a line nobody
+ * else wrote are not releases.
+ */
+#define W_WFE	0xd503205fu
+Test(models, coherence_finds_the_store_that_ends_a_spin)
+{
+	struct tt c0, c1;
+	struct hs_coherence *co = hs_coherence_new();
+	struct hs_release rel[4];
+	size_t f0 = 0, f1 = 0;
+
+	cr_assert_not_null(co);
+	tt_init(&c0);
+	tt_init(&c1);
+	tt_push(&c0, 0x400000, W_STR, 0x800000, 0);		/* the flag, 0 */
+	tt_push(&c0, 0x400004, W_STR, 0x900000, 0);		/* another line */
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0, rel, 4), 0);
+	f0 = c0.t.n;
+	tt_push(&c1, 0x500000, W_LDR, 0x800000, 0);		/* 0: remote, no wfe yet */
+	tt_push(&c1, 0x500004, W_WFE, 0, 0);			/* 1: the spin's first */
+	tt_push(&c1, 0x500008, W_LDR, 0x800000, 0);		/* 2: held: still 0 */
+	tt_push(&c1, 0x50000c, W_WFE, 0, 0);			/* 3 */
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, f1, rel, 4), 0);
+	f1 = c1.t.n;
+	tt_push(&c0, 0x400008, W_ADDX0, 0, 0);			/* 2 */
+	tt_push(&c0, 0x40000c, W_STR, 0x800008, 0);		/* 3: the flag, set */
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0, rel, 4), 0);
+	f0 = c0.t.n;
+	tt_push(&c1, 0x500010, W_STR, 0x900000, 0);		/* 4: remote, but a store */
+	tt_push(&c1, 0x500008, W_LDR, 0x800000, 0);		/* 5: sees it: released */
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, f1, rel, 4), 1);
+	cr_assert_eq(c1.t.v[4].flags, HS_T_REMOTE);
+	cr_assert_eq(rel[0].writer, 0u);
+	cr_assert_eq(rel[0].wrote, 3u);
+	cr_assert_eq(rel[0].spin_from, 1u);
+	cr_assert_eq(rel[0].at, 5u);
+	f1 = c1.t.n;
+	/* a wfe, then 16 other records, then a remote read: too far to be
+	 * the spin's read */
+	tt_push(&c0, 0x400010, W_STR, 0x800000, 0);
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0, rel, 4), 0);
+	tt_push(&c1, 0x500014, W_WFE, 0, 0);
+	for (int i = 0; i < 16; i++)
+		tt_push(&c1, 0x500018, W_NOP, 0, 0);
+	tt_push(&c1, 0x50001c, W_LDR, 0x800000, 0);
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, f1, rel, 4), 0);
+	cr_assert_eq(c1.t.v[c1.t.n - 1].flags, HS_T_REMOTE);
+	hs_coherence_free(co);
+	tt_free(&c0);
+	tt_free(&c1);
+}
 
 #define W_MSR_TP 0xd518d080u	/* msr tpidr_el1, x0: holds later issue */
 #define W_DSB	0xd5033f9fu	/* dsb sy: drains, holds */

@@ -203,6 +203,10 @@ struct ms_machine_cost {
 	double ipi_latency, wfi_exit;		/* the parameters used, cycles */
 	int ipi_calibrated, wfi_calibrated;
 	unsigned sgi_wakes, timer_wakes;	/* timer wakes wait nothing */
+	/* spin-waits that waited for a store, and their iterations' records,
+	 * left uncosted (machine_cost.c) */
+	unsigned spin_waits;
+	uint64_t spin_insns;
 	/* distinct instruction bytes of ops 2 on: every CPU, the site's and
 	 * the others' outside IRQs, every CPU's in them */
 	uint64_t code_bytes, code_bytes_site, code_bytes_other, code_bytes_irq;

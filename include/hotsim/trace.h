@@ -89,12 +89,21 @@ void hs_trace_free(struct hs_trace *t);
  * The lines a machine's CPUs share (coherence.c): feed each CPU's new
  * records t->v[from .. t->n - 1] in the order the machine ran them; every
  * data access whose line another CPU wrote since this CPU last held it is
- * flagged HS_T_REMOTE. -1 with hs_errmsg() when out of memory or for a
- * CPU beyond the eighth.
+ * flagged HS_T_REMOTE. Returns how many spin-waits the records ended, each
+ * in rel[] (at most max): a read of a line another CPU wrote, shortly
+ * after a wfe/yield. -1 with hs_errmsg() when out of memory or for a CPU
+ * beyond the eighth.
  */
+struct hs_release {
+	unsigned writer;	/* the CPU whose store ended the spin */
+	uint64_t wrote;		/* that store, a record of the writer's */
+	uint64_t spin_from;	/* the spinner's first wfe/yield of the spin */
+	uint64_t at;		/* its read of the written line */
+};
 struct hs_coherence;
 struct hs_coherence *hs_coherence_new(void);
-int hs_coherence_note(struct hs_coherence *c, unsigned cpu, struct hs_trace *t, size_t from);
+int hs_coherence_note(struct hs_coherence *c, unsigned cpu, struct hs_trace *t, size_t from,
+		      struct hs_release *rel, unsigned max);
 void hs_coherence_free(struct hs_coherence *c);
 /* dst: a copy of src's records and tables (-1 with hs_errmsg, dst empty). */
 int hs_trace_copy(struct hs_trace *dst, const struct hs_trace *src);

@@ -24,6 +24,14 @@
  * another CPU wrote since this one held it (flagged by the replay,
  * coherence.c) misses this core's private levels and is served by the
  * shared one (cache.c). The two parameters are guesses.
+ *
+ * A spin-wait (a CPU in a wfe/yield loop until another CPU's store) ran
+ * as many iterations as the emulator's interleaving gave it, so they are
+ * not costed: from its first wfe/yield the spinner waits for the store
+ * that ended it (coherence.c finds it: the read of a line another CPU
+ * wrote) - the writer's time just after it - and its read then pays the
+ * line's move (cache.c). Like an SGI's wake, one pass in the order the
+ * wakes happened settles it; the outputs count these waits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -118,9 +126,26 @@ static void in_irq(const struct hs_trace *t, uint8_t *in)
 	}
 }
 
-/* CPU c's stream on a model of its own, from cold, in a layout: its
+/* CPU cpu's spin-waits' iterations (after each's first wfe/yield, before
+ * the read that ended it) cost nothing: the wait for the store is their
+ * time (timeline). Returns how many records that frees. */
+static uint64_t free_spins(const struct hs_machine_run *mr, unsigned cpu, struct hs_insn_cost *per, size_t n)
+{
+	uint64_t freed = 0;
+
+	for (unsigned k = 0; k < mr->nwakes; k++) {
+		const struct hs_machine_wake *e = &mr->wake[k];
+
+		if (e->spin && e->cpu == cpu)
+			for (uint64_t r = e->spin_from + 1; r < e->at && r < n; r++, freed++)
+				per[r].cycles = 0;
+	}
+	return freed;
+}
+
+/* CPU cpu's stream on a model of its own, from cold, in a layout: its
  * clock's cycles */
-static int cost_cpu(const struct ms_options *o, const struct hs_core *core, const struct hs_trace *t,
+static int cost_cpu(const struct ms_options *o, const struct hs_core *core, unsigned cpu, const struct hs_trace *t,
 		    struct clock *c, struct ms_machine_cost *out, const struct layout *lay)
 {
 	struct hs_model *m = ms_model(o, core);
@@ -146,6 +171,7 @@ static int cost_cpu(const struct ms_options *o, const struct hs_core *core, cons
 	hs_model_set_layout_shift(m, lay->code, lay->delta, lay->data, lay->delta);
 	if (hs_model_run(m, t, &res, per))
 		goto out;
+	out->spin_insns += free_spins(&out->run, cpu, per, t->n);
 	in_irq(t, irq);
 	c->pre[0] = c->upre[0] = c->ipre[0] = c->icnt[0] = 0;
 	for (size_t i = 0; i < t->n; i++) {
@@ -175,6 +201,15 @@ static void timeline(struct ms_machine_cost *out, struct clock *clk)
 
 		if (e->from == HS_MACHINE_TIMER) {
 			out->timer_wakes++;
+			continue;
+		}
+		if (e->spin) {
+			/* no delivery, no exit: the store is seen where it is */
+			uint64_t sent = time_at(&clk[e->from], e->from_at + 1);
+
+			out->spin_waits++;
+			c->w[c->nw++] = (struct wait){ .at = e->at, .cycles = sent > now ? sent - now : 0, .now = now,
+						       .sent = sent, .arrive = sent, .from = e->from };
 			continue;
 		}
 		out->sgi_wakes++;
@@ -387,12 +422,13 @@ static uint64_t code_bytes(const struct hs_machine_run *mr, const struct hs_trac
 static int cost_machine(const struct ms_options *o, const struct hs_core *core, const struct hs_trace *tr,
 			struct clock *clk, struct ms_machine_cost *out, const struct layout *lay)
 {
+	out->spin_insns = 0;
 	for (unsigned i = 0; i < out->run.ncpus; i++) {
 		free_clock(&clk[i]);
-		if (cost_cpu(o, core, &tr[i], &clk[i], out, lay))
+		if (cost_cpu(o, core, i, &tr[i], &clk[i], out, lay))
 			return -1;
 	}
-	out->sgi_wakes = out->timer_wakes = 0;
+	out->sgi_wakes = out->timer_wakes = out->spin_waits = 0;
 	timeline(out, clk);
 	times(clk, out->run.ncpus);
 	per_op(out, clk, tr);
@@ -437,6 +473,8 @@ static int layouts(const struct ms_options *o, const struct hs_core *core, const
 {
 	struct ms_machine_op *rec = malloc(sizeof(out->op));
 	unsigned from = out->run.nops > 2 ? 2 : 0, sgi = out->sgi_wakes, timer = out->timer_wakes;
+	unsigned spin = out->spin_waits;
+	uint64_t spin_insns = out->spin_insns;
 	unsigned nq = ms_band_ops(out->run.nops - from);
 	struct ms_machine_means rq, q;
 	struct hs_trace cut[HS_MACHINE_MAX_CPUS];
@@ -473,6 +511,8 @@ static int layouts(const struct ms_options *o, const struct hs_core *core, const
 	memcpy(out->op, rec, sizeof(out->op));
 	out->sgi_wakes = sgi;
 	out->timer_wakes = timer;
+	out->spin_waits = spin;
+	out->spin_insns = spin_insns;
 	rc = 0;
 out:
 	free(rec);

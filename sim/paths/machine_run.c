@@ -167,6 +167,21 @@ static void resume(struct machine *m, unsigned i, struct hs_machine_run *out)
 	hs_bt_resume(r);
 }
 
+/* CPU c's turn's records in the lines the CPUs share: the spin-waits
+ * its reads ended are wakes, in the order they happened */
+static int spins(struct hs_coherence *lines, unsigned c, struct hs_trace *t, size_t from,
+		 struct hs_machine_run *out)
+{
+	struct hs_release rel[8];
+	int n = hs_coherence_note(lines, c, t, from, rel, 8);
+
+	for (int i = 0; i < n && out->nwakes < HS_MACHINE_MAX_WAKES; i++)
+		out->wake[out->nwakes++] = (struct hs_machine_wake){ .cpu = c, .from = rel[i].writer, .at = rel[i].at,
+								     .from_at = rel[i].wrote, .spin = 1,
+								     .spin_from = rel[i].spin_from };
+	return n < 0 ? -1 : 0;
+}
+
 static void take_op(const struct machine *m, unsigned at, struct hs_machine_run *out, uint64_t *last,
 		    struct hs_bt_counts *was)
 {
@@ -273,7 +288,7 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 				for (unsigned i = 0; i < m.n; i++)
 					m.exit_req[i] = i != c;
 			/* the turns in the order they ran: the lines they share */
-			if (lines && hs_coherence_note(lines, c, &tr[c], from))
+			if (lines && spins(lines, c, &tr[c], from, out))
 				goto out;
 		}
 		if (c < m.n) {

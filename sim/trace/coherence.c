@@ -17,6 +17,16 @@
  * interleaving (QEMU's round-robin: turns end at a halt, so what a wakee
  * reads was written before the SGI that woke it). Granule: 64 bytes, the
  * line of every modelled core.
+ *
+ * A spin-wait's end is found here too. A CPU spinning (a load, a compare,
+ * a wfe or yield, again: smp_cond_load_*, a lock's wait) runs as many
+ * iterations as the emulator's interleaving gave it - a turn ends at each
+ * wfe/yield, as QEMU's does - not as many as the modelled time would. The
+ * access that ends the spin is the first read, within SPIN_GAP records of
+ * a wfe/yield, of a line another CPU wrote: a release (its writer and the
+ * record that wrote it), from which the costing (machine_cost.c) waits
+ * for that store in the writer's modelled time instead of costing the
+ * iterations.
  */
 #include <stdlib.h>
 
@@ -24,15 +34,24 @@
 #include "hotsim/trace.h"
 
 #define LINE_SHIFT 6
+/* Records from a wfe/yield to the load that reads the spun-on line: the
+ * longest of the kernel's waits (__cmpwait's wfe, then the loop's branch
+ * back to its load) is under ten */
+#define SPIN_GAP 16
 
 struct slot {
 	uint64_t line;		/* line number + 1, 0 empty */
+	uint64_t wrote;		/* the writer's record that last wrote it */
 	uint8_t holders;	/* a bit a CPU */
+	uint8_t writer;
 };
 
 struct hs_coherence {
 	struct slot *v;
 	size_t n, cap;		/* cap: a power of two */
+	/* per CPU: its latest wfe/yield (record + 1; 0: none since its last
+	 * release) and the first of the run of them it ends */
+	uint64_t hint[8], spin_from[8];
 };
 
 struct hs_coherence *hs_coherence_new(void)
@@ -89,9 +108,25 @@ static int writes(unsigned cls)
 	return cls == A64_C_STORE || cls == A64_C_STORE_EX || cls == A64_C_ATOMIC;
 }
 
-int hs_coherence_note(struct hs_coherence *c, unsigned cpu, struct hs_trace *t, size_t from)
+/* loads, exclusive loads and the atomics read their line */
+static int reads(unsigned cls)
+{
+	return cls != A64_C_STORE && cls != A64_C_STORE_EX;
+}
+
+/* A wfe/yield at record i: a spin's first, or the next within SPIN_GAP */
+static void hint(struct hs_coherence *c, unsigned cpu, size_t i)
+{
+	if (!c->hint[cpu] || i + 1 - c->hint[cpu] > SPIN_GAP)
+		c->spin_from[cpu] = i;
+	c->hint[cpu] = i + 1;
+}
+
+int hs_coherence_note(struct hs_coherence *c, unsigned cpu, struct hs_trace *t, size_t from,
+		      struct hs_release *rel, unsigned max)
 {
 	uint8_t me = (uint8_t)(1u << cpu);
+	unsigned nrel = 0;
 
 	if (cpu >= 8)
 		return hs_fail("coherence: cpu%u (at most 8 CPUs)", cpu);
@@ -100,6 +135,8 @@ int hs_coherence_note(struct hs_coherence *c, unsigned cpu, struct hs_trace *t, 
 		struct slot *s;
 		int w;
 
+		if (a64_is_spin_hint(in->word))
+			hint(c, cpu, i);
 		if (!t->v[i].addr || in->cls < A64_C_LOAD || in->cls > A64_C_ATOMIC)
 			continue;
 		w = writes(in->cls);
@@ -114,12 +151,26 @@ int hs_coherence_note(struct hs_coherence *c, unsigned cpu, struct hs_trace *t, 
 			}
 			s->line = (t->v[i].addr >> LINE_SHIFT) + 1;
 			s->holders = me;
+			s->writer = (uint8_t)cpu;
+			s->wrote = i;
 			c->n++;
 			continue;
 		}
-		if (!(s->holders & me))
+		if (!(s->holders & me)) {
 			t->v[i].flags |= HS_T_REMOTE;
+			/* (the writer is another CPU: a writer holds its line) */
+			if (reads(in->cls) && c->hint[cpu] && i + 1 - c->hint[cpu] <= SPIN_GAP) {
+				if (nrel < max)
+					rel[nrel++] = (struct hs_release){ .writer = s->writer, .wrote = s->wrote,
+									   .spin_from = c->spin_from[cpu], .at = i };
+				c->hint[cpu] = 0;	/* the spin is over */
+			}
+		}
 		s->holders = w ? me : (uint8_t)(s->holders | me);
+		if (w) {
+			s->writer = (uint8_t)cpu;
+			s->wrote = i;
+		}
 	}
-	return 0;
+	return (int)nrel;
 }
