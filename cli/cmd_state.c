@@ -167,10 +167,11 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 	printf("  latency, ops %u-%u: mean %.0f cycles (%llu to %llu); %u wakes by an SGI, %u by a timer\n",
 	       from, mr->nops - 1, (double)sum / n, (unsigned long long)lo, (unsigned long long)hi, mc->sgi_wakes,
 	       mc->timer_wakes);
-	if (mc->spin_waits)
-		printf("  %u spin-waits (wfe/yield) ended by another CPU's store, each costed as the wait for that "
-		       "store; %llu instructions of their iterations (as many as the replay's turns gave) left "
-		       "uncosted\n", mc->spin_waits, (unsigned long long)mc->spin_insns);
+	if (mc->read_waits || mc->spin_waits)
+		printf("  %u reads waited for another CPU's store (a lock taken as it was released, a spin-wait's "
+		       "end); %u spin-waits (wfe/yield) ended by a store, %llu instructions of their iterations "
+		       "(as many as the replay's turns gave) left uncosted\n", mc->read_waits, mc->spin_waits,
+		       (unsigned long long)mc->spin_insns);
 	printf("  its critical path, mean cycles: cpu%u's work %.0f, the other CPUs' work %.0f, IPI delivery %.0f, "
 	       "exit from wfi %.0f, IRQs taken (vector to eret) %.0f\n", mr->site_cpu, (double)part[0] / n,
 	       (double)part[1] / n, (double)part[2] / n, (double)part[3] / n, (double)part[4] / n);
@@ -182,6 +183,7 @@ static void json_ops(struct json *j, const struct ms_machine_cost *mc)
 
 	json_num(j, "ipi_latency", mc->ipi_latency, 0);
 	json_num(j, "wfi_exit", mc->wfi_exit, 0);
+	json_uint(j, "read_waits", mc->read_waits);
 	json_uint(j, "spin_waits", mc->spin_waits);
 	json_uint(j, "spin_insns", mc->spin_insns);
 	json_begin_arr(j, "ops");

@@ -565,7 +565,7 @@ Test(models, coherence_finds_the_store_that_ends_a_spin)
 	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, f1, rel, 4), 0);
 	f1 = c1.t.n;
 	tt_push(&c0, 0x400008, W_ADDX0, 0, 0);			/* 2 */
-	tt_push(&c0, 0x40000c, W_STR, 0x800008, 0);		/* 3: the flag, set */
+	tt_push(&c0, 0x40000c, W_STR, 0x800000, 0);		/* 3: the flag, set */
 	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, f0, rel, 4), 0);
 	f0 = c0.t.n;
 	tt_push(&c1, 0x500010, W_STR, 0x900000, 0);		/* 4: remote, but a store */
@@ -587,6 +587,56 @@ Test(models, coherence_finds_the_store_that_ends_a_spin)
 	tt_push(&c1, 0x50001c, W_LDR, 0x800000, 0);
 	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, f1, rel, 4), 0);
 	cr_assert_eq(c1.t.v[c1.t.n - 1].flags, HS_T_REMOTE);
+	hs_coherence_free(co);
+	tt_free(&c0);
+	tt_free(&c1);
+}
+
+/*
+ * A lock handed over (coherence.c): cpu0 releases a lock (stlr) and
+ * stores the count beside it (plain); cpu1's exclusive read of the lock
+ * word waits for the release - also when a read of the count fetched the
+ * line just before -, its acquire read (ldar: it might have gone another
+ * way) does not, nor does an exclusive read of the count, which no
+ * release wrote, nor a second read of a release it has read.
+ */
+#define W_STLR	0x889ffc01u	/* stlr w1, [x0] */
+#define W_LDAXR	0x885ffc01u	/* ldaxr w1, [x0] */
+#define W_LDAR	0x88dffc01u	/* ldar w1, [x0] */
+#define W_STRW	0xb9000001u	/* str w1, [x0] */
+Test(models, coherence_finds_a_lock_handed_over)
+{
+	struct tt c0, c1;
+	struct hs_coherence *co = hs_coherence_new();
+	struct hs_release rel[4];
+
+	cr_assert_not_null(co);
+	tt_init(&c0);
+	tt_init(&c1);
+	tt_push(&c0, 0x400000, W_STRW, 0x800004, 0);		/* 0: the count */
+	tt_push(&c0, 0x400004, W_STLR, 0x800000, 0);		/* 1: the unlock */
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, 0, rel, 4), 0);
+	tt_push(&c1, 0x500000, W_LDAR, 0x800000, 0);		/* 0: acquire: no */
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, 0, rel, 4), 0);
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, 2, rel, 4), 0);
+	tt_push(&c0, 0x400008, W_STLR, 0x800000, 0);		/* 2: again (cpu1 held it) */
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, 2, rel, 4), 0);
+	tt_push(&c1, 0x500004, W_LDAXR, 0x800004, 0);		/* 1: the count: no */
+	tt_push(&c1, 0x500008, W_LDAXR, 0x800000, 0);		/* 2: the lock: handed over */
+	tt_push(&c1, 0x50000c, W_LDAXR, 0x800000, 0);		/* 3: read already: no */
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, 1, rel, 4), 1);
+	cr_assert_eq(c1.t.v[1].flags, HS_T_REMOTE);
+	cr_assert_eq(c1.t.v[2].flags | c1.t.v[3].flags, 0u);
+	cr_assert_eq(rel[0].writer, 0u);
+	cr_assert_eq(rel[0].wrote, 2u);
+	cr_assert_eq(rel[0].at, 2u);
+	cr_assert_eq(rel[0].spin, 0);
+	tt_push(&c0, 0x40000c, W_STLR, 0x800000, 0);		/* 3: released again */
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, 3, rel, 4), 0);
+	tt_push(&c1, 0x500010, W_LDAXR, 0x800000, 0);		/* 4: handed over */
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, 4, rel, 4), 1);
+	cr_assert_eq(rel[0].wrote, 3u);
+	cr_assert_eq(rel[0].at, 4u);
 	hs_coherence_free(co);
 	tt_free(&c0);
 	tt_free(&c1);

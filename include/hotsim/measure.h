@@ -203,9 +203,10 @@ struct ms_machine_cost {
 	double ipi_latency, wfi_exit;		/* the parameters used, cycles */
 	int ipi_calibrated, wfi_calibrated;
 	unsigned sgi_wakes, timer_wakes;	/* timer wakes wait nothing */
-	/* spin-waits that waited for a store, and their iterations' records,
-	 * left uncosted (machine_cost.c) */
-	unsigned spin_waits;
+	/* reads that waited for another CPU's store (its clock was later),
+	 * spin-waits a store ended and their iterations' records, left
+	 * uncosted (machine_cost.c) */
+	unsigned read_waits, spin_waits;
 	uint64_t spin_insns;
 	/* distinct instruction bytes of ops 2 on: every CPU, the site's and
 	 * the others' outside IRQs, every CPU's in them */

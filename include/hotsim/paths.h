@@ -313,15 +313,16 @@ struct hs_machine_cpu_op {
 };
 /* A halted CPU resumed: at its instruction at (counted from the run's
  * start, as its trace), woken by the SGI CPU from sent at its instruction
- * from_at - or, from HS_MACHINE_TIMER, by its own timer. Or (spin) a CPU
- * spinning in wfe/yield since its instruction spin_from read at `at` the
- * line CPU from wrote at from_at (with a trace only: hs_coherence_note). */
-#define HS_MACHINE_MAX_WAKES 2048
+ * from_at - or, from HS_MACHINE_TIMER, by its own timer. Or (read) a CPU
+ * read at `at` what CPU from stored at from_at, taking a lock it released
+ * or ending a spin in wfe/yield since its instruction spin_from (spin)
+ * (with a trace only: the lines the CPUs share, hs_coherence_note). */
+#define HS_MACHINE_MAX_WAKES 16384
 #define HS_MACHINE_TIMER 255u
 struct hs_machine_wake {
 	unsigned cpu, from;
 	uint64_t at, from_at;
-	int spin;
+	int read, spin;
 	uint64_t spin_from;
 };
 struct hs_machine_run {

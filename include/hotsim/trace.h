@@ -89,16 +89,21 @@ void hs_trace_free(struct hs_trace *t);
  * The lines a machine's CPUs share (coherence.c): feed each CPU's new
  * records t->v[from .. t->n - 1] in the order the machine ran them; every
  * data access whose line another CPU wrote since this CPU last held it is
- * flagged HS_T_REMOTE. Returns how many spin-waits the records ended, each
- * in rel[] (at most max): a read of a line another CPU wrote, shortly
- * after a wfe/yield. -1 with hs_errmsg() when out of memory or for a CPU
- * beyond the eighth.
+ * flagged HS_T_REMOTE. Returns how many reads of another CPU's stores the
+ * records made that had to wait for them, in rel[] in the order they ran
+ * (at most max, else -1): each read of a word another CPU wrote since
+ * this CPU held its line that ends a spin-wait (it came shortly after a
+ * wfe/yield) or takes a lock (an exclusive or atomic read of a release
+ * store); once for each writer, with that writer's latest store to the
+ * words read. -1 with hs_errmsg() when out of memory or for a CPU beyond
+ * the eighth.
  */
 struct hs_release {
-	unsigned writer;	/* the CPU whose store ended the spin */
+	unsigned writer;	/* the CPU whose store was read */
 	uint64_t wrote;		/* that store, a record of the writer's */
-	uint64_t spin_from;	/* the spinner's first wfe/yield of the spin */
-	uint64_t at;		/* its read of the written line */
+	uint64_t at;		/* the read, a record of the reader's */
+	int spin;		/* it ended a spin-wait that began at... */
+	uint64_t spin_from;	/* ...the reader's first wfe/yield of it */
 };
 struct hs_coherence;
 struct hs_coherence *hs_coherence_new(void);

@@ -25,13 +25,14 @@
  * coherence.c) misses this core's private levels and is served by the
  * shared one (cache.c). The two parameters are guesses.
  *
- * A spin-wait (a CPU in a wfe/yield loop until another CPU's store) ran
- * as many iterations as the emulator's interleaving gave it, so they are
- * not costed: from its first wfe/yield the spinner waits for the store
- * that ended it (coherence.c finds it: the read of a line another CPU
- * wrote) - the writer's time just after it - and its read then pays the
- * line's move (cache.c). Like an SGI's wake, one pass in the order the
- * wakes happened settles it; the outputs count these waits.
+ * A read that had to wait for another CPU's store waits for the writer's
+ * time just after it, where that is later (coherence.c finds them: a lock
+ * taken that the other CPU released, a spin-wait's end), and then pays
+ * the line's move itself (cache.c). A spin-wait (a wfe/yield loop) ran as
+ * many iterations as the emulator's interleaving gave it, so they are not
+ * costed: from its first wfe/yield the spinner waits for the store. Like
+ * an SGI's wake, one pass in the order the wakes happened settles them;
+ * the outputs count these waits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,7 @@ static uint64_t free_spins(const struct hs_machine_run *mr, unsigned cpu, struct
 	for (unsigned k = 0; k < mr->nwakes; k++) {
 		const struct hs_machine_wake *e = &mr->wake[k];
 
-		if (e->spin && e->cpu == cpu)
+		if (e->read && e->spin && e->cpu == cpu)
 			for (uint64_t r = e->spin_from + 1; r < e->at && r < n; r++, freed++)
 				per[r].cycles = 0;
 	}
@@ -203,13 +204,18 @@ static void timeline(struct ms_machine_cost *out, struct clock *clk)
 			out->timer_wakes++;
 			continue;
 		}
-		if (e->spin) {
-			/* no delivery, no exit: the store is seen where it is */
+		if (e->read) {
+			/* no delivery, no exit: the read waits for the store (the
+			 * writer's time after it) where the writer's clock is later;
+			 * the line's move is the read's own cost */
 			uint64_t sent = time_at(&clk[e->from], e->from_at + 1);
 
-			out->spin_waits++;
-			c->w[c->nw++] = (struct wait){ .at = e->at, .cycles = sent > now ? sent - now : 0, .now = now,
-						       .sent = sent, .arrive = sent, .from = e->from };
+			out->spin_waits += e->spin;
+			if (sent > now || e->spin) {
+				out->read_waits += sent > now;
+				c->w[c->nw++] = (struct wait){ .at = e->at, .cycles = sent > now ? sent - now : 0,
+							       .now = now, .sent = sent, .arrive = sent, .from = e->from };
+			}
 			continue;
 		}
 		out->sgi_wakes++;
@@ -428,7 +434,7 @@ static int cost_machine(const struct ms_options *o, const struct hs_core *core, 
 		if (cost_cpu(o, core, i, &tr[i], &clk[i], out, lay))
 			return -1;
 	}
-	out->sgi_wakes = out->timer_wakes = out->spin_waits = 0;
+	out->sgi_wakes = out->timer_wakes = out->spin_waits = out->read_waits = 0;
 	timeline(out, clk);
 	times(clk, out->run.ncpus);
 	per_op(out, clk, tr);
@@ -473,7 +479,7 @@ static int layouts(const struct ms_options *o, const struct hs_core *core, const
 {
 	struct ms_machine_op *rec = malloc(sizeof(out->op));
 	unsigned from = out->run.nops > 2 ? 2 : 0, sgi = out->sgi_wakes, timer = out->timer_wakes;
-	unsigned spin = out->spin_waits;
+	unsigned spin = out->spin_waits, read = out->read_waits;
 	uint64_t spin_insns = out->spin_insns;
 	unsigned nq = ms_band_ops(out->run.nops - from);
 	struct ms_machine_means rq, q;
@@ -512,6 +518,7 @@ static int layouts(const struct ms_options *o, const struct hs_core *core, const
 	out->sgi_wakes = sgi;
 	out->timer_wakes = timer;
 	out->spin_waits = spin;
+	out->read_waits = read;
 	out->spin_insns = spin_insns;
 	rc = 0;
 out:

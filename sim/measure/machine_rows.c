@@ -136,10 +136,10 @@ static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const c
 		take(mc, WARM_OPS + j, j, &s);
 	snprintf(state, sizeof(state), "%s; ipi_latency %.0f%s, wfi_exit %.0f%s cycles", prefix, mc->ipi_latency,
 		 mc->ipi_calibrated ? "" : " (guessed)", mc->wfi_exit, mc->wfi_calibrated ? "" : " (guessed)");
-	if (mc->spin_waits)
-		snprintf(state + strlen(state), sizeof(state) - strlen(state), "; %u spin-waits costed as the wait "
-			 "for the store that ended each, not their %llu instructions of iterations", mc->spin_waits,
-			 (unsigned long long)mc->spin_insns);
+	if (mc->read_waits || mc->spin_waits)
+		snprintf(state + strlen(state), sizeof(state) - strlen(state), "; %u reads waited for another "
+			 "CPU's store (a lock, a spin's end), %llu instructions of %u spin-waits' iterations left "
+			 "uncosted", mc->read_waits, (unsigned long long)mc->spin_insns, mc->spin_waits);
 	row[P_WHOLE].code_bytes = mc->code_bytes;
 	row[P_WAKER].code_bytes = mc->code_bytes_site;
 	row[P_WAKEE].code_bytes = mc->code_bytes_other;

@@ -167,17 +167,17 @@ static void resume(struct machine *m, unsigned i, struct hs_machine_run *out)
 	hs_bt_resume(r);
 }
 
-/* CPU c's turn's records in the lines the CPUs share: the spin-waits
- * its reads ended are wakes, in the order they happened */
-static int spins(struct hs_coherence *lines, unsigned c, struct hs_trace *t, size_t from,
-		 struct hs_machine_run *out)
+/* CPU c's turn's records in the lines the CPUs share: its reads of
+ * another CPU's stores join their clocks, in the order they happened */
+#define MAX_READS 4096
+static int reads(struct hs_coherence *lines, unsigned c, struct hs_trace *t, size_t from,
+		 struct hs_machine_run *out, struct hs_release *rel)
 {
-	struct hs_release rel[8];
-	int n = hs_coherence_note(lines, c, t, from, rel, 8);
+	int n = hs_coherence_note(lines, c, t, from, rel, MAX_READS);
 
 	for (int i = 0; i < n && out->nwakes < HS_MACHINE_MAX_WAKES; i++)
 		out->wake[out->nwakes++] = (struct hs_machine_wake){ .cpu = c, .from = rel[i].writer, .at = rel[i].at,
-								     .from_at = rel[i].wrote, .spin = 1,
+								     .from_at = rel[i].wrote, .read = 1, .spin = rel[i].spin,
 								     .spin_from = rel[i].spin_from };
 	return n < 0 ? -1 : 0;
 }
@@ -249,6 +249,7 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 	uint64_t last[HS_SNAP_MAX_CPUS];
 	struct hs_bt_counts was[HS_SNAP_MAX_CPUS];
 	struct hs_coherence *lines = NULL;
+	struct hs_release *rel = NULL;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -256,8 +257,10 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 		return hs_fail("no booted point %u (the state has %u)", k, hs_boot_state_npoints(b));
 	if (enter(b, k, &m))
 		return -1;
-	if (tr && !(lines = hs_coherence_new()))
-		return -1;
+	if (tr && (!(lines = hs_coherence_new()) || !(rel = malloc(MAX_READS * sizeof(*rel))))) {
+		hs_coherence_free(lines);
+		return hs_fail("out of memory");
+	}
 	out->ncpus = m.n;
 	out->site_cpu = m.site_cpu;
 	for (unsigned i = 0; i < m.n; i++) {
@@ -288,7 +291,7 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 				for (unsigned i = 0; i < m.n; i++)
 					m.exit_req[i] = i != c;
 			/* the turns in the order they ran: the lines they share */
-			if (lines && spins(lines, c, &tr[c], from, out))
+			if (lines && reads(lines, c, &tr[c], from, out, rel))
 				goto out;
 		}
 		if (c < m.n) {
@@ -311,5 +314,6 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 	rc = 0;
 out:
 	hs_coherence_free(lines);
+	free(rel);
 	return rc;
 }

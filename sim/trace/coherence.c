@@ -18,15 +18,25 @@
  * reads was written before the SGI that woke it). Granule: 64 bytes, the
  * line of every modelled core.
  *
- * A spin-wait's end is found here too. A CPU spinning (a load, a compare,
- * a wfe or yield, again: smp_cond_load_*, a lock's wait) runs as many
- * iterations as the emulator's interleaving gave it - a turn ends at each
- * wfe/yield, as QEMU's does - not as many as the modelled time would. The
- * access that ends the spin is the first read, within SPIN_GAP records of
- * a wfe/yield, of a line another CPU wrote: a release (its writer and the
- * record that wrote it), from which the costing (machine_cost.c) waits
- * for that store in the writer's modelled time instead of costing the
- * iterations.
+ * The reads that had to wait for another CPU's store are found too, with
+ * the store each read (its writer and record): the costing
+ * (machine_cost.c) holds the reader there when the writer's clock is
+ * later, whichever order the emulator's turns ran them in. Two kinds:
+ * - a spin's end: a read shortly after a wfe/yield (within SPIN_GAP
+ *   records; smp_cond_load_*, a lock's wait). The spinner ran as many
+ *   iterations as the interleaving gave it - a turn ends at each
+ *   wfe/yield, as QEMU's does - not as many as the modelled time would,
+ *   so the costing leaves them out;
+ * - a lock handed over: an exclusive or atomic read (the acquire's
+ *   cmpxchg) of a word another CPU's release store wrote (the unlock's
+ *   stlr). Had it come first, it would have found the lock held and spun
+ *   until that store, then gone on the same way.
+ * Other reads of another CPU's stores do not wait: a read that found the
+ * old value might have gone another way - try_to_wake_up() that finds
+ * p->on_cpu still set queues the wakeup on that CPU instead of waiting -
+ * and the data a lock guards is ordered by the lock's own pair. Words are
+ * 4 bytes, each with its last store: a read of another word of a line
+ * another CPU wrote is a coherence miss, not a wait.
  */
 #include <stdlib.h>
 
@@ -39,11 +49,16 @@
  * back to its load) is under ten */
 #define SPIN_GAP 16
 
+#define WORDS 16	/* of 4 bytes, a line: a lock word and the count beside
+			 * it (a runqueue's lock and nr_running) are two */
+
 struct slot {
 	uint64_t line;		/* line number + 1, 0 empty */
-	uint64_t wrote;		/* the writer's record that last wrote it */
+	uint64_t wrote[WORDS];	/* each word's last store, a record of its writer */
+	uint8_t writer[WORDS];	/* its CPU + 1, 0 none */
+	uint8_t sync[WORDS];	/* it was a release store: an unlock */
+	uint8_t seen[WORDS];	/* the CPUs that read or wrote it since, a bit each */
 	uint8_t holders;	/* a bit a CPU */
-	uint8_t writer;
 };
 
 struct hs_coherence {
@@ -114,6 +129,73 @@ static int reads(unsigned cls)
 	return cls != A64_C_STORE && cls != A64_C_STORE_EX;
 }
 
+/* an unlock: a release store (stlr, not a store-exclusive) */
+static int unlocks(const struct a64_insn *in)
+{
+	return in->cls == A64_C_STORE && (in->flags & A64_F_REL);
+}
+
+/* a lock's acquire: its exclusive or atomic read */
+static int acquires(const struct a64_insn *in)
+{
+	return in->cls == A64_C_LOAD_EX || in->cls == A64_C_ATOMIC;
+}
+
+/* The words of s that [addr, addr + size) covers: first and last */
+static void words(uint64_t addr, unsigned size, unsigned *lo, unsigned *hi)
+{
+	*lo = (unsigned)(addr >> 2) & (WORDS - 1);
+	*hi = (unsigned)((addr + (size ? size : 1) - 1) >> 2) & (WORDS - 1);
+	if (*hi < *lo || (addr + (size ? size : 1) - 1) >> LINE_SHIFT != addr >> LINE_SHIFT)
+		*hi = WORDS - 1;	/* to the line's end: the rest is the next line's */
+}
+
+static void wrote(struct slot *s, unsigned cpu, const struct a64_insn *in, uint64_t addr, size_t i)
+{
+	unsigned lo, hi;
+
+	words(addr, in->mem_size, &lo, &hi);
+	for (unsigned k = lo; k <= hi; k++) {
+		s->writer[k] = (uint8_t)(cpu + 1);
+		s->wrote[k] = i;
+		s->sync[k] = (uint8_t)unlocks(in);
+		s->seen[k] = (uint8_t)(1u << cpu);
+	}
+}
+
+/* CPU cpu's read at record i of words of s other CPUs wrote that it has
+ * not read since: the latest store of each such writer, where the read
+ * ends a spin (a wfe/yield just before) or takes a lock (an unlock's) */
+static int read_of(struct hs_coherence *c, unsigned cpu, struct slot *s, const struct a64_insn *in,
+		   uint64_t addr, size_t i, struct hs_release *rel, unsigned max, unsigned *nrel)
+{
+	unsigned lo, hi, first = *nrel;
+	int spin = c->hint[cpu] && i + 1 - c->hint[cpu] <= SPIN_GAP;
+
+	words(addr, in->mem_size, &lo, &hi);
+	for (unsigned k = lo; k <= hi; k++) {
+		unsigned j = first;
+		int news = s->writer[k] && !(s->seen[k] & 1u << cpu);
+
+		s->seen[k] |= (uint8_t)(1u << cpu);
+		if (!news || !(spin || (acquires(in) && s->sync[k])))
+			continue;
+		while (j < *nrel && rel[j].writer != s->writer[k] - 1u)
+			j++;
+		if (j < *nrel) {
+			rel[j].wrote = s->wrote[k] > rel[j].wrote ? s->wrote[k] : rel[j].wrote;
+			continue;
+		}
+		if (*nrel == max)
+			return hs_fail("coherence: more than %u reads of another CPU's stores in one turn", max);
+		rel[(*nrel)++] = (struct hs_release){ .writer = s->writer[k] - 1u, .wrote = s->wrote[k], .at = i,
+						      .spin = spin, .spin_from = spin ? c->spin_from[cpu] : 0 };
+	}
+	if (spin && *nrel > first)
+		c->hint[cpu] = 0;	/* the spin is over */
+	return 0;
+}
+
 /* A wfe/yield at record i: a spin's first, or the next within SPIN_GAP */
 static void hint(struct hs_coherence *c, unsigned cpu, size_t i)
 {
@@ -150,27 +232,15 @@ int hs_coherence_note(struct hs_coherence *c, unsigned cpu, struct hs_trace *t, 
 				s = find(c->v, c->cap, (t->v[i].addr >> LINE_SHIFT) + 1);
 			}
 			s->line = (t->v[i].addr >> LINE_SHIFT) + 1;
-			s->holders = me;
-			s->writer = (uint8_t)cpu;
-			s->wrote = i;
 			c->n++;
-			continue;
-		}
-		if (!(s->holders & me)) {
+		} else if (!(s->holders & me)) {
 			t->v[i].flags |= HS_T_REMOTE;
-			/* (the writer is another CPU: a writer holds its line) */
-			if (reads(in->cls) && c->hint[cpu] && i + 1 - c->hint[cpu] <= SPIN_GAP) {
-				if (nrel < max)
-					rel[nrel++] = (struct hs_release){ .writer = s->writer, .wrote = s->wrote,
-									   .spin_from = c->spin_from[cpu], .at = i };
-				c->hint[cpu] = 0;	/* the spin is over */
-			}
 		}
+		if (reads(in->cls) && read_of(c, cpu, s, in, t->v[i].addr, i, rel, max, &nrel))
+			return -1;
+		if (w)
+			wrote(s, cpu, in, t->v[i].addr, i);
 		s->holders = w ? me : (uint8_t)(s->holders | me);
-		if (w) {
-			s->writer = (uint8_t)cpu;
-			s->wrote = i;
-		}
 	}
 	return (int)nrel;
 }
