@@ -167,10 +167,12 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 	printf("  latency, ops %u-%u: mean %.0f cycles (%llu to %llu); %u wakes by an SGI, %u by a timer\n",
 	       from, mr->nops - 1, (double)sum / n, (unsigned long long)lo, (unsigned long long)hi, mc->sgi_wakes,
 	       mc->timer_wakes);
-	if (mc->read_waits || mc->spin_waits)
-		printf("  %u reads waited for another CPU's store (a lock taken as it was released, a spin-wait's "
-		       "end); %u spin-waits (wfe/yield) ended by a store, %llu instructions of their iterations "
-		       "(as many as the replay's turns gave) left uncosted\n", mc->read_waits, mc->spin_waits,
+	if (mc->read_waits)
+		printf("  %u read%s waited for another CPU's store (a lock taken as it was released, a spin-wait's "
+		       "end)\n", mc->read_waits, mc->read_waits > 1 ? "s" : "");
+	if (mc->spin_waits)
+		printf("  %u spin-wait%s (wfe/yield) ended by a store: %llu instructions of their iterations (as many "
+		       "as the replay's turns gave) left uncosted\n", mc->spin_waits, mc->spin_waits > 1 ? "s" : "",
 		       (unsigned long long)mc->spin_insns);
 	printf("  its critical path, mean cycles: cpu%u's work %.0f, the other CPUs' work %.0f, IPI delivery %.0f, "
 	       "exit from wfi %.0f, IRQs taken (vector to eret) %.0f\n", mr->site_cpu, (double)part[0] / n,

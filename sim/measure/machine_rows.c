@@ -136,10 +136,13 @@ static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const c
 		take(mc, WARM_OPS + j, j, &s);
 	snprintf(state, sizeof(state), "%s; ipi_latency %.0f%s, wfi_exit %.0f%s cycles", prefix, mc->ipi_latency,
 		 mc->ipi_calibrated ? "" : " (guessed)", mc->wfi_exit, mc->wfi_calibrated ? "" : " (guessed)");
-	if (mc->read_waits || mc->spin_waits)
-		snprintf(state + strlen(state), sizeof(state) - strlen(state), "; %u reads waited for another "
-			 "CPU's store (a lock, a spin's end), %llu instructions of %u spin-waits' iterations left "
-			 "uncosted", mc->read_waits, (unsigned long long)mc->spin_insns, mc->spin_waits);
+	if (mc->read_waits)
+		snprintf(state + strlen(state), sizeof(state) - strlen(state), "; %u read%s waited for another "
+			 "CPU's store (a lock handed over, a spin's end)", mc->read_waits, mc->read_waits > 1 ? "s" : "");
+	if (mc->spin_waits)
+		snprintf(state + strlen(state), sizeof(state) - strlen(state), "; %u spin-wait%s ended by a store, "
+			 "%llu instructions of iterations left uncosted", mc->spin_waits, mc->spin_waits > 1 ? "s" : "",
+			 (unsigned long long)mc->spin_insns);
 	row[P_WHOLE].code_bytes = mc->code_bytes;
 	row[P_WAKER].code_bytes = mc->code_bytes_site;
 	row[P_WAKEE].code_bytes = mc->code_bytes_other;
