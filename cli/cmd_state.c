@@ -125,6 +125,7 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 	const struct hs_machine_run *mr = &mc->run;
 	uint64_t sum = 0, lo = UINT64_MAX, hi = 0, part[5] = { 0 };
 	unsigned from = steady_from(mr), n = 0;
+	char waits[400];
 
 	printf("  replayed, every CPU (instructions, SGIs sent, IRQs taken, wfi halts); op 0 takes the "
 	       "point's tick, op 1 warms the models' caches\n");
@@ -164,16 +165,10 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 	}
 	if (!n)
 		return;
-	printf("  latency, ops %u-%u: mean %.0f cycles (%llu to %llu); %u wakes by an SGI, %u by a timer\n",
+	ms_machine_waits_said(mc, "\n  ", waits, sizeof(waits));
+	printf("  latency, ops %u-%u: mean %.0f cycles (%llu to %llu); %u wakes by an SGI, %u by a timer%s\n",
 	       from, mr->nops - 1, (double)sum / n, (unsigned long long)lo, (unsigned long long)hi, mc->sgi_wakes,
-	       mc->timer_wakes);
-	if (mc->read_waits)
-		printf("  %u read%s waited for another CPU's store (a lock taken as it was released, a spin-wait's "
-		       "end)\n", mc->read_waits, mc->read_waits > 1 ? "s" : "");
-	if (mc->spin_waits)
-		printf("  %u spin-wait%s (wfe/yield) ended by a store: %llu instructions of their iterations (as many "
-		       "as the replay's turns gave) left uncosted\n", mc->spin_waits, mc->spin_waits > 1 ? "s" : "",
-		       (unsigned long long)mc->spin_insns);
+	       mc->timer_wakes, waits);
 	printf("  its critical path, mean cycles: cpu%u's work %.0f, the other CPUs' work %.0f, IPI delivery %.0f, "
 	       "exit from wfi %.0f, IRQs taken (vector to eret) %.0f\n", mr->site_cpu, (double)part[0] / n,
 	       (double)part[1] / n, (double)part[2] / n, (double)part[3] / n, (double)part[4] / n);

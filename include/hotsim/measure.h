@@ -218,6 +218,10 @@ struct ms_machine_cost {
 };
 int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
 		    unsigned nops, struct ms_machine_cost *out);
+/* The reads the timeline made wait (read_waits, spin_waits), in words
+ * for a row's state line and state --ops: each sentence after sep, ""
+ * when there were none. */
+void ms_machine_waits_said(const struct ms_machine_cost *mc, const char *sep, char *buf, size_t len);
 
 /* Parse "a55.isb=20" or "isb=20". */
 int ms_parse_param(const char *arg, struct ms_param *p);

@@ -311,19 +311,18 @@ struct hs_machine_cpu_op {
 	uint64_t insns;
 	unsigned sgis, irqs, halts;	/* SGIs sent, interrupts taken, wfi halts */
 };
-/* A halted CPU resumed: at its instruction at (counted from the run's
- * start, as its trace), woken by the SGI CPU from sent at its instruction
- * from_at - or, from HS_MACHINE_TIMER, by its own timer. Or (read) a CPU
- * read at `at` what CPU from stored at from_at, taking a lock it released
- * or ending a spin in wfe/yield since its instruction spin_from (spin)
- * (with a trace only: the lines the CPUs share, hs_coherence_note). */
+/* What let a CPU go on at its instruction at (counted from the run's
+ * start, as its trace): an SGI that CPU from sent at its instruction
+ * from_at woke it from wfi, or its own timer did; or (with a trace only:
+ * the lines the CPUs share, hs_coherence_note) it read what CPU from
+ * stored at from_at, taking a lock that CPU released, or ending a spin in
+ * wfe/yield it began at its instruction spin_from. */
 #define HS_MACHINE_MAX_WAKES 16384
-#define HS_MACHINE_TIMER 255u
+enum hs_wake_kind { HS_WAKE_SGI, HS_WAKE_TIMER, HS_WAKE_LOCK, HS_WAKE_SPIN_END };
 struct hs_machine_wake {
-	unsigned cpu, from;
-	uint64_t at, from_at;
-	int read, spin;
-	uint64_t spin_from;
+	enum hs_wake_kind kind;
+	unsigned cpu, from;		/* from: not for HS_WAKE_TIMER */
+	uint64_t at, from_at, spin_from;
 };
 struct hs_machine_run {
 	unsigned ncpus, nops, site_cpu;		/* site_cpu: where the point stopped */

@@ -137,7 +137,7 @@ static uint64_t free_spins(const struct hs_machine_run *mr, unsigned cpu, struct
 	for (unsigned k = 0; k < mr->nwakes; k++) {
 		const struct hs_machine_wake *e = &mr->wake[k];
 
-		if (e->read && e->spin && e->cpu == cpu)
+		if (e->kind == HS_WAKE_SPIN_END && e->cpu == cpu)
 			for (uint64_t r = e->spin_from + 1; r < e->at && r < n; r++, freed++)
 				per[r].cycles = 0;
 	}
@@ -200,21 +200,21 @@ static void timeline(struct ms_machine_cost *out, struct clock *clk)
 		struct clock *c = &clk[e->cpu];
 		uint64_t now = time_at(c, e->at), wake = now;
 
-		if (e->from == HS_MACHINE_TIMER) {
+		if (e->kind == HS_WAKE_TIMER) {
 			out->timer_wakes++;
 			continue;
 		}
-		if (e->read) {
+		if (e->kind != HS_WAKE_SGI) {
 			/* no delivery, no exit: the read waits for the store (the
 			 * writer's time after it) where the writer's clock is later;
 			 * the line's move is the read's own cost */
 			uint64_t sent = time_at(&clk[e->from], e->from_at + 1);
 
-			out->spin_waits += e->spin;
-			if (sent > now || e->spin) {
-				out->read_waits += sent > now;
-				c->w[c->nw++] = (struct wait){ .at = e->at, .cycles = sent > now ? sent - now : 0,
-							       .now = now, .sent = sent, .arrive = sent, .from = e->from };
+			out->spin_waits += e->kind == HS_WAKE_SPIN_END;
+			if (sent > now) {
+				out->read_waits++;
+				c->w[c->nw++] = (struct wait){ .at = e->at, .cycles = sent - now, .now = now,
+							       .sent = sent, .arrive = sent, .from = e->from };
 			}
 			continue;
 		}

@@ -117,6 +117,21 @@ static void band(const struct ms_machine_cost *mc, struct ms_row *row)
 	}
 }
 
+void ms_machine_waits_said(const struct ms_machine_cost *mc, const char *sep, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = 0;
+	if (mc->read_waits && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s%u read%s waited for another CPU's store (a lock handed over, "
+				      "a spin's end)", sep, mc->read_waits, mc->read_waits > 1 ? "s" : "");
+	if (mc->spin_waits && n < len)
+		snprintf(buf + n, len - n, "%s%u spin-wait%s (wfe/yield) ended by a store: %llu instructions of their "
+			 "iterations (as many as the replay's turns gave) left uncosted", sep, mc->spin_waits,
+			 mc->spin_waits > 1 ? "s" : "", (unsigned long long)mc->spin_insns);
+}
+
 static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const char *prefix)
 {
 	char state[800];
@@ -136,13 +151,7 @@ static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const c
 		take(mc, WARM_OPS + j, j, &s);
 	snprintf(state, sizeof(state), "%s; ipi_latency %.0f%s, wfi_exit %.0f%s cycles", prefix, mc->ipi_latency,
 		 mc->ipi_calibrated ? "" : " (guessed)", mc->wfi_exit, mc->wfi_calibrated ? "" : " (guessed)");
-	if (mc->read_waits)
-		snprintf(state + strlen(state), sizeof(state) - strlen(state), "; %u read%s waited for another "
-			 "CPU's store (a lock handed over, a spin's end)", mc->read_waits, mc->read_waits > 1 ? "s" : "");
-	if (mc->spin_waits)
-		snprintf(state + strlen(state), sizeof(state) - strlen(state), "; %u spin-wait%s ended by a store, "
-			 "%llu instructions of iterations left uncosted", mc->spin_waits, mc->spin_waits > 1 ? "s" : "",
-			 (unsigned long long)mc->spin_insns);
+	ms_machine_waits_said(mc, "; ", state + strlen(state), sizeof(state) - strlen(state));
 	row[P_WHOLE].code_bytes = mc->code_bytes;
 	row[P_WAKER].code_bytes = mc->code_bytes_site;
 	row[P_WAKEE].code_bytes = mc->code_bytes_other;

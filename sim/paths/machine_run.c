@@ -152,10 +152,9 @@ static void resume(struct machine *m, unsigned i, struct hs_machine_run *out)
 	if (out->nwakes < HS_MACHINE_MAX_WAKES) {
 		struct hs_machine_wake *e = &out->wake[out->nwakes++];
 
-		e->cpu = i;
-		e->at = hs_rt_icount(r) - m->base[i];
-		e->from = HS_MACHINE_TIMER;
+		*e = (struct hs_machine_wake){ .kind = HS_WAKE_TIMER, .cpu = i, .at = hs_rt_icount(r) - m->base[i] };
 		if (hs_bt_woken_by(r, &from, &at) && from < m->n) {
+			e->kind = HS_WAKE_SGI;
 			e->from = from;
 			e->from_at = at - m->base[from];
 		}
@@ -176,9 +175,9 @@ static int reads(struct hs_coherence *lines, unsigned c, struct hs_trace *t, siz
 	int n = hs_coherence_note(lines, c, t, from, rel, MAX_READS);
 
 	for (int i = 0; i < n && out->nwakes < HS_MACHINE_MAX_WAKES; i++)
-		out->wake[out->nwakes++] = (struct hs_machine_wake){ .cpu = c, .from = rel[i].writer, .at = rel[i].at,
-								     .from_at = rel[i].wrote, .read = 1, .spin = rel[i].spin,
-								     .spin_from = rel[i].spin_from };
+		out->wake[out->nwakes++] = (struct hs_machine_wake){
+			.kind = rel[i].spin ? HS_WAKE_SPIN_END : HS_WAKE_LOCK, .cpu = c, .from = rel[i].writer,
+			.at = rel[i].at, .from_at = rel[i].wrote, .spin_from = rel[i].spin_from };
 	return n < 0 ? -1 : 0;
 }
 
