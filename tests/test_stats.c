@@ -8,8 +8,10 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "hotsim/measure.h"
+#include "../sim/measure/measure_internal.h"
 
 #define NEAR(a, b, eps) cr_assert(fabs((a) - (b)) < (eps), "%s = %.6f, want %.6f", #a, (double)(a), \
 				  (double)(b))
@@ -165,4 +167,41 @@ Test(stats, band_at_pairs_the_layout_with_the_recorded)
 	NEAR(ms_band_at(rec, 25, 18, 2), 28.0, 1e-12);
 	NEAR(ms_band_at(rec, 25, 27, 4), 27.0, 1e-12);
 	NEAR(ms_band_at(rec, 25, 9, 1), 24.0, 1e-12);
+}
+
+/*
+ * The distinct values a layout band splits at (distinct.c): each once,
+ * ascending, 0 included, however often and in whatever order they came;
+ * 10,000 values past the set's first room (4,096 slots, grown at half
+ * full) come back all, in order.
+ */
+Test(stats, a_set_gives_each_value_once_in_order)
+{
+	const uint64_t in[] = { 0xffffffff00000040ULL, 7, 0, 7, 0x40, 0xffffffff00000040ULL, 0, 3 };
+	const uint64_t want[] = { 0, 3, 7, 0x40, 0xffffffff00000040ULL };
+	struct ms_set set = { 0 };
+	uint64_t *v;
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		cr_assert_eq(ms_set_add(&set, in[i]), 0);
+	cr_assert((v = ms_set_sorted(&set, &n)));
+	cr_assert_eq(n, 5);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(v[i], want[i], "v[%zu] = %#llx", i, (unsigned long long)v[i]);
+	free(v);
+
+	/* descending, each twice: 64-byte lines as the data split takes them */
+	for (uint64_t k = 0; k < 20000; k++)
+		cr_assert_eq(ms_set_add(&set, (10000 - k / 2) * 64), 0);
+	cr_assert((v = ms_set_sorted(&set, &n)));
+	cr_assert_eq(n, 10000);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(v[i], (i + 1) * 64);
+	free(v);
+
+	/* an empty set: none, and an array to free */
+	cr_assert((v = ms_set_sorted(&set, &n)));
+	cr_assert_eq(n, 0);
+	free(v);
 }

@@ -277,23 +277,17 @@ static int typical_all(const struct op_sums *s, const struct hs_model_result *al
  * of memory, which leaves every layout split at 0). */
 static uint64_t *distinct(const struct hs_trace *t, int data, size_t *n)
 {
-	uint64_t *v;
-	size_t k = 0, d = 0;
+	struct ms_set set = { 0 };
 
 	if (!data)
 		return ms_distinct_pcs(t, n);
 	*n = 0;
-	if (!(v = malloc((t->n + 1) * sizeof(*v))))
-		return NULL;
 	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].addr)
-			v[k++] = t->v[i].addr & ~63ULL;
-	qsort(v, k, sizeof(*v), ms_cmp_u64);
-	for (size_t i = 0; i < k; i++)
-		if (!i || v[i] != v[i - 1])
-			v[d++] = v[i];
-	*n = d;
-	return v;
+		if (t->v[i].addr && ms_set_add(&set, t->v[i].addr & ~63ULL)) {
+			ms_set_free(&set);
+			return NULL;
+		}
+	return ms_set_sorted(&set, n);
 }
 
 /* The q-th of n quantiles of d sorted distinct values. */

@@ -61,6 +61,23 @@ struct clock {
 	size_t n;
 	struct wait *w;
 	unsigned nw;
+	size_t room;		/* the arrays', in records */
+};
+
+/* A CPU's per-record cycles and marks while its clock is made, one for
+ * every CPU: the model folds its costs out of a ring into them (a whole
+ * hs_insn_cost a record was the largest array of a machine's costing). It
+ * and the clocks are kept from one costing to the next (the layouts cost
+ * shorter cuts of the same streams): fresh arrays each time were a fifth
+ * of a machine's costing, in page faults. */
+#define RING 1024
+#define MARK_UNCAL 1	/* charged by an uncalibrated parameter */
+#define MARK_IRQ 2	/* taking an IRQ (in_irq) */
+struct scratch {
+	uint32_t *cycles;
+	uint8_t *mark;
+	size_t room;
+	struct hs_insn_cost ring[RING];
 };
 
 static uint64_t time_at(const struct clock *c, uint64_t i)
@@ -102,13 +119,56 @@ static void free_clock(struct clock *c)
 	memset(c, 0, sizeof(*c));
 }
 
+static void free_scratch(struct scratch *sc)
+{
+	free(sc->cycles);
+	free(sc->mark);
+	sc->cycles = NULL;
+	sc->mark = NULL;
+	sc->room = 0;
+}
+
+/* c emptied and sc made room for a stream of n records: -1 when out of
+ * memory */
+static int clock_for(struct clock *c, struct scratch *sc, size_t n)
+{
+	if (sc->room < n + 1) {
+		free_scratch(sc);
+		sc->cycles = malloc((n + 1) * sizeof(*sc->cycles));
+		sc->mark = malloc(n + 1);
+		if (!sc->cycles || !sc->mark) {
+			free_scratch(sc);
+			return hs_fail("out of memory");
+		}
+		sc->room = n + 1;
+	}
+	if (c->room < n + 1) {
+		free_clock(c);
+		c->pre = malloc((n + 1) * sizeof(*c->pre));
+		c->upre = malloc((n + 1) * sizeof(*c->upre));
+		c->ipre = malloc((n + 1) * sizeof(*c->ipre));
+		c->icnt = malloc((n + 1) * sizeof(*c->icnt));
+		c->t = malloc((n + 1) * sizeof(*c->t));
+		c->w = malloc(HS_MACHINE_MAX_WAKES * sizeof(*c->w));
+		if (!c->pre || !c->upre || !c->ipre || !c->icnt || !c->t || !c->w) {
+			free_clock(c);
+			return hs_fail("out of memory");
+		}
+		c->room = n + 1;
+	}
+	c->n = n;
+	c->nw = 0;
+	return 0;
+}
+
 /*
  * Which records take an IRQ: from the first instruction of an IRQ vector
  * (an exception entry at offset 0x080 of one of the table's four 0x200
  * groups: VBAR_EL1 is 2 KB aligned) to the eret that leaves that
- * exception, whatever the handler raised in between. in[i] is 1 for those.
+ * exception, whatever the handler raised in between: those are marked
+ * MARK_IRQ.
  */
-static void in_irq(const struct hs_trace *t, uint8_t *in)
+static void in_irq(const struct hs_trace *t, uint8_t *mark)
 {
 	unsigned depth = 0, irq_at = 0;
 
@@ -118,7 +178,7 @@ static void in_irq(const struct hs_trace *t, uint8_t *in)
 			if (!irq_at && (hs_trace_pc(t, i) & 0x180) == 0x080)
 				irq_at = depth;
 		}
-		in[i] = irq_at != 0;
+		mark[i] |= irq_at ? MARK_IRQ : 0;
 		if (hs_trace_insn(t, i)->cls == A64_C_ERET) {
 			depth -= depth > 0;
 			if (depth < irq_at)
@@ -130,7 +190,7 @@ static void in_irq(const struct hs_trace *t, uint8_t *in)
 /* CPU cpu's spin-waits' iterations (after each's first wfe/yield, before
  * the read that ended it) cost nothing: the wait for the store is their
  * time (timeline). Returns how many records that frees. */
-static uint64_t free_spins(const struct hs_machine_run *mr, unsigned cpu, struct hs_insn_cost *per, size_t n)
+static uint64_t free_spins(const struct hs_machine_run *mr, unsigned cpu, uint32_t *cycles, size_t n)
 {
 	uint64_t freed = 0;
 
@@ -139,52 +199,53 @@ static uint64_t free_spins(const struct hs_machine_run *mr, unsigned cpu, struct
 
 		if (e->kind == HS_WAKE_SPIN_END && e->cpu == cpu)
 			for (uint64_t r = e->spin_from + 1; r < e->at && r < n; r++, freed++)
-				per[r].cycles = 0;
+				cycles[r] = 0;
 	}
 	return freed;
+}
+
+/* The model's costs leave its ring into the scratch arrays */
+static void keep(void *ctx, size_t i, const struct hs_insn_cost *c, size_t n)
+{
+	struct scratch *sc = ctx;
+
+	for (size_t k = 0; k < n; k++) {
+		sc->cycles[i + k] = c[k].cycles;
+		sc->mark[i + k] = c[k].events & HS_EV_UNCALIBRATED ? MARK_UNCAL : 0;
+	}
 }
 
 /* CPU cpu's stream on a model of its own, from cold, in a layout: its
  * clock's cycles */
 static int cost_cpu(const struct ms_options *o, const struct hs_core *core, unsigned cpu, const struct hs_trace *t,
-		    struct clock *c, struct ms_machine_cost *out, const struct layout *lay)
+		    struct clock *c, struct scratch *sc, struct ms_machine_cost *out, const struct layout *lay)
 {
-	struct hs_model *m = ms_model(o, core);
-	struct hs_insn_cost *per = malloc((t->n ? t->n : 1) * sizeof(*per));
-	uint8_t *irq = malloc(t->n ? t->n : 1);
+	struct hs_costs costs = { .v = sc->ring, .mask = RING - 1, .fold = keep, .ctx = sc };
+	struct hs_model *m;
 	struct hs_model_result res;
 	int rc = -1;
 
-	c->pre = malloc((t->n + 1) * sizeof(*c->pre));
-	c->upre = malloc((t->n + 1) * sizeof(*c->upre));
-	c->ipre = malloc((t->n + 1) * sizeof(*c->ipre));
-	c->icnt = malloc((t->n + 1) * sizeof(*c->icnt));
-	c->t = malloc((t->n + 1) * sizeof(*c->t));
-	c->w = malloc(HS_MACHINE_MAX_WAKES * sizeof(*c->w));
-	c->n = t->n;
-	if (!m || !per || !irq || !c->pre || !c->upre || !c->ipre || !c->icnt || !c->t || !c->w) {
-		if (m)
-			hs_fail("out of memory");
-		goto out;
-	}
+	if (clock_for(c, sc, t->n) || !(m = ms_model(o, core)))
+		return -1;
 	out->ipi_latency = param(m, "ipi_latency", &out->ipi_calibrated);
 	out->wfi_exit = param(m, "wfi_exit", &out->wfi_calibrated);
 	hs_model_set_layout_shift(m, lay->code, lay->delta, lay->data, lay->delta);
-	if (hs_model_run(m, t, &res, per))
+	if (hs_model_cold_costs(m, t, &res, &costs))
 		goto out;
-	out->spin_insns += free_spins(&out->run, cpu, per, t->n);
-	in_irq(t, irq);
+	out->spin_insns += free_spins(&out->run, cpu, sc->cycles, t->n);
+	in_irq(t, sc->mark);
 	c->pre[0] = c->upre[0] = c->ipre[0] = c->icnt[0] = 0;
 	for (size_t i = 0; i < t->n; i++) {
-		c->pre[i + 1] = c->pre[i] + per[i].cycles;
-		c->upre[i + 1] = c->upre[i] + (per[i].events & HS_EV_UNCALIBRATED ? per[i].cycles : 0);
-		c->ipre[i + 1] = c->ipre[i] + (irq[i] ? per[i].cycles : 0);
-		c->icnt[i + 1] = c->icnt[i] + irq[i];
+		uint64_t cy = sc->cycles[i];
+		uint64_t irq = (sc->mark[i] & MARK_IRQ) != 0;
+
+		c->pre[i + 1] = c->pre[i] + cy;
+		c->upre[i + 1] = c->upre[i] + (sc->mark[i] & MARK_UNCAL ? cy : 0);
+		c->ipre[i + 1] = c->ipre[i] + (irq ? cy : 0);
+		c->icnt[i + 1] = c->icnt[i] + irq;
 	}
 	rc = 0;
 out:
-	free(per);
-	free(irq);
 	hs_model_free(m);
 	return rc;
 }
@@ -363,13 +424,6 @@ static void per_op(struct ms_machine_cost *out, const struct clock *clk, const s
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Which records: the CPUs in mask, and with clk (the full streams'
  * clocks) those in IRQs (irq 1) or out of them (0) */
 struct pick {
@@ -388,32 +442,23 @@ static int picked(const struct pick *p, unsigned cpu, size_t r)
 static uint64_t *distinct(const struct hs_machine_run *mr, const struct hs_trace *tr, unsigned from,
 			  const struct pick *pick, int data, size_t *n)
 {
-	size_t total = 0, k = 0;
-	uint64_t *v;
+	struct ms_set set = { 0 };
 
 	*n = 0;
-	for (unsigned i = 0; i < mr->ncpus; i++)
-		total += tr[i].n;
-	if (!total || !(v = malloc(total * sizeof(*v))))
-		return NULL;
 	for (unsigned i = 0; i < mr->ncpus; i++) {
 		size_t at = 0;
 
 		for (unsigned o = 0; o < from && o < mr->nops; o++)
 			at += mr->op[o][i].insns;
 		for (size_t r = at; r < tr[i].n; r++)
-			if (!picked(pick, i, r))
+			if (!picked(pick, i, r) || (data && !tr[i].v[r].addr))
 				continue;
-			else if (!data)
-				v[k++] = hs_trace_pc(&tr[i], r);
-			else if (tr[i].v[r].addr)
-				v[k++] = tr[i].v[r].addr & ~63ULL;
+			else if (ms_set_add(&set, data ? tr[i].v[r].addr & ~63ULL : hs_trace_pc(&tr[i], r))) {
+				ms_set_free(&set);
+				return NULL;
+			}
 	}
-	qsort(v, k, sizeof(*v), cmp_u64);
-	for (size_t r = 0; r < k; r++)
-		if (!r || v[r] != v[r - 1])
-			v[(*n)++] = v[r];
-	return v;
+	return ms_set_sorted(&set, n);
 }
 
 static uint64_t code_bytes(const struct hs_machine_run *mr, const struct hs_trace *tr, struct pick pick)
@@ -426,12 +471,11 @@ static uint64_t code_bytes(const struct hs_machine_run *mr, const struct hs_trac
 
 /* Every CPU costed in a layout, and the timeline through them */
 static int cost_machine(const struct ms_options *o, const struct hs_core *core, const struct hs_trace *tr,
-			struct clock *clk, struct ms_machine_cost *out, const struct layout *lay)
+			struct clock *clk, struct scratch *sc, struct ms_machine_cost *out, const struct layout *lay)
 {
 	out->spin_insns = 0;
 	for (unsigned i = 0; i < out->run.ncpus; i++) {
-		free_clock(&clk[i]);
-		if (cost_cpu(o, core, i, &tr[i], &clk[i], out, lay))
+		if (cost_cpu(o, core, i, &tr[i], &clk[i], sc, out, lay))
 			return -1;
 	}
 	out->sgi_wakes = out->timer_wakes = out->spin_waits = out->read_waits = 0;
@@ -475,7 +519,7 @@ static void moved(const struct ms_machine_means *rec, const struct ms_machine_me
  * to the means of the first ms_band_ops() steady ops. The recorded costs
  * stay in out->op. */
 static int layouts(const struct ms_options *o, const struct hs_core *core, const struct hs_trace *tr,
-		   struct clock *clk, struct ms_machine_cost *out)
+		   struct clock *clk, struct scratch *sc, struct ms_machine_cost *out)
 {
 	struct ms_machine_op *rec = malloc(sizeof(out->op));
 	unsigned from = out->run.nops > 2 ? 2 : 0, sgi = out->sgi_wakes, timer = out->timer_wakes;
@@ -506,10 +550,10 @@ static int layouts(const struct ms_options *o, const struct hs_core *core, const
 		cut[i].n = cut[i].n < tr[i].n ? cut[i].n : tr[i].n;
 	}
 	for (int k = 1; k < n && k < MS_MACHINE_MAX_LAYOUTS; k++) {
-		struct layout lay = { pcs[np * (size_t)k / (size_t)n], lines[nl * (size_t)k / (size_t)n],
-				      ms_layout_shift(k) };
+		struct layout lay = { np ? pcs[np * (size_t)k / (size_t)n] : 0,
+				      nl ? lines[nl * (size_t)k / (size_t)n] : 0, ms_layout_shift(k) };
 
-		if (cost_machine(o, core, cut, clk, out, &lay))
+		if (cost_machine(o, core, cut, clk, sc, out, &lay))
 			goto out;
 		means(out, nq, &q);
 		moved(&out->layout[0], &rq, &q, &out->layout[out->nlayouts++]);
@@ -533,6 +577,7 @@ int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, stru
 {
 	struct hs_trace tr[HS_MACHINE_MAX_CPUS];
 	struct clock clk[HS_MACHINE_MAX_CPUS];
+	struct scratch sc = { 0 };
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -544,14 +589,14 @@ int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, stru
 		hs_fail("more than %u wakes in %u operations: ask for fewer", HS_MACHINE_MAX_WAKES, out->run.nops);
 		goto out;
 	}
-	if (cost_machine(o, core, tr, clk, out, &(struct layout){ 0, 0, 0 }))
+	if (cost_machine(o, core, tr, clk, &sc, out, &(struct layout){ 0, 0, 0 }))
 		goto out;
 	/* the parts' code, while clk holds the whole streams (layouts cuts them) */
 	out->code_bytes = code_bytes(&out->run, tr, (struct pick){ ~0u, NULL, 0 });
 	out->code_bytes_site = code_bytes(&out->run, tr, (struct pick){ 1u << out->run.site_cpu, clk, 0 });
 	out->code_bytes_other = code_bytes(&out->run, tr, (struct pick){ ~(1u << out->run.site_cpu), clk, 0 });
 	out->code_bytes_irq = code_bytes(&out->run, tr, (struct pick){ ~0u, clk, 1 });
-	if (o->noise > 0 && layouts(o, core, tr, clk, out))
+	if (o->noise > 0 && layouts(o, core, tr, clk, &sc, out))
 		goto out;
 	rc = 0;
 out:
@@ -559,5 +604,6 @@ out:
 		hs_trace_free(&tr[i]);
 		free_clock(&clk[i]);
 	}
+	free_scratch(&sc);
 	return rc;
 }

@@ -17,6 +17,17 @@ int ms_cmp_u64(const void *a, const void *b);
 /* The distinct pcs of a stream, ascending, in a malloc'd array of *n
  * (NULL when out of memory, or for an empty stream). */
 uint64_t *ms_distinct_pcs(const struct hs_trace *t, size_t *n);
+/* A set of 64-bit values (distinct.c), zeroed to start: add values, then
+ * take them once, ascending, in a malloc'd array of *n that the set hands
+ * over (NULL when out of memory). -1 when out of memory. */
+struct ms_set {
+	uint64_t *v;
+	size_t n, cap;
+	int zero;
+};
+int ms_set_add(struct ms_set *s, uint64_t x);
+uint64_t *ms_set_sorted(struct ms_set *s, size_t *n);
+void ms_set_free(struct ms_set *s);
 
 /* Measure the selected paths of an opened image on its o->cores[c],
  * appending the rows (measure.c); ms_measure_images runs these. */
