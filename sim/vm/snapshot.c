@@ -38,18 +38,29 @@ uint64_t hs_snap_hash(const void *p, size_t len, uint64_t h)
 /* The pages: FNV-1a over 8-byte words in four lanes at once (each page is
  * 512 words, a multiple of four), folded into h - one multiply chain per
  * word was the whole cost of a load (80 MB of a distro kernel's, on every
- * use); four chains run side by side. */
-static uint64_t hash_pages(const uint8_t *p, size_t npages, uint64_t h)
+ * use); four chains run side by side. With release (p is the file's
+ * mapping), each chunk is let go once hashed: the whole file resident at
+ * once was most of a distro compare's peak memory, and the replay faults
+ * in only the pages it reads. */
+#define HASH_CHUNK (4u << 20)
+static uint64_t hash_pages(const uint8_t *p, size_t npages, uint64_t h, int release)
 {
 	uint64_t l[4] = { h, h ^ 1, h ^ 2, h ^ 3 };
+	size_t len = npages * HS_SNAP_PAGE;
 
-	for (size_t i = 0; i < npages * HS_SNAP_PAGE; i += 32)
-		for (int k = 0; k < 4; k++) {
-			uint64_t w;
+	for (size_t at = 0; at < len; at += HASH_CHUNK) {
+		size_t end = len - at < HASH_CHUNK ? len : at + HASH_CHUNK;
 
-			memcpy(&w, p + i + 8 * k, 8);
-			l[k] = (l[k] ^ w) * 0x100000001b3ULL;
-		}
+		for (size_t i = at; i < end; i += 32)
+			for (int k = 0; k < 4; k++) {
+				uint64_t w;
+
+				memcpy(&w, p + i + 8 * k, 8);
+				l[k] = (l[k] ^ w) * 0x100000001b3ULL;
+			}
+		if (release && (uintptr_t)(p + at) % HS_SNAP_PAGE == 0)
+			madvise((void *)(uintptr_t)(p + at), end - at, MADV_DONTNEED);
+	}
 	return hs_snap_hash(l, sizeof(l), h);
 }
 
@@ -58,7 +69,8 @@ static size_t cpus_size(const struct hs_snap_hdr *h)
 	return (size_t)h->npoints * h->ncpus * sizeof(struct hs_snap_cpu);
 }
 
-static uint64_t checksum(const struct hs_snap *s)
+/* release: s's data is its file's mapping (hash_pages) */
+static uint64_t checksum(const struct hs_snap *s, int release)
 {
 	uint64_t h = hs_snap_hash((const uint8_t *)&s->h + CK_OFF, sizeof(s->h) - CK_OFF, 0);
 
@@ -66,7 +78,7 @@ static uint64_t checksum(const struct hs_snap *s)
 	if (s->h.ncpus)
 		h = hs_snap_hash(s->cpus, cpus_size(&s->h), h);
 	h = hs_snap_hash(s->pages, (size_t)s->h.npages * sizeof(*s->pages), h);
-	return hash_pages(s->data, s->h.npages, h);
+	return hash_pages(s->data, s->h.npages, h, release);
 }
 
 static int put(int fd, const void *p, size_t n, const char *path)
@@ -106,7 +118,7 @@ int hs_snap_write(const struct hs_snap *s, const char *path)
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
 	memcpy(copy.h.magic, HS_SNAP_MAGIC, sizeof(HS_SNAP_MAGIC));
-	copy.h.checksum = checksum(&copy);
+	copy.h.checksum = checksum(&copy, 0);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return hs_fail("%s: cannot create: %s", tmp, strerror(errno));
@@ -178,7 +190,7 @@ int hs_snap_load(const char *path, struct hs_snap *s)
 	s->pages = (struct hs_snap_page *)((uint8_t *)s->pts + (size_t)s->h.npoints * sizeof(*s->pts) +
 					   cpus_size(&s->h));
 	s->data = m + s->data_off;
-	if (checksum(s) != s->h.checksum) {
+	if (checksum(s, 1) != s->h.checksum) {
 		hs_snap_free(s);
 		return hs_fail("%s: damaged snapshot (checksum mismatch)", path);
 	}
