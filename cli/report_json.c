@@ -44,6 +44,17 @@ static void samples(struct json *j, const char *key, const struct ms_result *r)
 	json_end_obj(j);
 }
 
+/* A machine's whole row: each CPU's idle cycles an operation */
+static void idle(struct json *j, const char *key, const struct ms_row *row)
+{
+	if (!row->ncpus)
+		return;
+	json_begin_arr(j, key);
+	for (unsigned i = 0; i < row->ncpus; i++)
+		json_num(j, NULL, row->idle[i], 2);
+	json_end_arr(j);
+}
+
 static void side(struct json *j, const char *prefix, const struct ms_row *row, const struct ms_result *r)
 {
 	char k[64];
@@ -60,6 +71,8 @@ static void side(struct json *j, const char *prefix, const struct ms_row *row, c
 	json_uint(j, k, r->r.uncalibrated_cycles);
 	snprintf(k, sizeof(k), "%s_stalls", prefix);
 	stalls(j, k, &r->r);
+	snprintf(k, sizeof(k), "%s_idle_cycles", prefix);
+	idle(j, k, row);
 }
 
 /* --noise: the cycles' (means') range over the layouts per side */
@@ -108,6 +121,7 @@ static void entry(struct json *j, const struct ms_compare *c, const struct ms_pa
 			json_uint(j, "code_bytes", p->base->code_bytes);
 			json_uint(j, "uncalibrated_cycles", rb->r.uncalibrated_cycles);
 			stalls(j, "stalls", &rb->r);
+			idle(j, "idle_cycles", p->base);
 			noise(j, c, p, st);
 		} else {
 			json_str(j, "why", p->base->why);

@@ -206,17 +206,21 @@ static void totals(FILE *f, const struct ms_compare *c)
 }
 
 /* Each whole row's samples: mean, interval, range, count, instructions -
- * what the one number above stands for. */
-static void sample_line(FILE *f, const char *lead, const struct ms_result *r)
+ * what the one number above stands for - and a machine's idle CPUs. */
+static void sample_line(FILE *f, const char *lead, const struct ms_row *row, const struct ms_result *r)
 {
-	char line[200];
+	char line[400];
+	size_t n;
 
 	if (r->d.n < 2)
-		snprintf(line, sizeof(line), "%.0f cycles, one draw; %.0f insns", r->d.mean, r->insns);
+		n = (size_t)snprintf(line, sizeof(line), "%.0f cycles, one draw; %.0f insns", r->d.mean, r->insns);
 	else
-		snprintf(line, sizeof(line), "%.0f +-%.0f cycles, %llu..%llu (median %llu), n %u; %.0f insns",
-			 r->d.mean, r->d.ci95, (unsigned long long)r->d.min, (unsigned long long)r->d.max,
-			 (unsigned long long)r->d.median, r->d.n, r->insns);
+		n = (size_t)snprintf(line, sizeof(line), "%.0f +-%.0f cycles, %llu..%llu (median %llu), n %u; %.0f insns",
+				     r->d.mean, r->d.ci95, (unsigned long long)r->d.min, (unsigned long long)r->d.max,
+				     (unsigned long long)r->d.median, r->d.n, r->insns);
+	for (unsigned i = 0; i < row->ncpus && n < sizeof(line); i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%scpu%u %.0f%s", i ? ", " : "; each CPU idle: ", i,
+				      row->idle[i], i + 1 == row->ncpus ? " cycles" : "");
 	rp_wrap(f, lead, "      ", line, RP_TEXT_WIDTH);
 }
 
@@ -238,12 +242,12 @@ static void samples_block(FILE *f, const struct ms_compare *c)
 			fprintf(f, "\nsamples (typical, per operation): mean +-95%%, range, count\n");
 		if (!c->patched) {
 			snprintf(lead, sizeof(lead), "  %s %s: ", p->name, p->core->name);
-			sample_line(f, lead, ms_pair_result(p, 0, MS_TYPICAL));
+			sample_line(f, lead, p->base, ms_pair_result(p, 0, MS_TYPICAL));
 			continue;
 		}
 		fprintf(f, "  %s %s\n", p->name, p->core->name);
-		sample_line(f, "    base     ", ms_pair_result(p, 0, MS_TYPICAL));
-		sample_line(f, "    patched  ", ms_pair_result(p, 1, MS_TYPICAL));
+		sample_line(f, "    base     ", p->base, ms_pair_result(p, 0, MS_TYPICAL));
+		sample_line(f, "    patched  ", p->patched, ms_pair_result(p, 1, MS_TYPICAL));
 	}
 }
 

@@ -92,6 +92,10 @@ static void write_row(struct json *j, const struct ms_row *r)
 	json_int(j, "noise_n", r->noise_n);
 	json_int(j, "part", r->part);
 	json_uint(j, "nsamples", r->nsamples);
+	json_begin_arr(j, "idle");
+	for (unsigned i = 0; i < r->ncpus; i++)
+		json_double(j, NULL, r->idle[i]);
+	json_end_arr(j);
 	json_begin_arr(j, "states");
 	for (int st = 0; st < MS_NSTATES; st++)
 		write_result(j, &r->s[st]);
@@ -319,6 +323,18 @@ static int read_result(const struct jr *v, struct ms_result *s)
 	return 0;
 }
 
+/* A machine's whole row's idle CPUs (none for any other row) */
+static int read_idle(const struct jr *f, struct ms_row *r)
+{
+	if (!f || f->t != JR_ARR || f->n > HS_MACHINE_MAX_CPUS)
+		return field("idle");
+	r->ncpus = (unsigned)f->n;
+	for (size_t k = 0; k < f->n; k++)
+		if (jr_double(&f->kids[k], &r->idle[k]))
+			return field("idle");
+	return 0;
+}
+
 static int read_fns(const struct jr *f, struct ms_row *r)
 {
 	if (!f || f->t != JR_ARR || f->n > 100000)
@@ -372,7 +388,7 @@ static int read_row(const struct jr *v, struct ms_row *r)
 	for (int k = 0; k < MS_NSTATES; k++)
 		if (read_result(&st->kids[k], &r->s[k]))
 			return -1;
-	return read_fns(jr_get(v, "fns"), r);
+	return read_idle(jr_get(v, "idle"), r) || read_fns(jr_get(v, "fns"), r) ? -1 : 0;
 }
 
 int shard_rows(const struct shard *s, int i, const struct ms_options *m, int c, int k, struct ms_image *out)

@@ -1411,10 +1411,48 @@ static double row_cycles(const char *out, const char *name, const char *cpu)
  * of its critical path, which sum to it (each a rounded mean: within 2
  * cycles); on 2 and 4 CPUs both IPI hops and both exits from wfi are on
  * it, exactly twice the parameters the state line names. The path's own
- * 64 samples less the two ops a machine warms with. The same machine
+ * 64 samples less the two ops a machine warms with. Each CPU's idle
+ * cycles an op: never more than the op's latency; at least one IPI's
+ * delivery and one exit from wfi for the two CPUs of the ping-pong (each
+ * halts in wfi before the other's SGI is sent, once a round trip); on 4
+ * CPUs the other two run nothing, so they idle the whole latency. The same machine
  * compared with itself moves nothing; a state a machine has no steady
  * round trips for (cold) is refused, naming --smp.
  */
+/* The samples line's "each CPU idle: cpu0 A, cpu1 B, ... cycles" */
+static void check_idle(const char *out, unsigned n, double latency, double woken)
+{
+	const char *p = strstr(out, "each CPU idle: ");
+	unsigned all = 0, k;
+	double v;
+	char *flat = strdup(p ? p : ""), *q = flat;
+
+	cr_assert(p && flat, "%.4000s", out);
+	/* the line wraps: make it one */
+	for (char *c = flat; *c; c++)
+		*c = *c == '\n' ? ' ' : *c;
+	q += strlen("each CPU idle: ");
+	for (unsigned i = 0; i < n; i++) {
+		int used;
+
+		while (*q == ' ' || *q == ',')
+			q++;
+		cr_assert_eq(sscanf(q, "cpu%u %lf%n", &k, &v, &used), 2, "cpu%u: %.4000s", i, out);
+		cr_assert_eq(k, i, "%.4000s", out);
+		cr_assert(v <= latency + 1, "cpu%u idle %.0f of %.0f: %.4000s", i, v, latency, out);
+		if (fabs(v - latency) <= 1)
+			all++;
+		else
+			cr_assert(v >= woken, "cpu%u idle %.0f, woken %.0f: %.4000s", i, v, woken, out);
+		q += used;
+	}
+	while (*q == ' ')
+		q++;
+	cr_assert(!strncmp(q, "cycles", 6), "%.4000s", out);
+	cr_assert_eq(all, n - 2, "%u CPUs idle throughout on %u: %.4000s", all, n, out);
+	free(flat);
+}
+
 Test(smp, rows_of_the_round_trip, .timeout = 900)
 {
 	char args[600], *out;
@@ -1440,6 +1478,7 @@ Test(smp, rows_of_the_round_trip, .timeout = 900)
 		cr_assert(row_cycles(out, "sched-pipe.ipi", "a53") == 2 * ipi, "%.4000s", out);
 		cr_assert(row_cycles(out, "sched-pipe.wfi-exit", "a53") == 2 * exit, "%.4000s", out);
 		cr_assert(row_cycles(out, "sched-pipe.irq", "a53") > 0, "%.4000s", out);
+		check_idle(out, n, whole, ipi + exit);
 		free(out);
 		/* the rows name the snapshot state shows: the machine's own boot */
 		snprintf(args, sizeof(args), "state %s --cpu a53 --smp %u --point pipe", hs_kernel("7.2-base"), n);

@@ -12,7 +12,8 @@
  * that starts each round trip by waking the other), .ipi, the SGIs'
  * deliveries, .wfi-exit, the exits from wfi, .irq, the IRQs taken on it
  * from vector to eret (each woken CPU's IPI, through handle_arch_irq),
- * and .wakee, the other CPUs' work on it. A part's uncalibrated cycles:
+ * and .wakee, the other CPUs' work on it. The row also keeps each CPU's
+ * idle cycles an operation. A part's uncalibrated cycles:
  * all of .ipi's and .wfi-exit's where their parameter is guessed; of the
  * work and the IRQs, the share the CPUs' whole operation has. The layout band (compare's default
  * --noise 8) is made as cost.c makes a sampled path's (machine_cost.c).
@@ -54,6 +55,7 @@ static double work_uncal(const struct ms_machine_op *op, unsigned cpu, uint64_t 
 struct samples {
 	double *v[NPARTS];
 	double insns[NPARTS], uncal[NPARTS];
+	double idle[HS_MACHINE_MAX_CPUS];
 };
 
 static void take(const struct ms_machine_cost *mc, unsigned o, unsigned j, struct samples *s)
@@ -75,6 +77,7 @@ static void take(const struct ms_machine_cost *mc, unsigned o, unsigned j, struc
 		s->insns[P_IRQ] += (double)op->irq_insns[i];
 		busy += (double)op->busy[i];
 		busy_uncal += (double)op->busy_uncal[i];
+		s->idle[i] += op->latency > op->busy[i] ? (double)(op->latency - op->busy[i]) : 0;
 		if (i != site) {
 			other_busy += (double)op->busy[i];
 			other_busy_uncal += (double)op->busy_uncal[i];
@@ -157,6 +160,9 @@ static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const c
 	row[P_WAKEE].code_bytes = mc->code_bytes_other;
 	row[P_IRQ].code_bytes = mc->code_bytes_irq;
 	s.uncal[P_WHOLE] = s.uncal[P_WAKER] + s.uncal[P_IPI] + s.uncal[P_EXIT] + s.uncal[P_IRQ] + s.uncal[P_WAKEE];
+	row[P_WHOLE].ncpus = mc->run.ncpus;
+	for (unsigned i = 0; i < mc->run.ncpus; i++)
+		row[P_WHOLE].idle[i] = s.idle[i] / n;
 	for (int p = 0; p < NPARTS; p++) {
 		result(&row[p].s[MS_TYPICAL], s.v[p], n, s.insns[p], s.uncal[p]);
 		row[p].insns = (uint64_t)llround(row[p].s[MS_TYPICAL].insns);
