@@ -372,12 +372,13 @@ static char *sharded(const char *args, int n)
  * units u mod N = K - 1) and merged prints the unsharded compare byte for
  * byte: every path on every default core, booted, sampled, 9 layouts - the
  * defaults - in text; in markdown (the merge explains the largest move
- * itself) and JSON on fewer paths. */
+ * itself) and JSON on fewer paths; a machine's rows on 2 CPUs. */
 Test(compare, shards_merged_are_the_unsharded_report, .timeout = 900)
 {
 	const char *full = "compare " PAIR("7.2-base", "7.2-cswitch-inline") " --state-source booted";
 	const char *few = "compare " PAIR("7.2-base", "7.2-cswitch-inline") " --state-source booted "
 			  "--path irq-el0,cswitch,percpu";
+	const char *machine = "compare " PAIR("7.2-base", "7.2-cswitch-inline") " --smp 2 --cpu a53 --path sched-pipe";
 	char cmd[1024], *one, *merged;
 
 	hs_kernel("7.2-base");
@@ -398,6 +399,14 @@ Test(compare, shards_merged_are_the_unsharded_report, .timeout = 900)
 		free(one);
 		free(merged);
 	}
+	/* a machine's rows: the round trip's parts and each CPU's idle cycles */
+	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", bin(), machine);
+	cr_assert_eq(hs_sh(cmd, &one, MAX_OUT), 0, "%s", cmd);
+	cr_assert(strstr(one, "sched-pipe.wakee") && strstr(one, "each CPU idle: cpu0 "), "%.3000s", one);
+	merged = sharded(machine, 2);
+	cr_assert_str_eq(one, merged, "--smp 2: 2 shards merged differ");
+	free(one);
+	free(merged);
 }
 
 /* What does not belong together is refused, one line naming the file. */
