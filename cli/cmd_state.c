@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "hotsim/err.h"
+#include "hotsim/machine_cost.h"
 #include "hotsim/measure.h"
 #include "hotsim/paths.h"
 #include "json.h"

@@ -1,68 +1,31 @@
 /*
  * machine_cost.c - a machine of more than one CPU in cycles (see
  * ms_machine_cost): every CPU's stream of the replay (machine_run.c) on a
- * model of its own, then one timeline through all of them.
+ * model of its own, from cold, then one timeline through all of them
+ * (machine_timeline.c), in the recorded layout and, for the layout band,
+ * in o->noise others.
  *
  * Each CPU's instructions cost what its model charges them, in the order
- * it ran them. A CPU halted in wfi resumes when the SGI that woke it
- * arrives - the sender's time at the instruction that wrote
- * ICC_SGI1R_EL1, plus ipi_latency (the GIC's delivery to the other core)
- * - and then wfi_exit cycles later (back to its vector); until then it is
- * idle. A wait is known once its sender's time is: the sender resumed
- * before it sent, and the replay notes wakes in the order they happened,
- * so one pass in that order settles every CPU's clock. A CPU its own
- * timer woke waits nothing (the replay's clock is in instructions, not
- * cycles; the steady round trips have no such wake). An operation's
- * latency is the site CPU's time from one return to the site to the
- * next: for the unpinned ping-pong, the round trip with both hops of the
- * IPI on its critical path, and with what each CPU does after its SGI
- * (returning, reading, idling) off it; the latency's critical path is
- * walked back through the wakes, in parts (critical_path), the IRQs the
- * CPUs took on it (from vector to eret: in_irq) a part of their own.
+ * it ran them, kept as prefix sums (its clock, machine_clock.h). The lines
+ * the CPUs share move between them: an access to a line another CPU wrote
+ * since this one held it (flagged by the replay, coherence.c) misses this
+ * core's private levels and is served by the shared one (cache.c). The
+ * two parameters of the wakes, ipi_latency and wfi_exit, are guesses.
  *
- * The lines the CPUs share move between them: an access to a line
- * another CPU wrote since this one held it (flagged by the replay,
- * coherence.c) misses this core's private levels and is served by the
- * shared one (cache.c). The two parameters are guesses.
- *
- * A read that had to wait for another CPU's store waits for the writer's
- * time just after it, where that is later (coherence.c finds them: a lock
- * taken that the other CPU released, a spin-wait's end), and then pays
- * the line's move itself (cache.c). A spin-wait (a wfe/yield loop) ran as
- * many iterations as the emulator's interleaving gave it, so they are not
- * costed: from its first wfe/yield the spinner waits for the store. Like
- * an SGI's wake, one pass in the order the wakes happened settles them;
- * the outputs count these waits.
+ * A spin-wait (a wfe/yield loop) ran as many iterations as the emulator's
+ * interleaving gave it, so they are not costed: from its first wfe/yield
+ * the spinner waits for the store that ends it (coherence.c finds it; the
+ * timeline holds the spinner until the writer's time after it), and then
+ * pays the line's move itself. The outputs count these waits.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hotsim/err.h"
+#include "machine_clock.h"
 #include "measure_internal.h"
 
 #define TRACE_LIMIT 16000000
-
-/* A wake that waited: at record `at` the CPU, free to go on at `now`,
- * went on at `now + cycles` - the SGI sent at `sent` by CPU `from`
- * arrived at `arrive`, then wfi_exit. */
-struct wait {
-	uint64_t at, cycles;
-	uint64_t now, sent, arrive;
-	unsigned from;
-};
-
-/* One CPU's clock: its instructions' cycles so far (pre[i]: before
- * record i) and the waits at its wakes, in order; once the waits are
- * known, t[i]: its time at record i, waits included. */
-struct clock {
-	uint64_t *pre, *upre;	/* upre: the uncalibrated share of pre */
-	uint64_t *ipre, *icnt;	/* of pre: taking IRQs (in_irq), and those records */
-	uint64_t *t;
-	size_t n;
-	struct wait *w;
-	unsigned nw;
-	size_t room;		/* the arrays', in records */
-};
 
 /* A CPU's per-record cycles and marks while its clock is made, one for
  * every CPU: the model folds its costs out of a ring into them (a whole
@@ -79,15 +42,6 @@ struct scratch {
 	size_t room;
 	struct hs_insn_cost ring[RING];
 };
-
-static uint64_t time_at(const struct clock *c, uint64_t i)
-{
-	uint64_t t = c->pre[i < c->n ? i : c->n];
-
-	for (unsigned k = 0; k < c->nw && c->w[k].at <= i; k++)
-		t += c->w[k].cycles;
-	return t;
-}
 
 static double param(const struct hs_model *m, const char *name, int *calibrated)
 {
@@ -108,7 +62,7 @@ struct layout {
 	uint64_t code, data, delta;
 };
 
-static void free_clock(struct clock *c)
+static void free_clock(struct ms_cpu_clock *c)
 {
 	free(c->pre);
 	free(c->upre);
@@ -130,7 +84,7 @@ static void free_scratch(struct scratch *sc)
 
 /* c emptied and sc made room for a stream of n records: -1 when out of
  * memory */
-static int clock_for(struct clock *c, struct scratch *sc, size_t n)
+static int clock_for(struct ms_cpu_clock *c, struct scratch *sc, size_t n)
 {
 	if (sc->room < n + 1) {
 		free_scratch(sc);
@@ -218,7 +172,7 @@ static void keep(void *ctx, size_t i, const struct hs_insn_cost *c, size_t n)
 /* CPU cpu's stream on a model of its own, from cold, in a layout: its
  * clock's cycles */
 static int cost_cpu(const struct ms_options *o, const struct hs_core *core, unsigned cpu, const struct hs_trace *t,
-		    struct clock *c, struct scratch *sc, struct ms_machine_cost *out, const struct layout *lay)
+		    struct ms_cpu_clock *c, struct scratch *sc, struct ms_machine_cost *out, const struct layout *lay)
 {
 	struct hs_costs costs = { .v = sc->ring, .mask = RING - 1, .fold = keep, .ctx = sc };
 	struct hs_model *m;
@@ -250,185 +204,11 @@ out:
 	return rc;
 }
 
-/* The wakes in the order they happened: each one's wait */
-static void timeline(struct ms_machine_cost *out, struct clock *clk)
-{
-	const struct hs_machine_run *mr = &out->run;
-	uint64_t ipi = (uint64_t)(out->ipi_latency + 0.5), exit = (uint64_t)(out->wfi_exit + 0.5);
-
-	for (unsigned k = 0; k < mr->nwakes; k++) {
-		const struct hs_machine_wake *e = &mr->wake[k];
-		struct clock *c = &clk[e->cpu];
-		uint64_t now = time_at(c, e->at), wake = now;
-
-		if (e->kind == HS_WAKE_TIMER) {
-			out->timer_wakes++;
-			continue;
-		}
-		if (e->kind != HS_WAKE_SGI) {
-			/* no delivery, no exit: the read waits for the store (the
-			 * writer's time after it) where the writer's clock is later;
-			 * the line's move is the read's own cost */
-			uint64_t sent = time_at(&clk[e->from], e->from_at + 1);
-
-			out->spin_waits += e->kind == HS_WAKE_SPIN_END;
-			if (sent > now) {
-				out->read_waits++;
-				c->w[c->nw++] = (struct wait){ .at = e->at, .cycles = sent - now, .now = now,
-							       .sent = sent, .arrive = sent, .from = e->from };
-			}
-			continue;
-		}
-		out->sgi_wakes++;
-		if (time_at(&clk[e->from], e->from_at) + ipi > wake)
-			wake = time_at(&clk[e->from], e->from_at) + ipi;
-		c->w[c->nw] = (struct wait){ .at = e->at, .cycles = wake + exit - now, .now = now,
-					     .sent = time_at(&clk[e->from], e->from_at),
-					     .arrive = time_at(&clk[e->from], e->from_at) + ipi, .from = e->from };
-		c->nw++;
-	}
-}
-
-/* Every CPU's time at each of its records, its waits included */
-static void times(struct clock *clk, unsigned ncpus)
-{
-	for (unsigned k = 0; k < ncpus; k++) {
-		struct clock *c = &clk[k];
-		uint64_t waited = 0;
-		unsigned w = 0;
-
-		for (size_t i = 0; i <= c->n; i++) {
-			while (w < c->nw && c->w[w].at <= i)
-				waited += c->w[w++].cycles;
-			c->t[i] = c->pre[i] + waited;
-		}
-	}
-}
-
-/* The first record of c at or after time x (c->n if none) */
-static size_t record_at(const struct clock *c, uint64_t x)
-{
-	size_t lo = 0, hi = c->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->t[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* c's cycles taking IRQs between its times a and b (record boundaries) */
-static uint64_t irq_between(const struct clock *c, uint64_t a, uint64_t b)
-{
-	return c->ipre[record_at(c, b)] - c->ipre[record_at(c, a)];
-}
-
-/* The latest wait of c that ended in (from, t]: NULL if none */
-static const struct wait *wait_before(const struct clock *c, uint64_t from, uint64_t t)
-{
-	for (unsigned k = c->nw; k-- > 0;) {
-		uint64_t end = c->w[k].now + c->w[k].cycles;
-
-		if (end <= t)
-			return end > from ? &c->w[k] : NULL;
-	}
-	return NULL;
-}
-
-/*
- * The critical path of the op that ends at the site CPU at t and began at
- * t0, walked back: a CPU's work back to the wait it came out of (the IRQs
- * it took in it apart); that wait's exit from wfi; if the SGI's arrival
- * held it (the CPU had halted first), the delivery, and on from the
- * sender's time at its SGI; else the CPU's own work before it. Each cycle
- * of the op is in one part.
- */
-static void critical_path(struct ms_machine_op *op, const struct clock *clk, unsigned site, uint64_t t0,
-			  uint64_t t)
-{
-	unsigned cpu = site;
-
-	for (unsigned hops = 0; t > t0 && hops < 2 * HS_MACHINE_MAX_WAKES; hops++) {
-		const struct wait *w = wait_before(&clk[cpu], t0, t);
-		uint64_t end = w ? w->now + w->cycles : t0, ready, irq = irq_between(&clk[cpu], end, t);
-
-		*(cpu == site ? &op->path_site : &op->path_other) += t - end - irq;
-		op->path_irq += irq;
-		if (!w)
-			return;
-		ready = w->arrive > w->now ? w->arrive : w->now;
-		if (ready <= t0) {
-			op->path_exit += end - t0;
-			return;
-		}
-		op->path_exit += end - ready;
-		if (w->arrive <= w->now) {
-			t = w->now;
-			continue;
-		}
-		if (w->sent <= t0) {
-			op->path_ipi += w->arrive - t0;
-			return;
-		}
-		op->path_ipi += w->arrive - w->sent;
-		/* the sender's clock at its SGI (its time, not this CPU's) */
-		t = w->sent;
-		cpu = w->from;
-	}
-}
-
-static unsigned remote_in(const struct hs_trace *t, uint64_t from, uint64_t to)
-{
-	unsigned n = 0;
-
-	for (uint64_t i = from; i < to && i < t->n; i++)
-		n += !!(t->v[i].flags & HS_T_REMOTE);
-	return n;
-}
-
-/* Per operation: its latency - from the site to the site again, on
- * whichever CPU the task reached it - each CPU's busy and idle cycles and
- * its accesses to lines another CPU wrote */
-static void per_op(struct ms_machine_cost *out, const struct clock *clk, const struct hs_trace *tr)
-{
-	const struct hs_machine_run *mr = &out->run;
-	uint64_t end[HS_MACHINE_MAX_CPUS] = { 0 }, t0 = time_at(&clk[mr->site_cpu], 0);
-
-	for (unsigned o = 0; o < mr->nops; o++) {
-		struct ms_machine_op *op = &out->op[o];
-		unsigned e;
-		uint64_t t;
-
-		op->path_site = op->path_other = op->path_ipi = op->path_exit = op->path_irq = 0;
-		for (unsigned i = 0; i < mr->ncpus; i++) {
-			const struct clock *c = &clk[i];
-			uint64_t from = end[i], to = end[i] + mr->op[o][i].insns;
-			uint64_t busy = c->pre[to < c->n ? to : c->n] - c->pre[from < c->n ? from : c->n];
-
-			op->busy[i] = busy;
-			op->busy_uncal[i] = c->upre[to < c->n ? to : c->n] - c->upre[from < c->n ? from : c->n];
-			op->idle[i] = time_at(c, to) - time_at(c, from) - busy;
-			op->remote[i] = remote_in(&tr[i], from, to);
-			op->irq_insns[i] = c->icnt[to < c->n ? to : c->n] - c->icnt[from < c->n ? from : c->n];
-			end[i] = to;
-		}
-		e = mr->end_cpu[o];
-		t = time_at(&clk[e], end[e]);
-		op->latency = t - t0;
-		critical_path(op, clk, e, t0, t);
-		t0 = t;
-	}
-}
-
 /* Which records: the CPUs in mask, and with clk (the full streams'
  * clocks) those in IRQs (irq 1) or out of them (0) */
 struct pick {
 	unsigned mask;
-	const struct clock *clk;
+	const struct ms_cpu_clock *clk;
 	int irq;
 };
 
@@ -471,7 +251,7 @@ static uint64_t code_bytes(const struct hs_machine_run *mr, const struct hs_trac
 
 /* Every CPU costed in a layout, and the timeline through them */
 static int cost_machine(const struct ms_options *o, const struct hs_core *core, const struct hs_trace *tr,
-			struct clock *clk, struct scratch *sc, struct ms_machine_cost *out, const struct layout *lay)
+			struct ms_cpu_clock *clk, struct scratch *sc, struct ms_machine_cost *out, const struct layout *lay)
 {
 	out->spin_insns = 0;
 	for (unsigned i = 0; i < out->run.ncpus; i++) {
@@ -479,9 +259,7 @@ static int cost_machine(const struct ms_options *o, const struct hs_core *core, 
 			return -1;
 	}
 	out->sgi_wakes = out->timer_wakes = out->spin_waits = out->read_waits = 0;
-	timeline(out, clk);
-	times(clk, out->run.ncpus);
-	per_op(out, clk, tr);
+	ms_machine_timeline(out, clk, tr);
 	return 0;
 }
 
@@ -519,7 +297,7 @@ static void moved(const struct ms_machine_means *rec, const struct ms_machine_me
  * to the means of the first ms_band_ops() steady ops. The recorded costs
  * stay in out->op. */
 static int layouts(const struct ms_options *o, const struct hs_core *core, const struct hs_trace *tr,
-		   struct clock *clk, struct scratch *sc, struct ms_machine_cost *out)
+		   struct ms_cpu_clock *clk, struct scratch *sc, struct ms_machine_cost *out)
 {
 	struct ms_machine_op *rec = malloc(sizeof(out->op));
 	unsigned from = out->run.nops > 2 ? 2 : 0, sgi = out->sgi_wakes, timer = out->timer_wakes;
@@ -576,7 +354,7 @@ int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, stru
 		    unsigned nops, struct ms_machine_cost *out)
 {
 	struct hs_trace tr[HS_MACHINE_MAX_CPUS];
-	struct clock clk[HS_MACHINE_MAX_CPUS];
+	struct ms_cpu_clock clk[HS_MACHINE_MAX_CPUS];
 	struct scratch sc = { 0 };
 	int rc = -1;
 

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "hotsim/err.h"
+#include "hotsim/machine_cost.h"
 #include "measure_internal.h"
 
 #define WARM_OPS 2

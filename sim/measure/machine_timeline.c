@@ -1,0 +1,210 @@
+/*
+ * machine_timeline.c - a machine's CPU clocks joined into one timeline
+ * (ms_machine_timeline), and each operation walked back along it.
+ *
+ * A CPU halted in wfi resumes when the SGI that woke it arrives - the
+ * sender's time at the instruction that wrote ICC_SGI1R_EL1, plus
+ * ipi_latency (the GIC's delivery to the other core) - and then wfi_exit
+ * cycles later (back to its vector); until then it is idle. A wait is
+ * known once its sender's time is: the sender resumed before it sent, and
+ * the replay notes wakes in the order they happened, so one pass in that
+ * order settles every CPU's clock. A CPU its own timer woke waits nothing
+ * (the replay's clock is in instructions, not cycles; the steady round
+ * trips have no such wake). A read that had to wait for another CPU's
+ * store waits for the writer's time just after it, where that is later.
+ * An operation's latency is the site CPU's time from one return to the
+ * site to the next; its critical path is walked back through the wakes,
+ * in parts (critical_path), the IRQs the CPUs took on it (from vector to
+ * eret) a part of their own.
+ */
+#include "machine_clock.h"
+
+static uint64_t time_at(const struct ms_cpu_clock *c, uint64_t i)
+{
+	uint64_t t = c->pre[i < c->n ? i : c->n];
+
+	for (unsigned k = 0; k < c->nw && c->w[k].at <= i; k++)
+		t += c->w[k].cycles;
+	return t;
+}
+
+/* The wakes in the order they happened: each one's wait */
+static void timeline(struct ms_machine_cost *out, struct ms_cpu_clock *clk)
+{
+	const struct hs_machine_run *mr = &out->run;
+	uint64_t ipi = (uint64_t)(out->ipi_latency + 0.5), exit = (uint64_t)(out->wfi_exit + 0.5);
+
+	for (unsigned k = 0; k < mr->nwakes; k++) {
+		const struct hs_machine_wake *e = &mr->wake[k];
+		struct ms_cpu_clock *c = &clk[e->cpu];
+		uint64_t now = time_at(c, e->at), wake = now;
+
+		if (e->kind == HS_WAKE_TIMER) {
+			out->timer_wakes++;
+			continue;
+		}
+		if (e->kind != HS_WAKE_SGI) {
+			/* no delivery, no exit: the read waits for the store (the
+			 * writer's time after it) where the writer's clock is later;
+			 * the line's move is the read's own cost */
+			uint64_t sent = time_at(&clk[e->from], e->from_at + 1);
+
+			out->spin_waits += e->kind == HS_WAKE_SPIN_END;
+			if (sent > now) {
+				out->read_waits++;
+				c->w[c->nw++] = (struct ms_cpu_wait){ .at = e->at, .cycles = sent - now, .now = now,
+							       .sent = sent, .arrive = sent, .from = e->from };
+			}
+			continue;
+		}
+		out->sgi_wakes++;
+		if (time_at(&clk[e->from], e->from_at) + ipi > wake)
+			wake = time_at(&clk[e->from], e->from_at) + ipi;
+		c->w[c->nw] = (struct ms_cpu_wait){ .at = e->at, .cycles = wake + exit - now, .now = now,
+					     .sent = time_at(&clk[e->from], e->from_at),
+					     .arrive = time_at(&clk[e->from], e->from_at) + ipi, .from = e->from };
+		c->nw++;
+	}
+}
+
+/* Every CPU's time at each of its records, its waits included */
+static void times(struct ms_cpu_clock *clk, unsigned ncpus)
+{
+	for (unsigned k = 0; k < ncpus; k++) {
+		struct ms_cpu_clock *c = &clk[k];
+		uint64_t waited = 0;
+		unsigned w = 0;
+
+		for (size_t i = 0; i <= c->n; i++) {
+			while (w < c->nw && c->w[w].at <= i)
+				waited += c->w[w++].cycles;
+			c->t[i] = c->pre[i] + waited;
+		}
+	}
+}
+
+/* The first record of c at or after time x (c->n if none) */
+static size_t record_at(const struct ms_cpu_clock *c, uint64_t x)
+{
+	size_t lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->t[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* c's cycles taking IRQs between its times a and b (record boundaries) */
+static uint64_t irq_between(const struct ms_cpu_clock *c, uint64_t a, uint64_t b)
+{
+	return c->ipre[record_at(c, b)] - c->ipre[record_at(c, a)];
+}
+
+/* The latest wait of c that ended in (from, t]: NULL if none */
+static const struct ms_cpu_wait *wait_before(const struct ms_cpu_clock *c, uint64_t from, uint64_t t)
+{
+	for (unsigned k = c->nw; k-- > 0;) {
+		uint64_t end = c->w[k].now + c->w[k].cycles;
+
+		if (end <= t)
+			return end > from ? &c->w[k] : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The critical path of the op that ends at the site CPU at t and began at
+ * t0, walked back: a CPU's work back to the wait it came out of (the IRQs
+ * it took in it apart); that wait's exit from wfi; if the SGI's arrival
+ * held it (the CPU had halted first), the delivery, and on from the
+ * sender's time at its SGI; else the CPU's own work before it. Each cycle
+ * of the op is in one part.
+ */
+static void critical_path(struct ms_machine_op *op, const struct ms_cpu_clock *clk, unsigned site, uint64_t t0,
+			  uint64_t t)
+{
+	unsigned cpu = site;
+
+	for (unsigned hops = 0; t > t0 && hops < 2 * HS_MACHINE_MAX_WAKES; hops++) {
+		const struct ms_cpu_wait *w = wait_before(&clk[cpu], t0, t);
+		uint64_t end = w ? w->now + w->cycles : t0, ready, irq = irq_between(&clk[cpu], end, t);
+
+		*(cpu == site ? &op->path_site : &op->path_other) += t - end - irq;
+		op->path_irq += irq;
+		if (!w)
+			return;
+		ready = w->arrive > w->now ? w->arrive : w->now;
+		if (ready <= t0) {
+			op->path_exit += end - t0;
+			return;
+		}
+		op->path_exit += end - ready;
+		if (w->arrive <= w->now) {
+			t = w->now;
+			continue;
+		}
+		if (w->sent <= t0) {
+			op->path_ipi += w->arrive - t0;
+			return;
+		}
+		op->path_ipi += w->arrive - w->sent;
+		/* the sender's clock at its SGI (its time, not this CPU's) */
+		t = w->sent;
+		cpu = w->from;
+	}
+}
+
+static unsigned remote_in(const struct hs_trace *t, uint64_t from, uint64_t to)
+{
+	unsigned n = 0;
+
+	for (uint64_t i = from; i < to && i < t->n; i++)
+		n += !!(t->v[i].flags & HS_T_REMOTE);
+	return n;
+}
+
+/* Per operation: its latency - from the site to the site again, on
+ * whichever CPU the task reached it - each CPU's busy and idle cycles and
+ * its accesses to lines another CPU wrote */
+static void per_op(struct ms_machine_cost *out, const struct ms_cpu_clock *clk, const struct hs_trace *tr)
+{
+	const struct hs_machine_run *mr = &out->run;
+	uint64_t end[HS_MACHINE_MAX_CPUS] = { 0 }, t0 = time_at(&clk[mr->site_cpu], 0);
+
+	for (unsigned o = 0; o < mr->nops; o++) {
+		struct ms_machine_op *op = &out->op[o];
+		unsigned e;
+		uint64_t t;
+
+		op->path_site = op->path_other = op->path_ipi = op->path_exit = op->path_irq = 0;
+		for (unsigned i = 0; i < mr->ncpus; i++) {
+			const struct ms_cpu_clock *c = &clk[i];
+			uint64_t from = end[i], to = end[i] + mr->op[o][i].insns;
+			uint64_t busy = c->pre[to < c->n ? to : c->n] - c->pre[from < c->n ? from : c->n];
+
+			op->busy[i] = busy;
+			op->busy_uncal[i] = c->upre[to < c->n ? to : c->n] - c->upre[from < c->n ? from : c->n];
+			op->idle[i] = time_at(c, to) - time_at(c, from) - busy;
+			op->remote[i] = remote_in(&tr[i], from, to);
+			op->irq_insns[i] = c->icnt[to < c->n ? to : c->n] - c->icnt[from < c->n ? from : c->n];
+			end[i] = to;
+		}
+		e = mr->end_cpu[o];
+		t = time_at(&clk[e], end[e]);
+		op->latency = t - t0;
+		critical_path(op, clk, e, t0, t);
+		t0 = t;
+	}
+}
+
+void ms_machine_timeline(struct ms_machine_cost *out, struct ms_cpu_clock *clk, const struct hs_trace *tr)
+{
+	timeline(out, clk);
+	times(clk, out->run.ncpus);
+	per_op(out, clk, tr);
+}
