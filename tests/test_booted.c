@@ -1187,7 +1187,8 @@ static void critical_path(const char *out, double *latency, double p[5])
  * has both IPI hops on its critical path - each CPU is idle in wfi when
  * the other's SGI comes - so the latency of every steady operation moves
  * by exactly twice what ipi_latency or wfi_exit move by, and what each CPU
- * runs does not move at all; each CPU is busy or idle for the whole round
+ * runs does not move at all; no CPU is busy longer than the round trip,
+ * so its busy and idle cycles (the rest of the latency) make the round
  * trip (over ops 2-6, within 2%: the other CPU's op boundary is where the
  * site CPU's falls in its stream). The latency's critical path is in four
  * parts that sum to it (each mean rounded: within 2 cycles): on one CPU

@@ -18,7 +18,8 @@
  * (machine_cost.c): a halted CPU waits for the SGI that woke it, sent at
  * the sender's time then, plus the core's ipi_latency and wfi_exit.
  * Per operation: the site CPU's latency (the round trip of an unpinned
- * ping-pong), and each CPU's busy and idle cycles in it.
+ * ping-pong), and each CPU's busy cycles in it (its instructions' cost)
+ * and idle ones (the latency less its busy cycles).
  */
 struct ms_machine_op {
 	uint64_t latency;

@@ -91,8 +91,8 @@ struct ms_row {
 	int nfns;
 	unsigned nsamples;
 	/* a machine's whole row (ncpus > 0): each CPU's idle cycles in an
-	 * operation - its latency less the CPU's busy cycles in it - the mean
-	 * over the samples (perf bench divides wall time, idle included) */
+	 * operation (ms_machine_op.idle), the mean over the samples (perf
+	 * bench divides wall time, idle included) */
 	unsigned ncpus;
 	double idle[HS_MACHINE_MAX_CPUS];
 };

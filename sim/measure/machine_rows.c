@@ -78,7 +78,7 @@ static void take(const struct ms_machine_cost *mc, unsigned o, unsigned j, struc
 		s->insns[P_IRQ] += (double)op->irq_insns[i];
 		busy += (double)op->busy[i];
 		busy_uncal += (double)op->busy_uncal[i];
-		s->idle[i] += op->latency > op->busy[i] ? (double)(op->latency - op->busy[i]) : 0;
+		s->idle[i] += (double)op->idle[i];
 		if (i != site) {
 			other_busy += (double)op->busy[i];
 			other_busy_uncal += (double)op->busy_uncal[i];

@@ -189,7 +189,6 @@ static void per_op(struct ms_machine_cost *out, const struct ms_cpu_clock *clk, 
 
 			op->busy[i] = busy;
 			op->busy_uncal[i] = c->upre[to < c->n ? to : c->n] - c->upre[from < c->n ? from : c->n];
-			op->idle[i] = time_at(c, to) - time_at(c, from) - busy;
 			op->remote[i] = remote_in(&tr[i], from, to);
 			op->irq_insns[i] = c->icnt[to < c->n ? to : c->n] - c->icnt[from < c->n ? from : c->n];
 			end[i] = to;
@@ -197,6 +196,10 @@ static void per_op(struct ms_machine_cost *out, const struct ms_cpu_clock *clk, 
 		e = mr->end_cpu[o];
 		t = time_at(&clk[e], end[e]);
 		op->latency = t - t0;
+		/* the op's wall time a CPU did not run (a CPU that runs nothing
+		 * in it idles all of it) */
+		for (unsigned i = 0; i < mr->ncpus; i++)
+			op->idle[i] = op->latency > op->busy[i] ? op->latency - op->busy[i] : 0;
 		critical_path(op, clk, e, t0, t);
 		t0 = t;
 	}
