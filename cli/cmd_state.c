@@ -114,11 +114,6 @@ static unsigned steady_from(const struct hs_machine_run *mr)
 	return mr->nops > 2 ? 2 : 0;
 }
 
-static const char *guess(int calibrated)
-{
-	return calibrated ? "" : " (guessed)";
-}
-
 /* The machine replayed from the point: per operation, each CPU, then
  * what it costs. */
 static void text_ops(const struct ms_machine_cost *mc, const char *core)
@@ -126,6 +121,7 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 	const struct hs_machine_run *mr = &mc->run;
 	uint64_t sum = 0, lo = UINT64_MAX, hi = 0, part[5] = { 0 };
 	unsigned from = steady_from(mr), n = 0;
+	char params[200];
 	char waits[400];
 
 	printf("  replayed, every CPU (instructions, SGIs sent, IRQs taken, wfi halts); op 0 takes the "
@@ -139,9 +135,9 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 		}
 		printf("\n");
 	}
-	printf("  on %s, each CPU its own model, a line another CPU wrote served by the shared level; "
-	       "ipi_latency %.0f%s, wfi_exit %.0f%s cycles\n", core, mc->ipi_latency, guess(mc->ipi_calibrated),
-	       mc->wfi_exit, guess(mc->wfi_calibrated));
+	ms_machine_params_said(mc, params, sizeof(params));
+	printf("  on %s, each CPU its own model, a line another CPU wrote handed over from its cache; %s\n", core,
+	       params);
 	printf("  (cycles: the operation's latency at cpu%u, each CPU busy / idle, and its accesses to lines "
 	       "another CPU wrote)\n", mr->site_cpu);
 	for (unsigned o = 0; o < mr->nops; o++) {
@@ -181,6 +177,7 @@ static void json_ops(struct json *j, const struct ms_machine_cost *mc)
 
 	json_num(j, "ipi_latency", mc->ipi_latency, 0);
 	json_num(j, "wfi_exit", mc->wfi_exit, 0);
+	json_num(j, "peer_latency", mc->peer_latency, 0);
 	json_uint(j, "read_waits", mc->read_waits);
 	json_uint(j, "spin_waits", mc->spin_waits);
 	json_uint(j, "spin_insns", mc->spin_insns);

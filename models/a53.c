@@ -152,6 +152,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(FIRMWARE, 1900, "A: TFAJUNO fast SMC 2940-3060 ns on A53 @650 MHz (§3.7)"),
 	HS_UNCAL(IPI_LATENCY, 300, "A: guess: an SGI write through the GIC to the other core, about 250 ns; the A53 at 1.2 GHz"),
 	HS_UNCAL(WFI_EXIT, 50, "A: guess: clock-gated in wfi (no deeper idle state) back to the vector"),
+	HS_UNCAL(PEER_LATENCY, 108, "A: guess: no A53 core-to-core measurement found; the A72 cluster's measured handover (C2C72, 89.6 ns) at the A53's 1.2 GHz"),
 	HS_UNCAL(TLBI, 40, "A: §3.7 broadcast completion, waited for by the next DSB"),
 	HS_UNCAL(DC, 10, "A: cache maintenance by VA, completion waited for by DSB"),
 	HS_UNCAL(IC, 20, "A: instruction cache invalidation, completion waited for by DSB"),

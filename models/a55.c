@@ -147,6 +147,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(FIRMWARE, 1900, "A: A53 TFAJUNO figure taken (§3.7)"),
 	HS_UNCAL(IPI_LATENCY, 300, "A: guess: an SGI write through the GIC to the other core, about 250 ns; as the A53"),
 	HS_UNCAL(WFI_EXIT, 50, "A: guess: clock-gated in wfi (no deeper idle state) back to the vector"),
+	HS_UNCAL(PEER_LATENCY, 162, "A: guess: no A55 core-to-core measurement found; the A72 cluster's measured handover (C2C72, 89.6 ns) at 1.8 GHz, through the DSU's L3"),
 	HS_UNCAL(TLBI, 40, "A: §3.7 (x2 with REPEAT_TLBI is in the code itself)"),
 	HS_UNCAL(DC, 10, "A: as A53"),
 	HS_UNCAL(IC, 20, "A: as A53"),

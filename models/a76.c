@@ -157,6 +157,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(FIRMWARE, 600, "A: TFAJUNO A57 fast SMC 470-650 cycles (no SMC on the A76's hot paths)"),
 	HS_UNCAL(IPI_LATENCY, 500, "A: guess: an SGI write through the GIC to the other core, about 250 ns; the A76 at 2 GHz: the same ns, more cycles"),
 	HS_UNCAL(WFI_EXIT, 50, "A: guess: clock-gated in wfi (no deeper idle state) back to the vector"),
+	HS_UNCAL(PEER_LATENCY, 154, "A: guess: C2C485 Kryo 485 Gold (built on the A76, DSU) cores 5-7 one way 61-70 ns, ~64 ns at 2.4 GHz; not this SoC"),
 	HS_UNCAL(TLBI, 40, "A: §3.7 (erratum 4118414 doubles each broadcast sync)"),
 	HS_UNCAL(DC, 10, "A: as A53"),
 	HS_UNCAL(IC, 20, "A: as A53"),

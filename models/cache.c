@@ -128,6 +128,7 @@ int hs_mem_init(struct hs_memsys *ms, const struct hs_memcfg *cfg)
 	unsigned ls, ps;
 
 	hs_mem_free(ms);
+	ms->peer_pending = 0;
 	if (!is_pow2(cfg->line) || cfg->line < 16 || !is_pow2(cfg->page) || cfg->page < 4096)
 		return hs_fail("line_bytes and page_bytes must be powers of two (>= 16, >= 4096)");
 	ms->cfg = *cfg;
@@ -167,6 +168,7 @@ void hs_mem_flush(struct hs_memsys *ms)
 	hs_cache_flush(&ms->itlb);
 	hs_cache_flush(&ms->dtlb);
 	hs_cache_flush(&ms->tlb);
+	ms->peer_pending = 0;
 }
 
 /* Below L1: L2, then L3 when configured, then memory. Each level is filled. */
@@ -193,6 +195,14 @@ uint32_t hs_mem_line(struct hs_memsys *ms, uint64_t addr, int iside, enum hs_lev
 	if (hs_cache_access(l1, addr))
 		return 0;
 	lat = below_l1(ms, addr, level);
+	/* the handover of a line another core wrote: the shared level's lookup,
+	 * then the snoop that takes the writer's copy (hs_mem_remote) */
+	if (!iside && ms->peer_pending && addr >> ms->l1d.shift == ms->peer_line) {
+		ms->peer_pending = 0;
+		if (ms->cfg.peer_lat > lat)
+			lat = ms->cfg.peer_lat;
+		*level = HS_LV_PEER;
+	}
 	/* Sequential instruction prefetch (TRM53 IFU "instruction prefetches"):
 	 * the next lines come in behind the demand miss, in its shadow. */
 	if (iside)
@@ -212,6 +222,8 @@ uint32_t hs_mem_line(struct hs_memsys *ms, uint64_t addr, int iside, enum hs_lev
 
 void hs_mem_remote(struct hs_memsys *ms, uint64_t addr)
 {
+	ms->peer_line = addr >> ms->l1d.shift;
+	ms->peer_pending = 1;
 	hs_cache_invalidate(&ms->l1d, addr);
 	if (ms->cfg.shared_level == 3) {
 		hs_cache_invalidate(&ms->l2, addr);
@@ -242,6 +254,8 @@ int hs_level_uncal_of(const struct hs_model *m, enum hs_level lv, int tlb_miss)
 
 	if (tlb_miss)
 		u |= !m->p[HS_P_TLB_LATENCY].calibrated || (tlb_miss == 1 && !m->p[HS_P_WALK_LATENCY].calibrated);
+	if (lv == HS_LV_PEER)
+		return u | !m->p[HS_P_PEER_LATENCY].calibrated;
 	if (lv >= HS_LV_L2)
 		u |= !m->p[HS_P_L2_LATENCY].calibrated;
 	if (lv >= HS_LV_L3 && m->mem.l3.nsets)
@@ -287,7 +301,7 @@ void hs_data_access(struct hs_model *m, uint64_t addr, unsigned size, uint16_t *
 		out->cause = HS_ST_DCACHE;
 		*events |= HS_EV_DCACHE_MISS;
 		res->dcache_misses++;
-		if (lv != HS_LV_L2) {
+		if (lv != HS_LV_L2 && lv != HS_LV_PEER) {
 			*events |= HS_EV_L2_MISS;
 			res->l2_misses++;
 		}

@@ -104,15 +104,21 @@ struct hs_memcfg {
 	unsigned itlb, dtlb, tlb, tlb_assoc, tlb_lat, walk_lat;
 	unsigned iprefetch;
 	unsigned shared_level;	/* the first level the cores share: 2 or 3 */
+	unsigned peer_lat;	/* a line another core holds dirty, handed over
+				 * through the shared level's snoop (0: the
+				 * shared level's own latency) */
 };
 
 struct hs_memsys {
 	struct hs_cache l1i, l1d, l2, l3, itlb, dtlb, tlb;
 	struct hs_memcfg cfg;
+	uint64_t peer_line;	/* the line hs_mem_remote said another core wrote, */
+	int peer_pending;	/* until this core's next access to it */
 };
 
-/* Where an access was served. */
-enum hs_level { HS_LV_L1, HS_LV_L2, HS_LV_L3, HS_LV_MEM };
+/* Where an access was served: a level, or another core's cache (a line it
+ * wrote, handed over: hs_mem_remote). */
+enum hs_level { HS_LV_L1, HS_LV_L2, HS_LV_L3, HS_LV_MEM, HS_LV_PEER, HS_NLEVELS };
 
 int hs_mem_init(struct hs_memsys *ms, const struct hs_memcfg *cfg);
 void hs_mem_free(struct hs_memsys *ms);
@@ -129,8 +135,9 @@ uint32_t hs_mem_line(struct hs_memsys *ms, uint64_t addr, int iside, enum hs_lev
  * addr's line was written by another core since this one held it (a
  * record flagged HS_T_REMOTE): this core's private copies are stale -
  * invalidated in L1D, and in L2 where the L2 is the core's own - and the
- * line is in the shared level, where the writer's copy is snooped (the
- * level is filled, so the access that follows is served there).
+ * writer's copy is found through the shared level's snoop: this core's
+ * next data access to the line is served from the other core (HS_LV_PEER)
+ * in peer_lat cycles, and fills the levels on the way.
  */
 void hs_mem_remote(struct hs_memsys *ms, uint64_t addr);
 

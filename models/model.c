@@ -55,6 +55,12 @@ static int check_limits(const struct hs_model *m)
 	if (m->v[HS_P_SHARED_LEVEL] < 2 || m->v[HS_P_SHARED_LEVEL] > 3 ||
 	    (m->v[HS_P_SHARED_LEVEL] == 3 && !m->v[HS_P_L3_SIZE]))
 		return hs_fail("%s.shared_level must be 2 or 3 (3 only with an L3)", m->desc->name);
+	/* the handover is the shared level's lookup and then the snoop */
+	if (m->v[HS_P_PEER_LATENCY] < m->v[HS_P_L2_LATENCY] +
+	    (m->v[HS_P_SHARED_LEVEL] == 3 ? m->v[HS_P_L3_LATENCY] : 0))
+		return hs_fail("%s.peer_latency = %d: below the shared level's latency (l2_latency%s = %d)",
+			       m->desc->name, m->v[HS_P_PEER_LATENCY], m->v[HS_P_SHARED_LEVEL] == 3 ? " + l3_latency" : "",
+			       m->v[HS_P_L2_LATENCY] + (m->v[HS_P_SHARED_LEVEL] == 3 ? m->v[HS_P_L3_LATENCY] : 0));
 	if (m->v[HS_P_ROB_SIZE] > 512)
 		return hs_fail("%s.rob_size must be at most 512", m->desc->name);
 	for (size_t k = 0; k < HS_ARRAY_SIZE(pipes); k++)
@@ -96,13 +102,14 @@ static int hs_model_configure(struct hs_model *m)
 	c.walk_lat = (unsigned)m->v[HS_P_WALK_LATENCY];
 	c.iprefetch = (unsigned)m->v[HS_P_IPREFETCH];
 	c.shared_level = (unsigned)m->v[HS_P_SHARED_LEVEL];
+	c.peer_lat = (unsigned)m->v[HS_P_PEER_LATENCY];
 	if (hs_mem_init(&m->mem, &c))
 		return -1;
 	if (hs_bp_init(&m->bp, (unsigned)m->v[HS_P_BP_ENTRIES], (unsigned)m->v[HS_P_BP_HISTORY],
 		       (unsigned)m->v[HS_P_BTAC_ENTRIES], (unsigned)m->v[HS_P_BTIC_ENTRIES],
 		       (unsigned)m->v[HS_P_RAS_DEPTH]))
 		return -1;
-	for (int lv = 0; lv < 4; lv++)
+	for (int lv = 0; lv < HS_NLEVELS; lv++)
 		for (int miss = 0; miss < 3; miss++)
 			m->level_uncal[lv][miss] = (uint8_t)hs_level_uncal_of(m, (enum hs_level)lv, miss);
 	m->ops_stale = 1;

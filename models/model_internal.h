@@ -170,7 +170,8 @@
 	X(SYS_OTHER, "sys_other", "cycles") \
 	X(UNKNOWN_INSN, "unknown_insn", "cycles") \
 	X(IPI_LATENCY, "ipi_latency", "cycles") \
-	X(WFI_EXIT, "wfi_exit", "cycles")
+	X(WFI_EXIT, "wfi_exit", "cycles") \
+	X(PEER_LATENCY, "peer_latency", "cycles")
 
 enum hs_pid {
 #define HS_PID_ENUM(id, name, unit) HS_P_##id,
@@ -337,7 +338,7 @@ struct hs_model {
 	/* layout: code (data) at or above its split point is seen by the
 	 * caches and predictors moved by its delta (hs_model_set_layout_shift) */
 	uint64_t code_split, code_delta, data_split, data_delta;
-	uint8_t level_uncal[4][3];	/* hs_level_uncal_of by level and TLB miss */
+	uint8_t level_uncal[HS_NLEVELS][3];	/* hs_level_uncal_of by level and TLB miss */
 };
 
 static inline uint64_t hs_code_at(const struct hs_model *m, uint64_t pc)

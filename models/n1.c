@@ -130,6 +130,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(LSE_ATOMIC, 13, "A: IBG2/IBALT ldaddal/ldsetal 13.00 (AL forms, uncontended); other forms nf"),
 	HS_UNCAL(CAS, 14, "A: IBG2/IBALT casal 14.00 (AL form, uncontended); other forms nf"),
 	HS_UNCAL(FIRMWARE, 600, "A: TFAJUNO A57 fast SMC 470-650 cycles (no SMC on the N1's hot paths)"),
+	HS_UNCAL(PEER_LATENCY, 143, "A: C2CG2 measured on Graviton2 (N1, CMN-600 mesh), taken for Altra: one way of a CAS ping-pong, mean 47.6 ns over 2016 core pairs (30.4-58.4) = 143 cycles at 3.0 GHz (91-175)"),
 };
 
 /* How boot sees the core (MIDR, ID registers, its boot CPU under QEMU) and

@@ -1194,13 +1194,17 @@ static void critical_path(const char *out, double *latency, double p[5])
  * parts that sum to it (each mean rounded: within 2 cycles): on one CPU
  * all the CPU's own work; on two, both IPI hops and both exits from wfi,
  * and each CPU's work. Each CPU reads lines the other wrote: the pipe
- * buffer, the wakee's task and runqueue.
+ * buffer, the wakee's task and runqueue; each such access waits for the
+ * line's handover, peer_latency: 1000 cycles more on it adds to a CPU's
+ * busy cycles, and at most 1000 a line (the A53 runs in order: a load's
+ * wait can overlap only the independent instructions before its use).
  */
 Test(smp, round_trip_cycles_through_both_cpus, .timeout = 900)
 {
 	char args[600], *out;
-	unsigned long one[8][13], base[8][13], slow[8][13], fast[8][13];
-	double ipi, exit, ipi2, exit2, mean, part[5];
+	unsigned long one[8][13], base[8][13], slow[8][13], fast[8][13], far[8][13];
+	double ipi, exit, ipi2, exit2, mean, part[5], peer;
+	const char *pp;
 
 	not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --ops 6", hs_kernel("7.2-base"));
@@ -1231,7 +1235,20 @@ Test(smp, round_trip_cycles_through_both_cpus, .timeout = 900)
 		 "--param wfi_exit=0", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(cy_lines(out, 2, fast, 8, &ipi2, &exit2), 8, "%.4000s", out);
+	cr_assert((pp = strstr(out, "peer_latency ")) && sscanf(pp, "peer_latency %lf", &peer) == 1, "%.4000s", out);
 	free(out);
+	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp 2 --ops 8 --param a53.peer_latency=%.0f",
+		 hs_kernel("7.2-base"), peer + 1000);
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(cy_lines(out, 2, far, 8, &ipi2, &exit2), 8, "%.4000s", out);
+	free(out);
+	for (unsigned o = 2; o < 8; o++)
+		for (unsigned i = 0; i < 2; i++) {
+			unsigned long b = base[o][1 + 3 * i], f = far[o][1 + 3 * i], lines = base[o][3 + 3 * i];
+
+			cr_assert(far[o][3 + 3 * i] == lines && f > b && f - b <= 1000 * lines,
+				  "op %u cpu%u: busy %lu -> %lu with %lu handovers 1000 cycles slower", o, i, b, f, lines);
+		}
 	for (unsigned o = 2; o < 8; o++) {
 		cr_assert_eq(slow[o][0], base[o][0] + 2000, "op %u", o);
 		cr_assert_eq(fast[o][0] + 2 * (unsigned long)(ipi + exit), base[o][0], "op %u", o);

@@ -94,6 +94,7 @@ Test(models, registry)
 Test(models, params)
 {
 	struct hs_model *m = hs_model_new(hs_core_find("a55"));
+	double lvl;
 
 	cr_assert_not_null(m);
 	cr_assert_eq(hs_model_set_param(m, "isb", 20), 0, "%s", hs_errmsg());
@@ -114,6 +115,12 @@ Test(models, params)
 	cr_assert_eq(hs_model_set_param(m, "lat_alu", 1000), -1);
 	/* a valid geometry change works */
 	cr_assert_eq(hs_model_set_param(m, "l1d_size", 65536), 0, "%s", hs_errmsg());
+	/* a line handed over between cores passes the shared level (the A55's
+	 * L3, behind its own L2): not sooner than that level serves it */
+	lvl = param(m, "l2_latency")->value + param(m, "l3_latency")->value;
+	cr_assert_eq(hs_model_set_param(m, "peer_latency", lvl - 1), -1);
+	cr_assert(strstr(hs_errmsg(), "a55.peer_latency") && strstr(hs_errmsg(), "l3_latency"), "%s", hs_errmsg());
+	cr_assert_eq(hs_model_set_param(m, "peer_latency", lvl), 0, "%s", hs_errmsg());
 	hs_model_free(m);
 }
 
@@ -180,43 +187,52 @@ Test(models, memsys)
 
 /*
  * A line another core wrote (hs_mem_remote): the private copies are
- * stale, the shared level has it. Shared L2 (A53, A72, A73): an L1 hit
- * becomes an L2 hit (10); a line this core never had comes from the L2
- * too, not memory (the writer's copy is on chip). Private L2 and a shared
- * L3 (A55, A76, N1): L2 and L3 (10 + 30), though L1 and L2 held it.
+ * stale, the writer's copy is handed over through the shared level's
+ * snoop, in peer_lat cycles; with none given, in the shared level's own
+ * latency. A line this core held (an L1 hit before) and one it never had
+ * (not memory: the writer's copy is on chip) alike; once handed over it is
+ * held (an L1 hit). Shared L2 (A53, A72, A73): 10 without a peer_lat;
+ * private L2 and a shared L3 (A55, A76, N1): L2 and L3, 10 + 30, though L1
+ * and L2 held it. An instruction fetch of the line is not the handover,
+ * which waits for the data access.
  */
-Test(models, memsys_remote_lines)
+static void handed_over(unsigned shared_level, unsigned peer_lat, uint32_t want)
 {
 	struct hs_memsys ms;
 	struct hs_memcfg cfg = {
-		.line = 64, .page = 4096, .l1i_size = 1024, .l1d_size = 1024, .l2_size = 4096, .l3_size = 16384,
-		.l1i_assoc = 2, .l1d_assoc = 2, .l2_assoc = 4, .l3_assoc = 4, .l2_lat = 10, .l3_lat = 30,
-		.mem_lat = 100, .itlb = 2, .dtlb = 2, .tlb = 4, .tlb_assoc = 2, .tlb_lat = 2, .walk_lat = 20,
-		.shared_level = 2,
+		.line = 64, .page = 4096, .l1i_size = 1024, .l1d_size = 1024, .l2_size = 4096,
+		.l3_size = shared_level == 3 ? 16384 : 0, .l1i_assoc = 2, .l1d_assoc = 2, .l2_assoc = 4,
+		.l3_assoc = 4, .l2_lat = 10, .l3_lat = 30, .mem_lat = 100, .itlb = 2, .dtlb = 2, .tlb = 4,
+		.tlb_assoc = 2, .tlb_lat = 2, .walk_lat = 20, .shared_level = shared_level, .peer_lat = peer_lat,
 	};
 	enum hs_level lv;
 
 	memset(&ms, 0, sizeof(ms));
-	cfg.l3_size = 0;
 	cr_assert_eq(hs_mem_init(&ms, &cfg), 0, "%s", hs_errmsg());
 	hs_mem_line(&ms, 0x10000, 0, &lv);
 	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 0u);
 	hs_mem_remote(&ms, 0x10010);
-	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 10u);
-	cr_assert_eq(lv, HS_LV_L2);
+	cr_assert_eq(hs_mem_line(&ms, 0x10020, 0, &lv), want, "shared L%u, peer %u", shared_level, peer_lat);
+	cr_assert_eq(lv, HS_LV_PEER);
 	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 0u);
 	hs_mem_remote(&ms, 0x20000);
-	cr_assert_eq(hs_mem_line(&ms, 0x20000, 0, &lv), 10u);
-
-	cfg.l3_size = 16384;
-	cfg.shared_level = 3;
-	cr_assert_eq(hs_mem_init(&ms, &cfg), 0, "%s", hs_errmsg());
-	hs_mem_line(&ms, 0x10000, 0, &lv);
-	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 0u);
-	hs_mem_remote(&ms, 0x10000);
-	cr_assert_eq(hs_mem_line(&ms, 0x10000, 0, &lv), 40u);
-	cr_assert_eq(lv, HS_LV_L3);
+	cr_assert_eq(hs_mem_line(&ms, 0x20000, 0, &lv), want);
+	if (peer_lat) {
+		hs_mem_remote(&ms, 0x30000);
+		hs_mem_line(&ms, 0x30000, 1, &lv);
+		cr_assert_neq(lv, HS_LV_PEER);
+		cr_assert_eq(hs_mem_line(&ms, 0x30000, 0, &lv), peer_lat);
+		cr_assert_eq(lv, HS_LV_PEER);
+	}
 	hs_mem_free(&ms);
+}
+
+Test(models, memsys_remote_lines)
+{
+	handed_over(2, 0, 10);
+	handed_over(2, 70, 70);
+	handed_over(3, 0, 40);
+	handed_over(3, 70, 70);
 }
 
 /* --- branch prediction ------------------------------------------------------------------ */
@@ -532,6 +548,39 @@ Test(models, coherence_of_two_cpus)
 	hs_coherence_free(co);
 	tt_free(&c0);
 	tt_free(&c1);
+}
+
+/*
+ * A load of a line another CPU wrote (flagged HS_T_REMOTE) and the add that
+ * uses it: the add waits for the line's handover, so each core's warm run
+ * costs peer_latency cycles more than with the line in its L1 - and 400
+ * more again with peer_latency 400 more. The handover is not sooner than
+ * the core's shared level.
+ */
+#define W_ADDX2	0x8b010022u	/* add x2, x1, x1 */
+Test(models, a_line_handed_over_costs_peer_latency)
+{
+	for (int c = 0; hs_cores[c]; c++) {
+		struct hs_model *m = hs_model_new(hs_cores[c]);
+		struct hs_model_result held, remote, slower;
+		double peer = pval(m, "peer_latency");
+		struct tt x;
+
+		tt_init(&x);
+		tt_push(&x, 0x400000, W_LDR, 0x800000, 0);
+		tt_push(&x, 0x400004, W_ADDX2, 0, 0);
+		cr_assert_eq(hs_model_warm(m, &x.t, 8, &held, NULL), 0, "%s", hs_errmsg());
+		x.t.v[0].flags = HS_T_REMOTE;
+		cr_assert_eq(hs_model_warm(m, &x.t, 8, &remote, NULL), 0, "%s", hs_errmsg());
+		cr_expect_eq(remote.cycles - held.cycles, (uint64_t)peer, "%s: %llu held, %llu handed over, peer %.0f",
+			     hs_cores[c]->name, (unsigned long long)held.cycles, (unsigned long long)remote.cycles, peer);
+		cr_expect_geq(peer, pval(m, "l2_latency"), "%s", hs_cores[c]->name);
+		cr_assert_eq(hs_model_set_param(m, "peer_latency", peer + 400), 0, "%s", hs_errmsg());
+		cr_assert_eq(hs_model_warm(m, &x.t, 8, &slower, NULL), 0, "%s", hs_errmsg());
+		cr_expect_eq(slower.cycles - remote.cycles, 400u, "%s", hs_cores[c]->name);
+		tt_free(&x);
+		hs_model_free(m);
+	}
 }
 
 /* --- the attribution window ------------------------------------------------------------------ */

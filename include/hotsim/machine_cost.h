@@ -42,8 +42,8 @@ struct ms_machine_means {
 struct ms_machine_cost {
 	struct hs_machine_run run;		/* what each ran and sent, who woke whom */
 	struct ms_machine_op op[HS_MACHINE_MAX_OPS];
-	double ipi_latency, wfi_exit;		/* the parameters used, cycles */
-	int ipi_calibrated, wfi_calibrated;
+	double ipi_latency, wfi_exit, peer_latency;	/* the parameters used, cycles */
+	int ipi_calibrated, wfi_calibrated, peer_calibrated;
 	unsigned sgi_wakes, timer_wakes;	/* timer wakes wait nothing */
 	/* reads that waited for another CPU's store (its clock was later),
 	 * spin-waits a store ended and their iterations' records, left
@@ -60,6 +60,10 @@ struct ms_machine_cost {
 };
 int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
 		    unsigned nops, struct ms_machine_cost *out);
+/* The parameters of what crosses CPUs (ipi_latency, wfi_exit,
+ * peer_latency), in words for a row's state line and state --ops:
+ * "ipi_latency 300 (guessed), ... cycles". */
+void ms_machine_params_said(const struct ms_machine_cost *mc, char *buf, size_t len);
 /* The reads the timeline made wait (read_waits, spin_waits), in words
  * for a row's state line and state --ops: each sentence after sep, ""
  * when there were none. */

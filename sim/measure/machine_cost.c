@@ -9,8 +9,10 @@
  * it ran them, kept as prefix sums (its clock, machine_clock.h). The lines
  * the CPUs share move between them: an access to a line another CPU wrote
  * since this one held it (flagged by the replay, coherence.c) misses this
- * core's private levels and is served by the shared one (cache.c). The
- * two parameters of the wakes, ipi_latency and wfi_exit, are guesses.
+ * core's private levels and is handed over from the writer's cache in
+ * peer_latency cycles (cache.c; measured core-to-core on the A72, guessed
+ * on most cores). The two parameters of the wakes, ipi_latency and
+ * wfi_exit, are guesses.
  *
  * A spin-wait (a wfe/yield loop) ran as many iterations as the emulator's
  * interleaving gave it, so they are not costed: from its first wfe/yield
@@ -183,6 +185,7 @@ static int cost_cpu(const struct ms_options *o, const struct hs_core *core, unsi
 		return -1;
 	out->ipi_latency = param(m, "ipi_latency", &out->ipi_calibrated);
 	out->wfi_exit = param(m, "wfi_exit", &out->wfi_calibrated);
+	out->peer_latency = param(m, "peer_latency", &out->peer_calibrated);
 	hs_model_set_layout_shift(m, lay->code, lay->delta, lay->data, lay->delta);
 	if (hs_model_cold_costs(m, t, &res, &costs))
 		goto out;

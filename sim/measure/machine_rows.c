@@ -121,6 +121,18 @@ static void band(const struct ms_machine_cost *mc, struct ms_row *row)
 	}
 }
 
+static const char *guessed(int calibrated)
+{
+	return calibrated ? "" : " (guessed)";
+}
+
+void ms_machine_params_said(const struct ms_machine_cost *mc, char *buf, size_t len)
+{
+	snprintf(buf, len, "ipi_latency %.0f%s, wfi_exit %.0f%s, peer_latency %.0f%s cycles", mc->ipi_latency,
+		 guessed(mc->ipi_calibrated), mc->wfi_exit, guessed(mc->wfi_calibrated), mc->peer_latency,
+		 guessed(mc->peer_calibrated));
+}
+
 void ms_machine_waits_said(const struct ms_machine_cost *mc, const char *sep, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -153,8 +165,8 @@ static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const c
 		}
 	for (unsigned j = 0; j < n; j++)
 		take(mc, WARM_OPS + j, j, &s);
-	snprintf(state, sizeof(state), "%s; ipi_latency %.0f%s, wfi_exit %.0f%s cycles", prefix, mc->ipi_latency,
-		 mc->ipi_calibrated ? "" : " (guessed)", mc->wfi_exit, mc->wfi_calibrated ? "" : " (guessed)");
+	snprintf(state, sizeof(state), "%s; ", prefix);
+	ms_machine_params_said(mc, state + strlen(state), sizeof(state) - strlen(state));
 	ms_machine_waits_said(mc, "; ", state + strlen(state), sizeof(state) - strlen(state));
 	row[P_WHOLE].code_bytes = mc->code_bytes;
 	row[P_WAKER].code_bytes = mc->code_bytes_site;

@@ -9,7 +9,8 @@
  * reader. An access by a CPU not holding a line another CPU wrote is a
  * coherence miss on real cores - the line is fetched from the writer's
  * cache or the shared level, whatever the reader's own caches held - and
- * is flagged HS_T_REMOTE for the models (cache.c prices it). Lines nobody
+ * is flagged HS_T_REMOTE for the models (cache.c prices it: peer_latency,
+ * the handover measured between two cores). Lines nobody
  * wrote in the run are not tracked: every core may keep a clean copy.
  *
  * The records are fed in the order the machine ran them; within a turn of
