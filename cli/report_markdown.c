@@ -168,6 +168,32 @@ static void why_items(FILE *f, const struct ms_compare *c)
 	}
 }
 
+/* A machine's whole rows (--smp N): where each side's state came from -
+ * its CPUs, the guessed costs between them - and each CPU's idle cycles an
+ * operation, which the row's wall time holds (the text's samples lines). */
+static void machine_items(FILE *f, const struct ms_compare *c)
+{
+	int any = 0;
+
+	for (int i = 0; i < c->npairs; i++) {
+		const struct ms_pair *p = &c->pairs[c->order[i]];
+		const struct ms_row *r[2] = { p->base, p->patched };
+
+		if (!ms_pair_ok(c, p) || !p->base->ncpus)
+			continue;
+		if (!any++)
+			fprintf(f, "\nMachines (a row is the round trip's wall time; each CPU's idle cycles an operation):\n\n");
+		for (int k = 0; k < (c->patched ? 2 : 1); k++) {
+			fprintf(f, "- %s on %s%s: idle", p->name, p->core->name, !c->patched ? "" : k ? ", patched" : ", base");
+			for (unsigned n = 0; n < r[k]->ncpus; n++)
+				fprintf(f, "%s cpu%u %.0f", n ? "," : "", n, r[k]->idle[n]);
+			fputs("; ", f);
+			rp_md_esc(f, r[k]->state);
+			fputc('\n', f);
+		}
+	}
+}
+
 /* --explain / --timeline (or the largest move's explain) as preformatted text */
 static void details(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 {
@@ -216,6 +242,7 @@ void rp_markdown(FILE *f, const struct ms_compare *c, const struct rp_details *d
 		fprintf(f, "\n</details>\n");
 	}
 	why_items(f, c);
+	machine_items(f, c);
 	rp_diverge_markdown(f, c);
 	details(f, c, d);
 	fprintf(f, "\n<sub>");

@@ -1433,12 +1433,14 @@ static double row_cycles(const char *out, const char *name, const char *cpu)
  * cycles an op: never more than the op's latency; at least one IPI's
  * delivery and one exit from wfi for the two CPUs of the ping-pong (each
  * halts in wfi before the other's SGI is sent, once a round trip); on 4
- * CPUs the other two run nothing, so they idle the whole latency. The same machine
+ * CPUs the other two run nothing, so they idle the whole latency; the
+ * markdown report gives the same idle cycles and the row's state. The same machine
  * compared with itself moves nothing; a state a machine has no steady
  * round trips for (cold) is refused, naming --smp.
  */
-/* The samples line's "each CPU idle: cpu0 A, cpu1 B, ... cycles" */
-static void check_idle(const char *out, unsigned n, double latency, double woken)
+/* The samples line's "each CPU idle: cpu0 A, cpu1 B, ... cycles", into
+ * idle[] */
+static void check_idle(const char *out, unsigned n, double latency, double woken, double *idle)
 {
 	const char *p = strstr(out, "each CPU idle: ");
 	unsigned all = 0, k;
@@ -1457,6 +1459,7 @@ static void check_idle(const char *out, unsigned n, double latency, double woken
 			q++;
 		cr_assert_eq(sscanf(q, "cpu%u %lf%n", &k, &v, &used), 2, "cpu%u: %.4000s", i, out);
 		cr_assert_eq(k, i, "%.4000s", out);
+		idle[i] = v;
 		cr_assert(v <= latency + 1, "cpu%u idle %.0f of %.0f: %.4000s", i, v, latency, out);
 		if (fabs(v - latency) <= 1)
 			all++;
@@ -1477,7 +1480,7 @@ Test(smp, rows_of_the_round_trip, .timeout = 900)
 
 	not_under_sanitizers();
 	for (unsigned n = 2; n <= 4; n += 2) {
-		double ipi, exit, whole, parts;
+		double ipi, exit, whole, parts, idle[4];
 		unsigned long snap;
 		const char *p;
 
@@ -1496,7 +1499,24 @@ Test(smp, rows_of_the_round_trip, .timeout = 900)
 		cr_assert(row_cycles(out, "sched-pipe.ipi", "a53") == 2 * ipi, "%.4000s", out);
 		cr_assert(row_cycles(out, "sched-pipe.wfi-exit", "a53") == 2 * exit, "%.4000s", out);
 		cr_assert(row_cycles(out, "sched-pipe.irq", "a53") > 0, "%.4000s", out);
-		check_idle(out, n, whole, ipi + exit);
+		check_idle(out, n, whole, ipi + exit, idle);
+		free(out);
+		snprintf(args, sizeof(args), "run %s --cpu a53 --smp %u --path sched-pipe --format markdown",
+			 hs_kernel("7.2-base"), n);
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert((p = strstr(out, "\n- sched-pipe on a53: idle")), "%.4000s", out);
+		p += strlen("\n- sched-pipe on a53: idle");
+		for (unsigned i = 0; i < n; i++) {
+			unsigned k;
+			double v;
+			int used;
+
+			cr_assert(sscanf(p, "%*[ ,]cpu%u %lf%n", &k, &v, &used) == 2 && k == i && v == idle[i],
+				  "cpu%u %.0f: %.4000s", i, idle[i], out);
+			p += used;
+		}
+		cr_assert(!strncmp(p, "; booted under QEMU", 19) && strstr(p, "a machine of ") && strstr(p, "ipi_latency "),
+			  "%.4000s", out);
 		free(out);
 		/* the rows name the snapshot state shows: the machine's own boot */
 		snprintf(args, sizeof(args), "state %s --cpu a53 --smp %u --point pipe", hs_kernel("7.2-base"), n);

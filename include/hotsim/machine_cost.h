@@ -2,7 +2,8 @@
  * machine_cost.h - a machine of more than one CPU in cycles (`run` and
  * `compare --smp N`, `state --ops`): the replay of every CPU from a boot
  * point costed on one core's model each and joined into one timeline, per
- * operation (sim/measure/machine_cost.c, machine_timeline.c).
+ * operation (sim/measure/machine_cost.c, machine_timeline.c), and the
+ * words its rows and state --ops say it in (machine_rows.c).
  */
 #ifndef HOTSIM_MACHINE_COST_H
 #define HOTSIM_MACHINE_COST_H

@@ -145,8 +145,9 @@ static void in_irq(const struct hs_trace *t, uint8_t *mark)
 
 /* CPU cpu's spin-waits' iterations (after each's first wfe/yield, before
  * the read that ended it) cost nothing: the wait for the store is their
- * time (timeline). Returns how many records that frees. */
-static uint64_t free_spins(const struct hs_machine_run *mr, unsigned cpu, uint32_t *cycles, size_t n)
+ * time (timeline), charged by no parameter. Returns how many records that
+ * frees. */
+static uint64_t free_spins(const struct hs_machine_run *mr, unsigned cpu, struct scratch *sc, size_t n)
 {
 	uint64_t freed = 0;
 
@@ -154,8 +155,10 @@ static uint64_t free_spins(const struct hs_machine_run *mr, unsigned cpu, uint32
 		const struct hs_machine_wake *e = &mr->wake[k];
 
 		if (e->kind == HS_WAKE_SPIN_END && e->cpu == cpu)
-			for (uint64_t r = e->spin_from + 1; r < e->at && r < n; r++, freed++)
-				cycles[r] = 0;
+			for (uint64_t r = e->spin_from + 1; r < e->at && r < n; r++, freed++) {
+				sc->cycles[r] = 0;
+				sc->mark[r] &= (uint8_t)~MARK_UNCAL;
+			}
 	}
 	return freed;
 }
@@ -189,7 +192,7 @@ static int cost_cpu(const struct ms_options *o, const struct hs_core *core, unsi
 	hs_model_set_layout_shift(m, lay->code, lay->delta, lay->data, lay->delta);
 	if (hs_model_cold_costs(m, t, &res, &costs))
 		goto out;
-	out->spin_insns += free_spins(&out->run, cpu, sc->cycles, t->n);
+	out->spin_insns += free_spins(&out->run, cpu, sc, t->n);
 	in_irq(t, sc->mark);
 	c->pre[0] = c->upre[0] = c->ipre[0] = c->icnt[0] = 0;
 	for (size_t i = 0; i < t->n; i++) {
