@@ -24,6 +24,9 @@ struct hs_boot_point {
 	const char *site;	/* the workload's global label at the svc */
 	uint64_t addr;		/* or the site's address (a user workload's marker:
 				 * the labelled instruction, x9 the counter) */
+	int each_op;		/* the site is reached once an operation (a loop's
+				 * call): a machine's boot may let a hit pass
+				 * for one with the other CPUs idle (sim/vm/boot.c) */
 };
 
 #endif

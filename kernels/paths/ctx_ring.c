@@ -128,7 +128,7 @@ HS_USER_OP(ctxr, .order = 270, .warmup = 50, .setup = ring_setup, .warm = ring_w
 #include "ping_pong.h"
 
 static const struct hs_boot_point ring_point = {
-	.name = "ctxr", .kind = HS_POINT_MARK, .site = "hs_at_ctxr",
+	.name = "ctxr", .kind = HS_POINT_MARK, .site = "hs_at_ctxr", .each_op = 1,
 };
 
 static const struct hs_boot_point overhead_point = {

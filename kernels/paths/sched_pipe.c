@@ -61,7 +61,7 @@ HS_USER_OP(pipe, .order = 30, .setup = setup, .warm = warm, .run = run);
 /* booted: A at the svc of its write() (the workload's hs_at_write), B
  * asleep in read(); each op is a round trip, to A's read() returning */
 const struct hs_boot_point hs_point_pipe = {
-	.name = "pipe", .kind = HS_POINT_SVC, .site = "hs_at_write",
+	.name = "pipe", .kind = HS_POINT_SVC, .site = "hs_at_write", .each_op = 1,
 };
 
 static const char *const landmarks[] = {

@@ -71,7 +71,7 @@ HS_USER_OP(unix, .order = 250, .setup = setup, .warm = warm, .run = run);
 /* booted: A at the svc of its write() (hs_at_uwrite), B asleep in read();
  * each op is a round trip, to A's read() returning */
 static const struct hs_boot_point point = {
-	.name = "unix", .kind = HS_POINT_SVC, .site = "hs_at_uwrite",
+	.name = "unix", .kind = HS_POINT_SVC, .site = "hs_at_uwrite", .each_op = 1,
 };
 
 static const char *const landmarks[] = {

@@ -115,11 +115,28 @@ static int read_gic(struct hs_qemu *q, unsigned cpu, struct hs_snap_gic *g)
 
 /* Halted in a wfi: QEMU stops a waiting CPU just past it (an awake CPU
  * past a wfi would already have taken its interrupt). */
-static int halted(struct hs_qemu *q, const struct hs_snap_regs *r)
+static int halted(struct hs_qemu *q, uint64_t pc)
 {
 	uint32_t w = 0;
 
-	return hs_rsp_read(q, r->pc - 4, &w, 4) == 0 && a64_is_wfi(w);
+	return hs_rsp_read(q, pc - 4, &w, 4) == 0 && a64_is_wfi(w);
+}
+
+int hs_vm_cpus_awake(struct hs_qemu *q, unsigned n)
+{
+	unsigned stop = q->stop_cpu;
+	int awake = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t pc;
+
+		if (i == stop)
+			continue;
+		if (hs_rsp_cpu(q, i) || hs_rsp_pc(q, &pc))
+			return -1;
+		awake += !halted(q, pc);
+	}
+	return hs_rsp_cpu(q, stop) ? -1 : awake;
 }
 
 int hs_vm_read_cpus(struct hs_qemu *q, struct hs_snap_cpu *c, unsigned n)
@@ -134,7 +151,7 @@ int hs_vm_read_cpus(struct hs_qemu *q, struct hs_snap_cpu *c, unsigned n)
 		c[i].mpidr = 0x80000000ULL | (uint64_t)(i / 8) << 8 | i % 8;
 		c[i].flags = i == stop ? HS_SNAP_CPU_STOPPED : 0;
 		rc = hs_rsp_cpu(q, i) || hs_vm_read_regs(q, &c[i].regs) || read_gic(q, i, &c[i].gic);
-		if (!rc && halted(q, &c[i].regs))
+		if (!rc && halted(q, c[i].regs.pc))
 			c[i].flags |= HS_SNAP_CPU_HALTED;
 	}
 	/* the stopped CPU again, for whatever reads next */

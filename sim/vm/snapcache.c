@@ -248,15 +248,15 @@ static int boot_into(const struct hs_image *img, const struct hs_core *core, con
 }
 
 /* The points, as the cache key sees them: everything a point changes in
- * the boot (its name, kind, site). */
+ * the boot (its name, kind, site; on a machine, whether a hit may pass). */
 static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
 {
 	for (unsigned i = 0; i < pts->n; i++) {
 		const struct hs_boot_point *p = &pts->v[i];
 		char buf[256];
 
-		snprintf(buf, sizeof(buf), "%s|%d|%s|%llx;", p->name, (int)p->kind, p->site ? p->site : "",
-			 (unsigned long long)p->addr);
+		snprintf(buf, sizeof(buf), "%s|%d|%s|%llx%s;", p->name, (int)p->kind, p->site ? p->site : "",
+			 (unsigned long long)p->addr, pts->ncpus > 1 && p->each_op ? "|each op" : "");
 		h = hs_snap_hash(buf, strlen(buf), h);
 	}
 	return h;
@@ -266,7 +266,8 @@ static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
  * What the key holds besides the image and the CPU (the file's name):
  * QEMU's version, the workload, the recipe number, QEMU's machine options
  * and the whole kernel command line as a cache boot gets them, the RAM
- * size, and the points. A snapshot taken with other QEMU options or
+ * size, the points and, for a machine, that they are taken with the
+ * other CPUs idle (boot.c). A snapshot taken with other QEMU options or
  * another command line has another key, whether or not the recipe number
  * (bumped by hand) was: a cache shared by branches never hands one the
  * other's boot.
@@ -276,8 +277,8 @@ static uint64_t boot_key(const struct hs_vm_points *pts, const char *qemu)
 	char machine[400], append[512], recipe[1000];
 	uint64_t key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id(pts->wl) + SNAP_RECIPE);
 
-	snprintf(recipe, sizeof(recipe), "%s|%s|%u", hs_qemu_recipe(machine, sizeof(machine), pts->ncpus <= 1, pts->ncpus),
-		 full_append(append, sizeof(append)), MEM_MB);
+	snprintf(recipe, sizeof(recipe), "%s|%s|%u%s", hs_qemu_recipe(machine, sizeof(machine), pts->ncpus <= 1, pts->ncpus),
+		 full_append(append, sizeof(append)), MEM_MB, pts->ncpus > 1 ? "|points with the other CPUs idle" : "");
 	key = hs_snap_hash(recipe, strlen(recipe), key);
 	return points_key(pts, key);
 }

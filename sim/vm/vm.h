@@ -235,6 +235,9 @@ struct hs_snap_cpu;
 int hs_vm_reg(struct hs_qemu *q, const char *names, uint64_t *v);
 int hs_vm_read_regs(struct hs_qemu *q, struct hs_snap_regs *r);
 int hs_vm_read_cpus(struct hs_qemu *q, struct hs_snap_cpu *c, unsigned n);
+/* How many of the n CPUs, the stopped one aside, are not halted in a wfi
+ * (-1 on error); the stopped CPU stays selected. */
+int hs_vm_cpus_awake(struct hs_qemu *q, unsigned n);
 
 struct hs_vm_boot {
 	const char *cpu;		/* QEMU -cpu */
