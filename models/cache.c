@@ -128,7 +128,7 @@ int hs_mem_init(struct hs_memsys *ms, const struct hs_memcfg *cfg)
 	unsigned ls, ps;
 
 	hs_mem_free(ms);
-	ms->peer_pending = 0;
+	ms->peer_line = NO_PEER;
 	if (!is_pow2(cfg->line) || cfg->line < 16 || !is_pow2(cfg->page) || cfg->page < 4096)
 		return hs_fail("line_bytes and page_bytes must be powers of two (>= 16, >= 4096)");
 	ms->cfg = *cfg;
@@ -168,7 +168,7 @@ void hs_mem_flush(struct hs_memsys *ms)
 	hs_cache_flush(&ms->itlb);
 	hs_cache_flush(&ms->dtlb);
 	hs_cache_flush(&ms->tlb);
-	ms->peer_pending = 0;
+	ms->peer_line = NO_PEER;
 }
 
 /* Below L1: L2, then L3 when configured, then memory. Each level is filled. */
@@ -197,8 +197,8 @@ uint32_t hs_mem_line(struct hs_memsys *ms, uint64_t addr, int iside, enum hs_lev
 	lat = below_l1(ms, addr, level);
 	/* the handover of a line another core wrote: the shared level's lookup,
 	 * then the snoop that takes the writer's copy (hs_mem_remote) */
-	if (!iside && ms->peer_pending && addr >> ms->l1d.shift == ms->peer_line) {
-		ms->peer_pending = 0;
+	if (!iside && addr >> ms->l1d.shift == ms->peer_line) {
+		ms->peer_line = NO_PEER;
 		if (ms->cfg.peer_lat > lat)
 			lat = ms->cfg.peer_lat;
 		*level = HS_LV_PEER;
@@ -223,7 +223,6 @@ uint32_t hs_mem_line(struct hs_memsys *ms, uint64_t addr, int iside, enum hs_lev
 void hs_mem_remote(struct hs_memsys *ms, uint64_t addr)
 {
 	ms->peer_line = addr >> ms->l1d.shift;
-	ms->peer_pending = 1;
 	hs_cache_invalidate(&ms->l1d, addr);
 	if (ms->cfg.shared_level == 3) {
 		hs_cache_invalidate(&ms->l2, addr);

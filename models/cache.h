@@ -112,9 +112,12 @@ struct hs_memcfg {
 struct hs_memsys {
 	struct hs_cache l1i, l1d, l2, l3, itlb, dtlb, tlb;
 	struct hs_memcfg cfg;
-	uint64_t peer_line;	/* the line hs_mem_remote said another core wrote, */
-	int peer_pending;	/* until this core's next access to it */
+	uint64_t peer_line;	/* the line hs_mem_remote said another core wrote,
+				 * until this core's next data access to it
+				 * (NO_PEER: none) */
 };
+
+#define NO_PEER UINT64_MAX
 
 /* Where an access was served: a level, or another core's cache (a line it
  * wrote, handed over: hs_mem_remote). */

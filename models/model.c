@@ -33,6 +33,7 @@ static int check_limits(const struct hs_model *m)
 		HS_P_ALU_PIPES, HS_P_LOAD_PIPES, HS_P_STORE_PIPES, HS_P_MEM_PIPES, HS_P_BRANCH_PIPES,
 		HS_P_MUL_PIPES, HS_P_DIV_UNITS, HS_P_FP_PIPES,
 	};
+	int l3, shared;
 
 	for (unsigned i = 0; i < HS_NPARAMS; i++) {
 		double v = m->p[i].value;
@@ -56,11 +57,11 @@ static int check_limits(const struct hs_model *m)
 	    (m->v[HS_P_SHARED_LEVEL] == 3 && !m->v[HS_P_L3_SIZE]))
 		return hs_fail("%s.shared_level must be 2 or 3 (3 only with an L3)", m->desc->name);
 	/* the handover is the shared level's lookup and then the snoop */
-	if (m->v[HS_P_PEER_LATENCY] < m->v[HS_P_L2_LATENCY] +
-	    (m->v[HS_P_SHARED_LEVEL] == 3 ? m->v[HS_P_L3_LATENCY] : 0))
+	l3 = m->v[HS_P_SHARED_LEVEL] == 3;
+	shared = m->v[HS_P_L2_LATENCY] + (l3 ? m->v[HS_P_L3_LATENCY] : 0);
+	if (m->v[HS_P_PEER_LATENCY] < shared)
 		return hs_fail("%s.peer_latency = %d: below the shared level's latency (l2_latency%s = %d)",
-			       m->desc->name, m->v[HS_P_PEER_LATENCY], m->v[HS_P_SHARED_LEVEL] == 3 ? " + l3_latency" : "",
-			       m->v[HS_P_L2_LATENCY] + (m->v[HS_P_SHARED_LEVEL] == 3 ? m->v[HS_P_L3_LATENCY] : 0));
+			       m->desc->name, m->v[HS_P_PEER_LATENCY], l3 ? " + l3_latency" : "", shared);
 	if (m->v[HS_P_ROB_SIZE] > 512)
 		return hs_fail("%s.rob_size must be at most 512", m->desc->name);
 	for (size_t k = 0; k < HS_ARRAY_SIZE(pipes); k++)
