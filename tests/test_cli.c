@@ -251,8 +251,11 @@ Test(cli, sweep_every_documented_option, .timeout = 900)
 			      !strcmp(cmd, "pair") ? "/nonexistent/tree --patch /nonexistent.diff" :
 			      !strcmp(cmd, "series") ? "/nonexistent/tree --patches /nonexistent.diff" :
 			      !strcmp(cmd, "models") ? "" : HS_KPATH("7.2-base");
+			/* the commands that replay: one core and one path, not every path
+			 * per option (validate boots QEMU again for each) */
 			snprintf(args, sizeof(args), "%s%s", pos,
-				 !strcmp(cmd, "run") || !strcmp(cmd, "compare") ? " --cpu a53 --path irq-el1" : "");
+				 !strcmp(cmd, "run") || !strcmp(cmd, "compare") || !strcmp(cmd, "validate") ?
+				 " --cpu a53 --path irq-el1" : "");
 			/* bare, on a fixture that is not a kernel: a clean error */
 			snprintf(fixture, sizeof(fixture), "%s %s", cmd,
 				 !strcmp(cmd, "compare") ? HS_FIXTURE("minikernel.elf") " " HS_FIXTURE("tiny.elf") :
