@@ -36,8 +36,13 @@ static const char *const part_names[NPARTS] = { "", "waker", "ipi", "wfi-exit", 
 static int find_point(struct hs_session *s, const char *name, unsigned *k)
 {
 	struct hs_machine_point mp;
-	const char *skip = hs_session_skipped(s, name);
+	const char *skip = hs_session_skipped(s, name), *why;
+	int booted;
 
+	*k = 0;
+	/* no booted state at all: the boot's own reason */
+	if (!(why = hs_session_state(s, &booted)) || !booted)
+		return hs_fail("no booted state: %s", why ? why : "(none)");
 	for (*k = 0; *k < hs_session_npoints(s); (*k)++)
 		if (!hs_session_machine(s, *k, &mp) && !strcmp(mp.name, name))
 			return 0;
