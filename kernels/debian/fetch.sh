@@ -9,25 +9,11 @@
 # The -dbg package is ~1 GB; only vmlinux is taken out of it (the stream is
 # read up to that member), its DWARF stripped (symbols and BTF kept), and
 # the package deleted.
-set -euo pipefail
-
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-cache=${HOTSIM_CACHE:-$HOME/.cache/hotsim}
-store="$cache/debian"
-out="$repo/build/kernels"
-apt="$here/apt.sh"
+kind=debian list="$here/images" fields=5 outdir=kernels ext=.vmlinux
+# shellcheck source=kernels/debian/fetch-lib.sh
+. "$here/fetch-lib.sh"
 
-die() { echo "debian: $*" >&2; exit 1; }
-
-# shellcheck source=kernels/cache.sh
-. "$here/../cache.sh"
-
-mkdir -p "$store" "$out"
-exec 9>"$cache/.lock-debian"
-flock 9
-
-names() { awk '$1 !~ /^#/ && NF >= 5 { print $1 }' "$here/images"; }
 field() { awk -v n="$1" -v f="$2" '$1 == n && $1 !~ /^#/ { print $f; exit }' "$here/images"; }
 
 # package name matching the regex: the newest, or the one before it
@@ -98,13 +84,4 @@ fetch_one() {
 	ln -sfn "${img%.vmlinux}.config" "$out/$n.config"
 }
 
-if [ "${1:-}" = --list ]; then
-	for n in $(names); do
-		f=$(ls "$store/$n-"*.vmlinux 2>/dev/null | head -1 || true)
-		echo "$n  ${f:-missing}"
-	done
-	exit 0
-fi
-"$apt" arm64 update
-[ $# -gt 0 ] || set -- $(names)
-for n in "$@"; do fetch_one "$n"; done
+fetch_main "$@"
