@@ -45,7 +45,7 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 .SECONDARY: $(BUILD)/obj/tests/extra_registry.o
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sim/vm/workload_blob.o \
-	     $(BUILD)/obj/sim/vm/plugin_blob.o
+	     $(BUILD)/obj/sim/vm/plugin_blob.o $(BUILD)/obj/sim/vm/program_blob.o
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libhotsim.a
@@ -120,6 +120,16 @@ define workload_rule
 endef
 $(BUILD)/workload/init: kernels/workload/init.c $(USER_SIDES) kernels/workload/user_op.h Makefile
 	$(workload_rule)
+# /user of a boot that runs a Debian program (kernels/programs/): the
+# runner that starts it and says where its library is mapped, at 4 MiB as
+# a user's workload is; embedded by program_blob.S.
+$(BUILD)/workload/program: kernels/workload/program.c Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CROSS   $@"
+	@if command -v $(CROSS_CC) >/dev/null; then \
+		$(CROSS_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -Wl,--build-id=none \
+			-Wl,-Ttext-segment=0x400000 -o $@ $<; \
+	else : > $@; fi
 # hotsim-extra's: the same with the throwaway path's user side
 $(BUILD)/workload/init-extra: kernels/workload/init.c $(USER_SIDES) tests/extra_registry.c \
 			      kernels/workload/user_op.h Makefile
@@ -157,6 +167,10 @@ $(BUILD)/obj/sim/vm/workload_blob.o: sim/vm/workload_blob.S $(BUILD)/workload/in
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	@$(CC) -c -DHS_WORKLOAD='"$(BUILD)/workload/init"' -o $@ $<
+$(BUILD)/obj/sim/vm/program_blob.o: sim/vm/program_blob.S $(BUILD)/workload/program
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(CC) -c -DHS_RUNNER='"$(BUILD)/workload/program"' -o $@ $<
 # linked before the library, it is the one hotsim-extra embeds (the
 # library's own blob is then never pulled in)
 $(BUILD)/obj/tests/workload_blob_extra.o: sim/vm/workload_blob.S $(BUILD)/workload/init-extra
@@ -230,14 +244,14 @@ uninstall:
 deps:
 	@scripts/deps.sh
 
-# Real arm64 kernels from Debian's linux-source-<line> packages, and Debian's
-# own arm64 kernels, cached outside the checkout; build/kernels/ gets symlinks
-# named by variant.
+# Real arm64 kernels from Debian's linux-source-<line> packages, Debian's
+# own arm64 kernels and the Debian programs hotsim boots (perf), cached
+# outside the checkout; build/kernels/ and build/programs/ get symlinks.
 # The Debian downloads (3 GB, network-bound) run beside the builds
 # (CPU-bound); their log is shown when both are done.
 kernels: deps
 	@mkdir -p build; log=build/debian-fetch.log; \
-	 kernels/debian/fetch.sh > $$log 2>&1 & fetch=$$!; \
+	 { kernels/debian/fetch.sh && kernels/programs/fetch.sh; } > $$log 2>&1 & fetch=$$!; \
 	 kernels/linux/build.sh check; rc=$$?; \
 	 wait $$fetch; frc=$$?; cat $$log; \
 	 [ $$rc -eq 0 ] && [ $$frc -eq 0 ]

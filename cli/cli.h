@@ -52,6 +52,9 @@ int cli_error(void);
 /* --workload (workload_opt.c): read before the other options; then the
  * paths every path option names, and the set the library boots for (the
  * registry's, hotsim's own workload, or the workload's). */
+/* --workload's help, one text for every command that takes it */
+#define CLI_WORKLOAD_HELP "your workload: C source or a static aarch64 program marking ops (rows user.NAME); " \
+	"or perf: Debian's `perf bench sched pipe` itself (rows perf.NAME)"
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
 void cli_workload_done(void);
 const struct hs_path_set *cli_path_set(void);

@@ -388,7 +388,7 @@ static int run_run(void *p, char **args)
 #define COMMON(t) \
 	OPT("cpu", "LIST", OPT_CPUS, t, cpus, "cores"), \
 	OPT("path", "LIST", OPT_PATHS, t, paths, "paths"), \
-	OPT("workload", "FILE", OPT_STRING, t, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"), \
+	OPT("workload", "FILE", OPT_STRING, t, workload, CLI_WORKLOAD_HELP), \
 	OPT("state", "LIST", OPT_STATE, t, state, \
 	    "typical (the mean over sampled ops; default), warm, cold, both, all"), \
 	OPT_N("samples", "N", t, samples, 2, 1024, \

@@ -339,7 +339,7 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct paths_opts, cpus, "cores"),
 	OPT("path", "LIST", OPT_PATHS, struct paths_opts, paths, "paths"),
-	OPT("workload", "FILE", OPT_STRING, struct paths_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
+	OPT("workload", "FILE", OPT_STRING, struct paths_opts, workload, CLI_WORKLOAD_HELP),
 	OPT("state-source", "SRC", OPT_SOURCE, struct paths_opts, src, "booted, synthesized or auto"),
 	OPT("format", "FMT", OPT_FORMAT, struct paths_opts, format, "text or json (--json)"),
 	OPT_TABLE_END

@@ -344,7 +344,7 @@ static const struct cli_opt opts[] = {
 	      "replay N operations from each point shown, every CPU: what each ran and sent"),
 	OPT("param", "[CORE.]NAME=V", OPT_PARAM, struct state_opts, params,
 	    "override a model parameter for --ops (ipi_latency, wfi_exit, ...)"),
-	OPT("workload", "FILE", OPT_STRING, struct state_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
+	OPT("workload", "FILE", OPT_STRING, struct state_opts, workload, CLI_WORKLOAD_HELP),
 	OPT("format", "FMT", OPT_FORMAT, struct state_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

@@ -197,7 +197,7 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct trace_opts, cpus, "cores"),
 	OPT("state-source", "SRC", OPT_SOURCE, struct trace_opts, src, "booted, synthesized or auto"),
-	OPT("workload", "FILE", OPT_STRING, struct trace_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
+	OPT("workload", "FILE", OPT_STRING, struct trace_opts, workload, CLI_WORKLOAD_HELP),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,
 	      "instructions printed per core (default 2000)"),
 	OPT_N("op", "N", struct trace_opts, op, 0, 1000000,

@@ -162,7 +162,7 @@ static const struct cli_opt opts[] = {
 	OPT("path", "LIST", OPT_PATHS, struct validate_opts, paths, "paths"),
 	OPT_N("smp", "N", struct validate_opts, smp, 1, 8,
 	      "a machine of N CPUs: every CPU's stream (from validation's own boot; a path whose operation returns to its site)"),
-	OPT("workload", "FILE", OPT_STRING, struct validate_opts, workload, "your workload: C source or a static aarch64 program marking ops (rows user.NAME)"),
+	OPT("workload", "FILE", OPT_STRING, struct validate_opts, workload, CLI_WORKLOAD_HELP),
 	OPT("format", "FMT", OPT_FORMAT, struct validate_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

@@ -18,10 +18,13 @@ static void benchmarks_note(FILE *f, const struct rp_details *d)
 	size_t n = (size_t)snprintf(note, sizeof(note), "benchmarks:");
 
 	for (int i = 0; i < d->nproj && n < sizeof(note); i++)
-		if (!i || d->proj[i].def != d->proj[i - 1].def)
-			n += (size_t)snprintf(note + n, sizeof(note) - n, "%s %s: `%s`, %s", i ? ";" : "",
-					      d->proj[i].def->name, d->proj[i].def->bench->benchmark,
-					      d->proj[i].def->bench->op);
+		if (!i || d->proj[i].def != d->proj[i - 1].def) {
+			const struct hs_bench_def *b = d->proj[i].def->bench;
+
+			n += (size_t)snprintf(note + n, sizeof(note) - n, "%s %s: `%s`, %s%s%s", i ? ";" : "",
+					      d->proj[i].def->name, b->benchmark, b->op, b->versus ? "; " : "",
+					      b->versus ? b->versus : "");
+		}
 	rp_wrap(f, "", "  ", note, RP_TEXT_WIDTH);
 }
 

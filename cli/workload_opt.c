@@ -1,5 +1,6 @@
 /*
- * workload_opt.c - --workload FILE: the user's own workload. It is read
+ * workload_opt.c - --workload FILE: the user's own workload, or a Debian
+ * program hotsim knows (perf: perf bench sched pipe itself). It is read
  * before the other options (main.c calls cli_workload_prescan), because
  * it changes which paths --path, --explain and the default list name: with
  * a workload, the paths are its user.NAME operations - the boot runs the
@@ -27,12 +28,16 @@ static const char *workload_arg(int argc, char **argv)
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 {
 	const char *file = workload_arg(argc, argv);
+	int found;
 
 	(void)c;
 	if (!file)
 		return 0;
 	if (!*file)
 		return hs_fail("--workload needs a FILE (C source or a static aarch64 program)");
+	/* a Debian program hotsim knows (perf), else the user's file */
+	if ((cur = hs_program_paths_open(file, hs_program_paths, &found)) || found)
+		return cur ? 0 : -1;
 	return (cur = hs_user_paths_open(file)) ? 0 : -1;
 }
 

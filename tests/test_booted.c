@@ -1314,6 +1314,26 @@ Test(smp, lmbench_round_trips_validate, .timeout = 900)
 	free(out);
 }
 
+/* `state --smp 2 --ops 6`'s steady ops 2-5 (the first two warm the
+ * replay): both CPUs run, each sends the other one SGI and halts once -
+ * a round trip whose sides sit on the two CPUs. */
+static void each_side_wakes_the_other(const char *out)
+{
+	for (unsigned o = 2; o < 6; o++) {
+		char key[16];
+		unsigned long insns[2];
+		unsigned sgis[2], irqs[2], halts[2];
+		const char *p;
+
+		snprintf(key, sizeof(key), "\n  op %u ", o);
+		cr_assert((p = strstr(out, key)), "%.4000s", out);
+		cr_assert(sscanf(p + strlen(key), " cpu0 %lu %u %u %u cpu1 %lu %u %u %u", &insns[0], &sgis[0], &irqs[0],
+				 &halts[0], &insns[1], &sgis[1], &irqs[1], &halts[1]) == 8, "%.300s", p);
+		for (unsigned i = 0; i < 2; i++)
+			cr_assert(insns[i] > 0 && sgis[i] == 1 && halts[i] == 1, "op %u cpu%u: %.4000s", o, i, out);
+	}
+}
+
 /*
  * A round trip's point is taken with the other CPUs idle: lat_unix's on
  * the calibration kernel and two A72s, whose first hit of the site finds
@@ -1325,25 +1345,13 @@ Test(smp, a_round_trip_starts_with_the_other_cpus_idle, .timeout = 900)
 {
 	char args[512], *out;
 	struct cpu_line v[2];
-	const char *p;
 
 	not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a72 --smp 2 --point unix --ops 6", hs_kernel("6.12-board"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(cpu_lines(out, v, 2), 2, "%.4000s", out);
 	cr_assert(v[0].site != v[1].site && (v[0].site ? v[1].halted : v[0].halted), "%.4000s", out);
-	for (unsigned o = 2; o < 6; o++) {
-		char key[16];
-		unsigned long insns[2];
-		unsigned sgis[2], irqs[2], halts[2];
-
-		snprintf(key, sizeof(key), "\n  op %u ", o);
-		cr_assert((p = strstr(out, key)), "%.4000s", out);
-		cr_assert(sscanf(p + strlen(key), " cpu0 %lu %u %u %u cpu1 %lu %u %u %u", &insns[0], &sgis[0], &irqs[0],
-				 &halts[0], &insns[1], &sgis[1], &irqs[1], &halts[1]) == 8, "%.300s", p);
-		for (unsigned i = 0; i < 2; i++)
-			cr_assert(insns[i] > 0 && sgis[i] == 1 && halts[i] == 1, "op %u cpu%u: %.4000s", o, i, out);
-	}
+	each_side_wakes_the_other(out);
 	free(out);
 }
 
@@ -1700,6 +1708,63 @@ Test(smp, an_op_is_one_pass_however_turns_fall, .timeout = 900)
 		cr_assert(sum < least + least / 2, "op %u: %lu instructions, the least op %lu: %.4000s", o, sum, least,
 			  out);
 	}
+	free(out);
+}
+
+/*
+ * perf bench sched pipe itself: Debian's linux-perf with its libraries,
+ * run as users run it (kernels/programs/). Its round trip is sched-pipe's
+ * - write a message, the other side wakes, reads it and writes it back -
+ * through glibc's wrappers and perf's own loop. On one CPU the user part
+ * is sched-pipe's plus 13 instructions for each of the op's four calls
+ * (glibc 2.36's write() and read() run 16 instructions around the svc on
+ * the single-threaded path, 9 before it and 7 after, in objdump of its
+ * libc.so.6; hotsim's sites run 3) and perf's loop's checks of each
+ * return (at most 16 more), and each kernel part is sched-pipe's within 8
+ * instructions (4-byte messages, not 1). An op that ended where the other
+ * process returns from read() would be half of that. On 2 CPUs each side
+ * sends the other one IPI and halts once an op, as sched-pipe's do, and
+ * every CPU's stream is QEMU's. Without the program in the cache the run
+ * says how to fetch it.
+ */
+Test(smp, perf_bench_sched_pipe_itself, .timeout = 900)
+{
+	static const char *const parts[] = { "write", "wakeup", "read", "switch", "return" };
+	char args[600], name[64], *out, *own;
+	struct cpu_line v[2];
+	double du;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "run %s --cpu a53 --workload perf", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path sched-pipe", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &own), 0, "%.4000s", own);
+	du = row_insns(out, "perf.sched-pipe.user", "a53") - row_insns(own, "sched-pipe.user", "a53");
+	cr_assert(du >= 4 * 13 && du <= 4 * 13 + 16, "user part %+.0f: %.3000s\n%.3000s", du, out, own);
+	for (unsigned i = 0; i < 5; i++) {
+		char mine[80];
+
+		snprintf(name, sizeof(name), "sched-pipe.%s", parts[i]);
+		snprintf(mine, sizeof(mine), "perf.%s", name);
+		cr_assert(fabs(row_insns(out, mine, "a53") - row_insns(own, name, "a53")) <= 8, "%s: %.3000s\n%.3000s",
+			  name, out, own);
+	}
+	free(out);
+	free(own);
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2 --workload perf --point perf-pipe --ops 6",
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(cpu_lines(out, v, 2), 2, "%.4000s", out);
+	each_side_wakes_the_other(out);
+	free(out);
+	snprintf(args, sizeof(args), "validate %s --cpu a53 --smp 2 --workload perf", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(strstr(out, "perf.sched-pipe  a53  identical on 2 CPUs, 48 ops"), "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --workload perf", hs_kernel("7.2-base"));
+	cr_assert_eq(run("HOTSIM_CACHE=/nonexistent/hotsim-cache", args, &out), 2, "%.4000s", out);
+	cr_assert(strstr(out, "kernels/programs/fetch.sh perf") && strchr(out, '\n') == strrchr(out, '\n'),
+		  "%.4000s", out);
 	free(out);
 }
 

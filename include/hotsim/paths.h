@@ -156,6 +156,9 @@ struct hs_boot_def {
 struct hs_bench_def {
 	const char *benchmark;	/* "perf bench sched pipe" */
 	const char *op;		/* "one round trip is one op" */
+	/* NULL, or how it differs from the path that mirrors the same
+	 * benchmark with hotsim's own workload, and why (the report says it) */
+	const char *versus;
 };
 
 /* Where a session takes its state from. */
@@ -207,6 +210,9 @@ struct hs_path_set {
 };
 /* The registry's paths with hotsim's own workload (registry.c). */
 extern const struct hs_path_set hs_path_set_builtin;
+/* The paths in a Debian program's process, each booting its program
+ * (program.h; a user workload's set is theirs: hs_user_paths_open). */
+extern const struct hs_path_def *const hs_program_paths[];
 
 /* A user workload's paths: user.NAME for each hotsim_op_begin("NAME"),
  * a range op from the marker to the next hotsim_op_end(). */
@@ -228,6 +234,11 @@ struct hs_user_paths {
  * compiler duplicated, ...). */
 struct hs_user_paths *hs_user_paths_open(const char *file);
 void hs_user_paths_close(struct hs_user_paths *u);
+/* A Debian program's paths (program.h): those of defs (hs_program_paths)
+ * whose point is in the program `name`'s process, with its boot loaded.
+ * NULL: *found 0 when no path runs such a program, else with a one-line
+ * hs_errmsg() (not fetched: the command that fetches it). */
+struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_path_def *const *defs, int *found);
 
 /* How a run is made; zero is the default for every field. */
 struct hs_run_opts {

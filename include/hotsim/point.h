@@ -14,19 +14,25 @@ enum hs_point_kind {
 	HS_POINT_SVC,		/* process A at a labelled svc of the workload (or
 				 * the store fault.page faults on); the workload
 				 * reads CNTVCT into x9 one instruction before */
-	HS_POINT_MARK		/* a user workload's hotsim_op_begin() (a nop; x9 the
+	HS_POINT_MARK,		/* a user workload's hotsim_op_begin() (a nop; x9 the
 				 * counter, as at an svc) */
+	HS_POINT_CALL		/* a program's process at the first svc of a function
+				 * of its library (program.h); no counter read */
 };
+
+struct hs_program;
 
 struct hs_boot_point {
 	const char *name;	/* "getpid": in the snapshot, messages, validation */
 	enum hs_point_kind kind;
-	const char *site;	/* the workload's global label at the svc */
+	const char *site;	/* the workload's global label at the svc; for
+				 * HS_POINT_CALL the library's function */
 	uint64_t addr;		/* or the site's address (a user workload's marker:
 				 * the labelled instruction, x9 the counter) */
 	int each_op;		/* the site is reached once an operation (a loop's
 				 * call): a machine's boot may let a hit pass
 				 * for one with the other CPUs idle (sim/vm/boot.c) */
+	const struct hs_program *program;	/* HS_POINT_CALL: whose process */
 };
 
 #endif

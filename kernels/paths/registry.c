@@ -56,6 +56,15 @@ const struct hs_path_def *const hs_paths[] = {
 
 const struct hs_path_set hs_path_set_builtin = { .defs = hs_paths, .wl = NULL };
 
+extern const struct hs_path_def hs_path_perf_sched_pipe;
+
+/* Paths in a Debian program's process (program.h): each boots its program
+ * instead of hotsim's workload (`--workload perf`). */
+const struct hs_path_def *const hs_program_paths[] = {
+	&hs_path_perf_sched_pipe,
+	NULL
+};
+
 const struct hs_path_def *hs_path_find(const char *name)
 {
 	for (int i = 0; hs_paths[i]; i++)

@@ -105,6 +105,10 @@ struct hs_bt_opspec {
 	 * reaches (that one not in the op); 0 unused */
 	uint64_t range_begin, range_end[8];
 	unsigned want;		/* the run ends after this many operations */
+	/* svc ops: begun and ended only in this address space (TTBR0_EL1's
+	 * table base, HS_TTBR_BADDR) - a program whose processes share the
+	 * site's library code (program.h); 0: any */
+	uint64_t mm;
 };
 struct hs_bt_op {
 	size_t begin, end;	/* records [begin, end) of the run's trace */

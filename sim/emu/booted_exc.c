@@ -34,6 +34,14 @@ static size_t trace_len(const struct hs_runner *r)
 	return r->tr ? r->tr->n : 0;
 }
 
+/* In the op's address space (spec.mm), or it has none. */
+static int in_mm(struct hs_runner *r)
+{
+	uint64_t mm = bt_of(r)->spec.mm;
+
+	return !mm || HS_TTBR_BADDR(hs_rt_reg(r, UC_ARM64_REG_TTBR0_EL1)) == mm;
+}
+
 static void op_begin(struct hs_booted *bt, size_t at, uint64_t elr)
 {
 	bt->in_op = 1;
@@ -148,7 +156,7 @@ int hs_bt_svc_entry(struct hs_runner *r)
 	if (p)
 		memcpy(&word, p, 4);
 	/* the svc is the op's first record (traced before it raised) */
-	if (!bt->spec.irq && pc - 4 == bt->spec.site && !bt->in_op)
+	if (!bt->spec.irq && pc - 4 == bt->spec.site && !bt->in_op && in_mm(r))
 		op_begin(bt, trace_len(r) ? trace_len(r) - 1 : 0, 0);
 	hs_rt_set_reg(r, UC_ARM64_REG_ESR_EL1, 0x56000000ULL | a64_imm16(word));
 	enter_el1(r, ps, pc, A64_VEC_SYNC);
@@ -267,6 +275,6 @@ void hs_bt_eret(struct hs_runner *r)
 	/* IRQs may be unmasked again: QEMU takes a pending one before the
 	 * first instruction eret returns to */
 	hs_bt_next_event(r);
-	if (bt->in_op && (bt->spec.irq ? elr == bt->op_elr : elr == bt->spec.end_elr))
+	if (bt->in_op && (bt->spec.irq ? elr == bt->op_elr : elr == bt->spec.end_elr && in_mm(r)))
 		op_end(r, elr);
 }

@@ -67,11 +67,14 @@ static int at_limits(struct hs_runner *r, uc_engine *uc, uint64_t pc)
 		return 1;
 	}
 	if (r->stop_pc && pc == r->stop_pc) {
-		uint64_t sp = 0;
+		uint64_t sp = 0, ttbr0 = 0;
 
 		if (r->stop_sp_min)
 			uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
-		if ((!r->stop_sp_min || sp >= r->stop_sp_min) && --r->stop_hits_left == 0) {
+		if (r->stop_mm)
+			uc_reg_read(uc, UC_ARM64_REG_TTBR0_EL1, &ttbr0);
+		if ((!r->stop_sp_min || sp >= r->stop_sp_min) && (!r->stop_mm || HS_TTBR_BADDR(ttbr0) == r->stop_mm) &&
+		    --r->stop_hits_left == 0) {
 			r->reached_stop = 1;
 			uc_emu_stop(uc);
 			return 1;

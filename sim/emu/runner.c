@@ -394,6 +394,7 @@ int hs_rt_run(struct hs_runner *r, const struct hs_run *run)
 	r->reached_stop = 0;
 	r->stop_pc = run->stop ? run->stop : HS_EXIT_VA;
 	r->stop_sp_min = run->stop_sp_min;
+	r->stop_mm = run->stop_mm;
 	r->stop_hits_left = run->stop_hits ? run->stop_hits : 1;
 	r->budget = run->budget;
 	r->budget_end = r->icount + run->budget;

@@ -87,11 +87,16 @@ struct hs_run {
 	uint64_t pc;		/* start */
 	uint64_t stop;		/* run ends when pc reaches this (HS_EXIT_VA if 0) */
 	uint64_t stop_sp_min;	/* with stop: only when sp >= this (0: any) */
+	uint64_t stop_mm;	/* with stop: only in the address space whose
+				 * TTBR0_EL1 base this is (HS_TTBR_BADDR; 0: any) */
 	unsigned stop_hits;	/* stop the Nth time stop is reached (0, 1: first) */
 	uint64_t budget;	/* instruction budget */
 	struct hs_trace *trace;	/* NULL: untraced */
 	uint64_t trace_from;	/* start tracing when pc first equals this (0: at once) */
 };
+
+/* TTBR0_EL1's table base: one process's address space (the ASID may change). */
+#define HS_TTBR_BADDR(t) ((t) & 0x0000fffffffffffeULL)
 
 /* 0, or -1 with hs_errmsg() naming what->, the pc and the call stack. */
 int hs_rt_run(struct hs_runner *r, const struct hs_run *run);

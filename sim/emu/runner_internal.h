@@ -118,7 +118,7 @@ struct hs_runner {
 	int tracing;
 	uint64_t trace_from;
 	uint64_t icount, budget, budget_end;
-	uint64_t stop_pc, stop_sp_min;
+	uint64_t stop_pc, stop_sp_min, stop_mm;
 	unsigned stop_hits_left;
 	int reached_stop;
 	char stop_msg[1024];

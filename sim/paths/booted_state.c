@@ -13,6 +13,7 @@
 #include "emu/backend_booted.h"
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
+#include "hotsim/program.h"
 #include "paths/path_internal.h"
 #include "paths/split.h"
 #include "vm/vm.h"
@@ -120,6 +121,10 @@ static int finish(struct hs_boot_state *b, const struct hs_patched *pt)
 	snprintf(b->desc, sizeof(b->desc), "booted under QEMU %.*s on %s; %s patching overlaid: %u bytes",
 		 v ? (int)strcspn(v + 8, " ") : 0, v ? v + 8 : "", pt->core->boot_cpu, pt->core->name,
 		 b->overlay_bytes);
+	/* a Debian program's boot: which build of it ran */
+	if (b->set->wl && b->set->wl->prog)
+		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc), "; running %s from %s",
+			 b->set->wl->prog->name, b->set->wl->file);
 	b->ok = 1;
 	return 0;
 }
@@ -204,6 +209,22 @@ uint64_t hs_boot_warp_site(const struct hs_boot_state *b, const struct hs_path_d
 	return d->boot.op.warp ? site_addr(hs_rt_image(b->r), d->boot.op.warp) : 0;
 }
 
+/* A program's op (program.h): it ends where the process at the point
+ * returns from the svc of end_site, a function of the same library, whose
+ * base the site gives; only that process begins and ends one. */
+static int program_end(const struct hs_boot_state *b, const struct hs_path_def *d, const struct hs_snap_point *p,
+		       struct hs_bt_opspec *spec)
+{
+	uint64_t site, end;
+
+	if (!b->set->wl || !b->set->wl->prog || hs_program_svc(b->set->wl, d->boot.point->site, &site) ||
+	    hs_program_svc(b->set->wl, d->boot.op.end_site, &end))
+		return b->set->wl && b->set->wl->prog ? -1 : hs_fail("%s: its program was not booted", d->name);
+	spec->end_elr = p->site - site + end + 4;
+	spec->mm = HS_TTBR_BADDR(p->regs.ttbr0);
+	return 0;
+}
+
 /* The operations of d from point k, as the replay counts them. */
 static int op_spec(const struct hs_boot_state *b, const struct hs_path_def *d, int k, unsigned want,
 		   struct hs_bt_opspec *spec)
@@ -227,6 +248,8 @@ static int op_spec(const struct hs_boot_state *b, const struct hs_path_def *d, i
 	/* an abort returns to the instruction that took it, to run it again */
 	spec->end_elr = spec->abort ? p->site : p->site + 4;
 	spec->want = want;
+	if (op->end_site && p->kind == HS_POINT_CALL)
+		return program_end(b, d, p, spec);
 	if (op->end_site) {
 		if (hs_workload_sym(op->end_site, &spec->end_elr))
 			return hs_fail("%s: no %s in the workload", d->name, op->end_site);
@@ -386,8 +409,9 @@ static int booted_run(struct hs_boot_state *b, const struct hs_path_def *d, unsi
 	out->warmup = op->warmup;
 	out->entry = pc;
 	snprintf(out->entry_desc, sizeof(out->entry_desc),
-		 "the workload's svc at 0x%llx (%s point), %u operations (%u warm-up)",
-		 (unsigned long long)pc, p->name, n, op->warmup);
+		 "%s%s svc at 0x%llx (%s point), %u operations (%u warm-up)",
+		 p->kind == HS_POINT_CALL ? d->boot.point->site : "the workload's",
+		 p->kind == HS_POINT_CALL ? "()'s" : "", (unsigned long long)pc, p->name, n, op->warmup);
 	if (!full && d->boot.window && window(b, d, out))
 		return -1;
 	if (!full && d->boot.split) {

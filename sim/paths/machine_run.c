@@ -41,6 +41,7 @@ struct machine {
 	int arrived[HS_SNAP_MAX_CPUS];
 	int exit_req[HS_SNAP_MAX_CPUS];	/* QEMU's cpu->exit_request */
 	uint64_t site;
+	uint64_t site_mm;	/* a program's point: its process only (program.h) */
 	uint64_t base[HS_SNAP_MAX_CPUS];	/* each one's icount at the start */
 };
 
@@ -59,7 +60,8 @@ static int idle(const struct machine *m)
  * reached the site). */
 static uint64_t latest_read(const struct hs_snap_point *pt, const struct hs_snap_cpu *c, const struct machine *m)
 {
-	uint64_t read = pt->regs.x[9];
+	/* a program's site reads no counter before it (point.h) */
+	uint64_t read = pt->kind == HS_POINT_CALL ? 0 : pt->regs.x[9];
 
 	for (unsigned i = 0; i < m->n; i++) {
 		const uint32_t *w = c[i].flags ? NULL : hs_rt_host(m->cpu[i], c[i].regs.pc - 4, 4);
@@ -109,6 +111,8 @@ static int enter(struct hs_boot_state *b, unsigned k, struct machine *m)
 	memset(m, 0, sizeof(*m));
 	m->n = c ? n : 1;
 	m->site = b->snap.pts[k].site;
+	if (b->snap.pts[k].kind == HS_POINT_CALL)
+		m->site_mm = HS_TTBR_BADDR(b->snap.pts[k].regs.ttbr0);
 	for (unsigned i = 0; c && i < n; i++)
 		if (c[i].flags & HS_SNAP_CPU_STOPPED)
 			m->site_cpu = i;
@@ -220,7 +224,8 @@ static int turn(struct hs_boot_state *b, unsigned k, struct machine *m, unsigned
 	while (out->nops < nops) {
 		uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC);
 		struct hs_run run = { .what = b->snap.pts[k].name, .pc = pc, .budget = RUN_BUDGET,
-				      .stop = m->site, .stop_hits = pc == m->site && m->arrived[c] ? 2 : 1,
+				      .stop = m->site, .stop_mm = m->site_mm,
+				      .stop_hits = pc == m->site && m->arrived[c] ? 2 : 1,
 				      .trace = tr ? &tr[c] : NULL };
 
 		m->arrived[c] = 0;

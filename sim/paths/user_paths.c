@@ -12,6 +12,7 @@
 
 #include "hotsim/err.h"
 #include "hotsim/paths.h"
+#include "hotsim/program.h"
 #include "vm/vm.h"
 
 /* A bounded loop's own samples: what a user loop of >= 100 iterations gives
@@ -90,4 +91,31 @@ void hs_user_paths_close(struct hs_user_paths *u)
 		hs_workload_free(u->wl);
 	free(u->wl);
 	free(u);
+}
+
+struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_path_def *const *defs, int *found)
+{
+	struct hs_user_paths *u = calloc(1, sizeof(*u));
+	const struct hs_program *p = NULL;
+
+	*found = 0;
+	if (!u || !(u->wl = calloc(1, sizeof(*u->wl)))) {
+		free(u);
+		hs_fail("out of memory");
+		return NULL;
+	}
+	for (int i = 0; defs[i] && u->n < HS_USER_MAX_PATHS; i++)
+		if (!strcmp(defs[i]->boot.point->program->name, name)) {
+			p = defs[i]->boot.point->program;
+			u->list[u->n++] = defs[i];
+		}
+	if (!p || hs_program_load(p, u->wl)) {
+		*found = !!p;
+		hs_user_paths_close(u);
+		return NULL;
+	}
+	*found = 1;
+	u->list[u->n] = NULL;
+	u->set = (struct hs_path_set){ .defs = u->list, .wl = u->wl };
+	return u;
 }

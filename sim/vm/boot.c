@@ -24,6 +24,7 @@
 #include "hotsim/a64.h"
 #include "hotsim/core.h"
 #include "hotsim/err.h"
+#include "hotsim/program.h"
 #include "vm/snapshot.h"
 #include "vm/vm.h"
 
@@ -219,8 +220,7 @@ static int write_inputs(const struct hs_image *img, const char *dir, const struc
 	snprintf(initrd, len, "%s/initramfs.cpio", dir);
 	if (hs_vm_write_flat_image(img, kernel))
 		return -1;
-	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size, wl ? wl->elf : NULL,
-				     wl ? wl->size : 0);
+	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size, wl);
 }
 
 /* Take the point the guest stopped at as the next one (index
@@ -358,6 +358,36 @@ static int let_pass(struct hs_qemu *q, const struct hs_vm_boot *b, const struct 
 	return hs_rsp_break(q, sites[i], 0) || hs_rsp_break(q, after[i], 1) ? -1 : 1;
 }
 
+/*
+ * A program's boot (program.h): its points' sites are in a library whose
+ * address the runner learns from the program's own process. The boot
+ * stops at the runner's hs_at_program - x0 the library's base, x1 the
+ * program's pid - and arms each site there (its offset in the library:
+ * sites[i] holds it until then, the base added now).
+ */
+static int program_at(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_vm_ends *ends,
+		      uint64_t *sites)
+{
+	Elf64_Sym at;
+	uint64_t pc, base;
+	int rc;
+
+	if (hs_elf_sym(b->wl->elf, b->wl->size, "the program runner", SHT_SYMTAB, "hs_at_program", &at) ||
+	    hs_rsp_break(q, at.st_value, 1))
+		return -1;
+	if ((rc = hs_vm_run(q, ends, b->timeout_s, b->wl->prog->argv[0], &pc)))
+		return rc;
+	if (pc != at.st_value)
+		return hs_fail("the guest stopped at 0x%llx before %s ran", (unsigned long long)pc,
+			       b->wl->prog->argv[0]);
+	if (hs_rsp_reg64(q, "x0", &base) || hs_rsp_break(q, at.st_value, 0))
+		return -1;
+	for (unsigned i = 0; i < b->npoints; i++)
+		if (b->points[i].kind == HS_POINT_CALL && hs_rsp_break(q, sites[i] += base, 1))
+			return -1;
+	return 0;
+}
+
 /* Every point, in the order the workload reaches them (all their
  * breakpoints armed at once), or skipped where the workload says this
  * kernel cannot run its operation. -2: the guest ended or hung first. */
@@ -369,11 +399,14 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct
 	int rearm = 0, rc;
 	char names[300];
 
+	/* a program's sites are armed once its library is mapped */
 	for (unsigned i = 0; i < b->npoints; i++)
-		if (++left && hs_rsp_break(q, sites[i], 1))
+		if (++left && b->points[i].kind != HS_POINT_CALL && hs_rsp_break(q, sites[i], 1))
 			return -1;
 	if (!hs_workload_sym("hs_at_skip", &skip) && hs_rsp_break(q, skip, 1))
 		return -1;
+	if (b->wl && b->wl->prog && (rc = program_at(q, b, ends, sites)))
+		return rc;
 	while (left) {
 		uint64_t pc;
 		unsigned i;
@@ -465,7 +498,13 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 
 		if (pt->addr)
 			sites[i] = pt->addr;
-		else if (!pt->site || hs_workload_sym(pt->site, &sites[i]))
+		else if (pt->kind == HS_POINT_CALL) {
+			/* the offset in the library; the base comes at program_at */
+			if (!b->wl || b->wl->prog != pt->program)
+				return hs_fail("the %s point: its program is not this boot's", pt->name);
+			if (hs_program_svc(b->wl, pt->site, &sites[i]))
+				return -1;
+		} else if (!pt->site || hs_workload_sym(pt->site, &sites[i]))
 			return hs_fail("the %s point: no site %s in the workload", pt->name,
 				       pt->site ? pt->site : "(none)");
 	}
@@ -492,7 +531,10 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	if (hs_qemu_start(&q, &cfg))
 		goto fail;
 	rc = hs_vm_ends_arm(&q, img, &ends);
-	if (!rc && !hs_sym_exact(img, "initrd_start")) {	/* it ignores -initrd (plant.c) */
+	if (!rc && !hs_sym_exact(img, "initrd_start") && b->wl && b->wl->prog)
+		rc = hs_fail("this kernel has no initramfs support (no initrd_start): %s's libraries "
+			     "cannot come with it", b->wl->prog->name);
+	else if (!rc && !hs_sym_exact(img, "initrd_start")) {	/* it ignores -initrd (plant.c) */
 		struct hs_vm_file files[2] = { { "/init", hs_workload_elf, hs_workload_elf_size } };
 
 		if (b->wl)

@@ -1,7 +1,8 @@
 /*
  * initramfs.c - the initramfs hotsim boots a kernel with: an uncompressed
  * cpio in the "newc" format (Documentation/driver-api/early-userspace/
- * buffer-format.rst) holding /dev/console, /dev/zero and /init. Written here, so no
+ * buffer-format.rst) holding /dev/console, /dev/zero and /init (and a user's
+ * or a program's /user; a program's archive after it). Written here, so no
  * cpio tool and no mknod (root) is needed, and byte-identical every time
  * (mtime 0, fixed inode numbers).
  */
@@ -31,8 +32,7 @@ static int entry(FILE *f, unsigned ino, unsigned mode, unsigned rdev_major, unsi
 	return 0;
 }
 
-int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const void *user,
-			  size_t user_size)
+int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_workload *wl)
 {
 	FILE *f = fopen(path, "wb");
 	int rc;
@@ -43,8 +43,11 @@ int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, 
 	     entry(f, 2, 020600, 5, 1, "dev/console", NULL, 0) ||	/* char 5:1 */
 	     entry(f, 3, 020666, 1, 5, "dev/zero", NULL, 0) ||		/* char 1:5 */
 	     entry(f, 4, 0100755, 0, 0, "init", init, init_size) ||
-	     (user && entry(f, 5, 0100755, 0, 0, "user", user, user_size)) ||
-	     entry(f, 6, 0, 0, 0, "TRAILER!!!", NULL, 0);
+	     (wl && entry(f, 5, 0100755, 0, 0, "user", wl->elf, wl->size)) ||
+	     (wl && wl->prog && entry(f, 7, 0100644, 0, 0, "program", wl->spec, strlen(wl->spec))) ||
+	     entry(f, 6, 0, 0, 0, "TRAILER!!!", NULL, 0) ||
+	     /* the kernel unpacks one archive after another */
+	     (wl && wl->prog && fwrite(wl->archive, 1, wl->archive_size, f) != wl->archive_size);
 	if (fclose(f) | rc)
 		return hs_fail("%s: cannot write: %s", path, strerror(errno));
 	return 0;

@@ -21,16 +21,19 @@
 #define MAX_PROGRAM (64u << 20)
 #define COMPILE_TIMEOUT_S 120
 
-static int slurp(const char *path, unsigned char **buf, size_t *len)
+/* A whole file into memory, at most max bytes: 0, or -1 with a one-line
+ * reason naming the file. */
+int hs_vm_slurp(const char *path, size_t max, unsigned char **buf, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	struct stat st;
 
+	*buf = NULL;
 	if (!f)
 		return hs_fail("%s: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) || st.st_size <= 0 || (size_t)st.st_size > MAX_PROGRAM) {
+	if (fstat(fileno(f), &st) || st.st_size <= 0 || (size_t)st.st_size > max) {
 		fclose(f);
-		return hs_fail("%s: empty, or larger than %u MiB", path, MAX_PROGRAM >> 20);
+		return hs_fail("%s: empty, or larger than %zu MiB", path, max >> 20);
 	}
 	*len = (size_t)st.st_size;
 	*buf = malloc(*len);
@@ -117,7 +120,7 @@ static int compile(const char *file, struct hs_workload *w)
 				"gcc-aarch64-linux-gnu)", file) :
 			hs_fail("%s: does not compile: %s", file, err);
 	} else {
-		rc = slurp(out, &w->elf, &w->size);
+		rc = hs_vm_slurp(out, MAX_PROGRAM, &w->elf, &w->size);
 	}
 	unlink(out);
 	unlink(log);
@@ -230,7 +233,7 @@ int hs_workload_load(const char *file, struct hs_workload *w)
 	if (fread(magic, 1, 4, f) != 4)
 		magic[0] = 0;
 	fclose(f);
-	if (memcmp(magic, ELFMAG, SELFMAG) ? compile(file, w) : slurp(file, &w->elf, &w->size))
+	if (memcmp(magic, ELFMAG, SELFMAG) ? compile(file, w) : hs_vm_slurp(file, MAX_PROGRAM, &w->elf, &w->size))
 		return -1;
 	if (check_elf(w, &eh) || read_marks(w, &eh)) {
 		hs_workload_free(w);
@@ -242,6 +245,9 @@ int hs_workload_load(const char *file, struct hs_workload *w)
 void hs_workload_free(struct hs_workload *w)
 {
 	free(w->elf);
+	free(w->archive);
+	w->archive = NULL;
+	w->archive_size = 0;
 	w->elf = NULL;
 	w->size = 0;
 	w->nmarks = 0;

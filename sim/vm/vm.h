@@ -9,6 +9,7 @@
 #ifndef HOTSIM_VM_H
 #define HOTSIM_VM_H
 
+#include <elf.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -23,9 +24,10 @@
 int hs_vm_write_flat_image(const struct hs_image *img, const char *path);
 
 /* A newc cpio with /dev/console, /dev/zero, /init = the given program and,
- * when user is not NULL, /user = that one. */
-int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const void *user,
-			  size_t user_size);
+ * with wl, /user = its program; a Debian program's boot has /program (what
+ * the runner starts) and the program's own archive after it. */
+struct hs_workload;
+int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_workload *wl);
 
 /* A file of the workload's root filesystem. */
 struct hs_vm_file {
@@ -50,6 +52,9 @@ extern const unsigned char hs_workload_elf[];
 extern const size_t hs_workload_elf_size;
 /* A global symbol of it; -1 if it is not there. */
 int hs_workload_sym(const char *name, uint64_t *addr);
+/* A symbol of an ELF file in memory, from its SHT_SYMTAB or SHT_DYNSYM. */
+int hs_elf_sym(const unsigned char *b, size_t len, const char *what, unsigned table, const char *name,
+	       Elf64_Sym *out);
 
 /*
  * A user's own workload (`--workload FILE`, user_workload.c): a static
@@ -69,12 +74,32 @@ struct hs_workload {
 		int end;
 	} marks[HS_WL_MAX_MARKS];
 	unsigned nmarks;
+	/* a Debian program's boot (program.c): elf is hotsim's runner; the
+	 * program's archive (kernels/programs/) goes into the initramfs
+	 * after /program, which says what the runner starts */
+	const struct hs_program *prog;
+	unsigned char *archive;
+	size_t archive_size;
+	char spec[512];
 };
 /* Load FILE: a static aarch64 ELF as it is, or C source compiled with the
  * cross compiler against hotsim's header; -1 with a one-line reason (the
  * compiler's own first error, no markers, not static aarch64, ...). */
 int hs_workload_load(const char *file, struct hs_workload *w);
 void hs_workload_free(struct hs_workload *w);
+/* A whole file into memory, at most max bytes; -1 with a line naming it. */
+int hs_vm_slurp(const char *path, size_t max, unsigned char **buf, size_t *len);
+
+/* The runner (kernels/workload/program.c), built for aarch64 and embedded. */
+extern const unsigned char hs_program_runner[];
+extern const size_t hs_program_runner_size;
+/* A program's boot: w gets the runner, the program's archive from the
+ * cache (the newest version kernels/programs/fetch.sh stored) and its
+ * spec; -1 with a one-line reason (not fetched: the command that does). */
+int hs_program_load(const struct hs_program *p, struct hs_workload *w);
+/* The offset from the library's base of the first svc in its function fn
+ * (the archive's copy of the library, program.h); -1 if it has none. */
+int hs_program_svc(const struct hs_workload *w, const char *fn, uint64_t *off);
 /* The identity of what a boot runs: the embedded /init and, with w, the
  * user's program (cache keys). */
 uint64_t hs_workload_id(const struct hs_workload *w);
