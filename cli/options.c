@@ -25,6 +25,19 @@ static const char *path_names(void)
 	return buf;
 }
 
+/* The paths a name is not among: these, and a program's, which come with
+ * its boot (--workload perf). */
+static const char *known_paths(void)
+{
+	static char buf[800];
+	size_t used = (size_t)snprintf(buf, sizeof(buf), "known: %s", path_names());
+
+	for (int i = 0; cli_paths() == hs_paths && hs_program_paths[i] && used < sizeof(buf); i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "; with --workload %s: %s",
+					 hs_path_program(hs_program_paths[i]), hs_program_paths[i]->name);
+	return buf;
+}
+
 void opt_all_cpus(struct opt_cpus *c)
 {
 	c->n = 0;
@@ -100,7 +113,7 @@ static int parse_paths(const char *arg, struct opt_paths *out)
 		int dup = 0;
 
 		if (!d)
-			return hs_fail("unknown path '%.32s' (known: %s)", t, path_names());
+			return hs_fail("unknown path '%.32s' (%s)", t, known_paths());
 		for (int i = 0; i < out->n; i++)
 			dup |= out->v[i] == d;
 		if (!dup && out->n < (int)HS_ARRAY_SIZE(out->v))
@@ -181,7 +194,7 @@ static int store_path(const struct cli_cmd *c, const struct cli_opt *o, const ch
 
 	(void)o;
 	if (!d)
-		return bad(c, "unknown path '%.32s' (known: %s)", val, path_names());
+		return bad(c, "unknown path '%.32s' (%s)", val, known_paths());
 	*(const struct hs_path_def **)dst = d;
 	return 0;
 }

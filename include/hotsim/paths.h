@@ -239,6 +239,8 @@ void hs_user_paths_close(struct hs_user_paths *u);
  * NULL: *found 0 when no path runs such a program, else with a one-line
  * hs_errmsg() (not fetched: the command that fetches it). */
 struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_path_def *const *defs, int *found);
+/* The program a path's point is in ("perf"), or NULL: hotsim's workload. */
+const char *hs_path_program(const struct hs_path_def *d);
 
 /* How a run is made; zero is the default for every field. */
 struct hs_run_opts {

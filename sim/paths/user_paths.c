@@ -105,7 +105,7 @@ struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_pa
 		return NULL;
 	}
 	for (int i = 0; defs[i] && u->n < HS_USER_MAX_PATHS; i++)
-		if (!strcmp(defs[i]->boot.point->program->name, name)) {
+		if (hs_path_program(defs[i]) && !strcmp(hs_path_program(defs[i]), name)) {
 			p = defs[i]->boot.point->program;
 			u->list[u->n++] = defs[i];
 		}
@@ -118,4 +118,9 @@ struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_pa
 	u->list[u->n] = NULL;
 	u->set = (struct hs_path_set){ .defs = u->list, .wl = u->wl };
 	return u;
+}
+
+const char *hs_path_program(const struct hs_path_def *d)
+{
+	return d->boot.point && d->boot.point->program ? d->boot.point->program->name : NULL;
 }
