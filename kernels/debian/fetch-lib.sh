@@ -27,11 +27,46 @@ flock 9
 
 names() { awk -v n="$fields" '$1 !~ /^#/ && NF >= n { print $1 }' "$list"; }
 
+# entries NAME: the cache's files of NAME, not those of a longer name it
+# begins (debian-7.2's, not debian-7.2-16k's)
+entries() {
+	local f b m own
+	for f in "$store/$1-"*; do
+		[ -e "$f" ] || continue
+		b=${f##*/}; own=1
+		for m in $(names); do
+			[ ${#m} -gt ${#1} ] && [ "${b#"$m"-}" != "$b" ] && own=0
+		done
+		[ $own = 0 ] || echo "$f"
+	done
+}
+
+# drop_others NAME KEEP: remove NAME's entries but those beginning KEEP
+# (older versions, superseded)
+drop_others() {
+	local f b
+	for f in $(entries "$1"); do
+		b=${f##*/}
+		[ "${b#"$2"}" = "$b" ] && rm -f "$f"
+	done
+	return 0
+}
+
+# keep_entry FILE NAME: 0 if FILE is cached and whole; a damaged one is
+# removed (and said), to be fetched again
+keep_entry() {
+	[ -f "$1" ] || return 1
+	verify_entry "$1" && return 0
+	echo "$kind: [$2] $1: damaged (checksum mismatch); fetching it again" >&2
+	rm -f "$1" "$1.sha256"
+	return 1
+}
+
 fetch_main() {
 	local n f
 	if [ "${1:-}" = --list ]; then
 		for n in $(names); do
-			f=$(ls "$store/$n-"*"$ext" 2>/dev/null | head -1 || true)
+			f=$(entries "$n" | grep -- "$ext\$" | head -1 || true)
 			echo "$n  ${f:-missing}"
 		done
 		exit 0

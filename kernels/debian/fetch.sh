@@ -56,11 +56,7 @@ fetch_one() {
 	ver=$(version_of "$pkg")
 	rel=${pkg#linux-image-}; rel=${rel%-dbg}
 	img="$store/$n-$rel-$ver.vmlinux"
-	if [ -f "$img" ] && ! verify_entry "$img"; then
-		echo "debian: [$n] $img: damaged (checksum mismatch); fetching it again" >&2
-		rm -f "$img" "$img.sha256"
-	fi
-	if [ ! -f "$img" ]; then
+	if ! keep_entry "$img" "$n"; then
 		echo "debian: [$n] $pkg $ver: downloading (~1 GB) and extracting vmlinux" >&2
 		tmp="$store/tmp-$n"
 		deb=$(download "$pkg" "$ver" "$tmp")
@@ -75,7 +71,7 @@ fetch_one() {
 		store_entry "$tmp/vmlinux" "$img" || die "[$n] cannot store $img"
 		rm -rf "$tmp"
 		# older versions of this name are superseded
-		find "$store" -maxdepth 1 -name "$n-*" ! -name "$n-$rel-$ver.*" -delete
+		drop_others "$n" "$n-$rel-$ver."
 		echo "debian: [$n] $rel ready" >&2
 	else
 		echo "debian: [$n] $rel cached" >&2

@@ -34,11 +34,7 @@ fetch_one() {
 	read -r _ pkg exe libs <<< "$l"
 	ver=$(version_of "$pkg"); [ -n "$ver" ] || die "[$n] no version of $pkg in kernels/debian/sources.list"
 	entry="$store/$n-$ver.cpio"
-	if [ -f "$entry" ] && ! verify_entry "$entry"; then
-		echo "programs: [$n] $entry: damaged (checksum mismatch); fetching it again" >&2
-		rm -f "$entry" "$entry.sha256"
-	fi
-	if [ ! -f "$entry" ]; then
+	if ! keep_entry "$entry" "$n"; then
 		echo "programs: [$n] ${pkg%/*} $ver and its libraries: downloading" >&2
 		tmp="$store/tmp-$n"; rm -rf "$tmp"; mkdir -p "$tmp/debs" "$tmp/all" "$tmp/root"
 		(cd "$tmp/debs" && "$apt" arm64 get download "${pkg%/*}=$ver" &&
@@ -68,7 +64,7 @@ fetch_one() {
 		python3 "$here/cpio.py" "$tmp/root" "$tmp/$n.cpio" || die "[$n] cannot write the archive"
 		store_entry "$tmp/$n.cpio" "$entry" || die "[$n] cannot store $entry"
 		rm -rf "$tmp"
-		find "$store" -maxdepth 1 -name "$n-*" ! -name "$n-$ver.*" -delete
+		drop_others "$n" "$n-$ver."
 		echo "programs: [$n] ${pkg%/*} $ver ready ($(( $(stat -c %s "$entry") >> 20 )) MiB)" >&2
 	else
 		echo "programs: [$n] ${pkg%/*} $ver cached" >&2
