@@ -55,6 +55,9 @@ int cli_error(void);
 /* --workload's help, one text for every command that takes it */
 #define CLI_WORKLOAD_HELP "your workload: C source or a static aarch64 program marking ops (rows user.NAME); " \
 	"or perf: Debian's `perf bench sched pipe` itself (rows perf.NAME)"
+/* --taskset's, the same way (read with --workload) */
+#define CLI_TASKSET_HELP "with --workload perf: its processes pinned to these CPUs as taskset -c pins them " \
+	"(0, 0,2, 0-1; default unpinned)"
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
 void cli_workload_done(void);
 const struct hs_path_set *cli_path_set(void);

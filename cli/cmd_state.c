@@ -25,7 +25,7 @@ struct state_opts {
 	struct opt_params params;
 	long smp, ops;
 	const char *point;
-	const char *workload;
+	const char *workload, *taskset;
 	enum opt_format format;
 };
 
@@ -345,6 +345,7 @@ static const struct cli_opt opts[] = {
 	OPT("param", "[CORE.]NAME=V", OPT_PARAM, struct state_opts, params,
 	    "override a model parameter for --ops (ipi_latency, wfi_exit, ...)"),
 	OPT("workload", "FILE", OPT_STRING, struct state_opts, workload, CLI_WORKLOAD_HELP),
+	OPT("taskset", "CPUS", OPT_STRING, struct state_opts, taskset, CLI_TASKSET_HELP),
 	OPT("format", "FMT", OPT_FORMAT, struct state_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

@@ -18,7 +18,7 @@ struct trace_opts {
 	enum hs_state_source src;
 	long limit;
 	long op;			/* -1: the whole run */
-	const char *workload;
+	const char *workload, *taskset;
 	enum opt_format format;
 };
 
@@ -198,6 +198,7 @@ static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct trace_opts, cpus, "cores"),
 	OPT("state-source", "SRC", OPT_SOURCE, struct trace_opts, src, "booted, synthesized or auto"),
 	OPT("workload", "FILE", OPT_STRING, struct trace_opts, workload, CLI_WORKLOAD_HELP),
+	OPT("taskset", "CPUS", OPT_STRING, struct trace_opts, taskset, CLI_TASKSET_HELP),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,
 	      "instructions printed per core (default 2000)"),
 	OPT_N("op", "N", struct trace_opts, op, 0, 1000000,

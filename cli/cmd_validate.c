@@ -20,7 +20,7 @@ struct validate_opts {
 	struct opt_cpus cpus;
 	long smp;
 	struct opt_paths paths;
-	const char *workload;
+	const char *workload, *taskset;
 	enum opt_format format;
 };
 
@@ -163,6 +163,7 @@ static const struct cli_opt opts[] = {
 	OPT_N("smp", "N", struct validate_opts, smp, 1, 8,
 	      "a machine of N CPUs: every CPU's stream (from validation's own boot; a path whose operation returns to its site)"),
 	OPT("workload", "FILE", OPT_STRING, struct validate_opts, workload, CLI_WORKLOAD_HELP),
+	OPT("taskset", "CPUS", OPT_STRING, struct validate_opts, taskset, CLI_TASKSET_HELP),
 	OPT("format", "FMT", OPT_FORMAT, struct validate_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

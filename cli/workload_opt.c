@@ -4,22 +4,27 @@
  * before the other options (main.c calls cli_workload_prescan), because
  * it changes which paths --path, --explain and the default list name: with
  * a workload, the paths are its user.NAME operations - the boot runs the
- * user's program, not hotsim's own workload - and only those.
+ * user's program, not hotsim's own workload - and only those. --taskset
+ * comes with it: it pins a program's processes as `taskset -c` does, and
+ * that is the program's boot (its snapshot), not a way of replaying it.
  */
 #include <string.h>
 
 #include "cli.h"
 #include "hotsim/err.h"
+#include "hotsim/cpulist.h"
 
 static struct hs_user_paths *cur;
 
-/* The value of --workload in argv, or NULL. */
-static const char *workload_arg(int argc, char **argv)
+/* The value of option --NAME in argv, or NULL. */
+static const char *arg(int argc, char **argv, const char *name)
 {
+	size_t n = strlen(name);
+
 	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--workload=", 11))
-			return argv[i] + 11;
-		if (!strcmp(argv[i], "--workload"))
+		if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, n) && argv[i][2 + n] == '=')
+			return argv[i] + 3 + n;
+		if (!strncmp(argv[i], "--", 2) && !strcmp(argv[i] + 2, name))
 			return i + 1 < argc ? argv[i + 1] : "";
 	}
 	return NULL;
@@ -27,17 +32,24 @@ static const char *workload_arg(int argc, char **argv)
 
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 {
-	const char *file = workload_arg(argc, argv);
+	const char *file = arg(argc, argv, "workload"), *taskset = arg(argc, argv, "taskset");
+	uint64_t cpus = 0;
 	int found;
 
 	(void)c;
+	if (taskset && hs_cpulist_parse(taskset, &cpus))
+		return -1;
 	if (!file)
-		return 0;
+		return taskset ? hs_fail("--taskset %s pins a program's processes (--workload perf); hotsim's own "
+					 "workload runs unpinned", taskset) : 0;
 	if (!*file)
 		return hs_fail("--workload needs a FILE (C source or a static aarch64 program)");
 	/* a Debian program hotsim knows (perf), else the user's file */
-	if ((cur = hs_program_paths_open(file, hs_program_paths, &found)) || found)
+	if ((cur = hs_program_paths_open(file, hs_program_paths, cpus, &found)) || found)
 		return cur ? 0 : -1;
+	if (taskset)
+		return hs_fail("--taskset %s pins a program's processes (--workload perf); your workload pins its own "
+			       "(sched_setaffinity)", taskset);
 	return (cur = hs_user_paths_open(file)) ? 0 : -1;
 }
 

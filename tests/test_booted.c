@@ -1314,23 +1314,80 @@ Test(smp, lmbench_round_trips_validate, .timeout = 900)
 	free(out);
 }
 
-/* `state --smp 2 --ops 6`'s steady ops 2-5 (the first two warm the
- * replay): both CPUs run, each sends the other one SGI and halts once -
- * a round trip whose sides sit on the two CPUs. */
-static void each_side_wakes_the_other(const char *out)
+/* `state --smp N --ops 6`'s steady ops 2-5 (the first two warm the
+ * replay): CPU i's instructions, SGIs sent, IRQs taken and wfi halts. */
+struct op_line {
+	unsigned long insns[8];
+	unsigned sgis[8], irqs[8], halts[8];
+};
+
+static void op_line(const char *out, unsigned o, unsigned ncpus, struct op_line *l)
+{
+	char key[16];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n  op %u ", o);
+	cr_assert((p = strstr(out, key)), "%.4000s", out);
+	p += strlen(key);
+	for (unsigned i = 0; i < ncpus; i++) {
+		unsigned cpu;
+		int used;
+
+		cr_assert(sscanf(p, " cpu%u %lu %u %u %u%n", &cpu, &l->insns[i], &l->sgis[i], &l->irqs[i], &l->halts[i],
+				 &used) == 5 && cpu == i, "op %u: %.300s", o, p);
+		p += used;
+	}
+}
+
+/* Two CPUs run each steady op, each sends the other one SGI and halts
+ * once - a round trip whose sides sit on two CPUs; the rest stay idle. */
+static void each_side_wakes_the_other(const char *out, unsigned ncpus)
 {
 	for (unsigned o = 2; o < 6; o++) {
-		char key[16];
-		unsigned long insns[2];
-		unsigned sgis[2], irqs[2], halts[2];
-		const char *p;
+		struct op_line l;
+		unsigned ran = 0;
 
-		snprintf(key, sizeof(key), "\n  op %u ", o);
-		cr_assert((p = strstr(out, key)), "%.4000s", out);
-		cr_assert(sscanf(p + strlen(key), " cpu0 %lu %u %u %u cpu1 %lu %u %u %u", &insns[0], &sgis[0], &irqs[0],
-				 &halts[0], &insns[1], &sgis[1], &irqs[1], &halts[1]) == 8, "%.300s", p);
-		for (unsigned i = 0; i < 2; i++)
-			cr_assert(insns[i] > 0 && sgis[i] == 1 && halts[i] == 1, "op %u cpu%u: %.4000s", o, i, out);
+		op_line(out, o, ncpus, &l);
+		for (unsigned i = 0; i < ncpus; i++) {
+			ran += l.insns[i] > 0;
+			cr_assert(l.insns[i] ? l.sgis[i] == 1 && l.halts[i] == 1 : !l.sgis[i] && !l.irqs[i] && !l.halts[i],
+				  "op %u cpu%u: %.4000s", o, i, out);
+		}
+		cr_assert_eq(ran, 2, "op %u: %.4000s", o, out);
+	}
+}
+
+/* Is words in out, where the text report may have wrapped it (a newline
+ * and indent for any space)? */
+static int said(const char *out, const char *words)
+{
+	for (const char *p = out; *p; p++) {
+		const char *a = p, *w = words;
+
+		while (*w && *a && (*a == *w || (*w == ' ' && *a == '\n'))) {
+			if (*w == ' ' && *a == '\n')
+				while (a[1] == ' ')
+					a++;
+			a++;
+			w++;
+		}
+		if (!*w)
+			return 1;
+	}
+	return 0;
+}
+
+/* One CPU runs each steady op whole - both sides of the round trip -
+ * sending no SGI and never halting; the others take nothing. */
+static void one_cpu_runs_it_all(const char *out, unsigned ncpus, unsigned cpu)
+{
+	for (unsigned o = 2; o < 6; o++) {
+		struct op_line l;
+
+		op_line(out, o, ncpus, &l);
+		for (unsigned i = 0; i < ncpus; i++)
+			cr_assert((i == cpu) == (l.insns[i] > 0) && !l.sgis[i] && !l.halts[i] && (i == cpu || !l.irqs[i]),
+				  "op %u cpu%u: %.4000s", o, i, out);
 	}
 }
 
@@ -1351,7 +1408,7 @@ Test(smp, a_round_trip_starts_with_the_other_cpus_idle, .timeout = 900)
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(cpu_lines(out, v, 2), 2, "%.4000s", out);
 	cr_assert(v[0].site != v[1].site && (v[0].site ? v[1].halted : v[0].halted), "%.4000s", out);
-	each_side_wakes_the_other(out);
+	each_side_wakes_the_other(out, 2);
 	free(out);
 }
 
@@ -1722,16 +1779,24 @@ Test(smp, an_op_is_one_pass_however_turns_fall, .timeout = 900)
  * libc.so.6; hotsim's sites run 3) and perf's loop's checks of each
  * return (at most 16 more), and each kernel part is sched-pipe's within 8
  * instructions (4-byte messages, not 1). An op that ended where the other
- * process returns from read() would be half of that. On 2 CPUs each side
- * sends the other one IPI and halts once an op, as sched-pipe's do, and
- * every CPU's stream is QEMU's. Without the program in the cache the run
- * says how to fetch it.
+ * process returns from read() would be half of that. Unpinned on 4 CPUs
+ * (this boot's placement: the kernel put the two processes on two CPUs)
+ * each side sends the other one IPI and halts once an op, as sched-pipe's
+ * do (or, where the kernel kept both processes on one CPU, that CPU runs
+ * each op whole and the report says so). Pinned as `taskset -c K` pins
+ * it, K a CPU the unpinned run leaves idle, CPU K runs both sides whole:
+ * no IPI, no halt, the others idle, and the rows say so: no IPI, no idle
+ * exit, the op all the waker's. Every CPU's stream is QEMU's. A CPU
+ * the machine does not have is refused, naming it. Without the program in
+ * the cache the run says how to fetch it.
  */
 Test(smp, perf_bench_sched_pipe_itself, .timeout = 900)
 {
 	static const char *const parts[] = { "write", "wakeup", "read", "switch", "return" };
 	char args[600], name[64], *out, *own;
-	struct cpu_line v[2];
+	struct cpu_line v[4];
+	struct op_line l;
+	unsigned ran = 0, idle = 0;
 	double du;
 
 	not_under_sanitizers();
@@ -1751,15 +1816,54 @@ Test(smp, perf_bench_sched_pipe_itself, .timeout = 900)
 	}
 	free(out);
 	free(own);
-	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2 --workload perf --point perf-pipe --ops 6",
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 4 --workload perf --point perf-pipe --ops 6",
 		 hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
-	cr_assert_eq(cpu_lines(out, v, 2), 2, "%.4000s", out);
-	each_side_wakes_the_other(out);
+	cr_assert_eq(cpu_lines(out, v, 4), 4, "%.4000s", out);
+	/* the kernel's placement, as this cache's boot found it (a machine's
+	 * boot is QEMU's, not reproducible): two CPUs, or both sides on one,
+	 * which the report then says; pinned below to a CPU it leaves idle */
+	op_line(out, 2, 4, &l);
+	for (unsigned i = 0; i < 4; i++) {
+		ran += l.insns[i] > 0;
+		idle = l.insns[i] ? idle : i;
+	}
+	if (ran == 2) {
+		each_side_wakes_the_other(out, 4);
+	} else {
+		for (unsigned i = 0; i < 4; i++)
+			if (l.insns[i])
+				one_cpu_runs_it_all(out, 4, i);
+		free(out);
+		snprintf(args, sizeof(args), "run %s --cpu a53 --smp 4 --workload perf --noise 0", hs_kernel("7.2-base"));
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert(said(out, "unpinned, the kernel kept both processes there"), "%.4000s", out);
+	}
 	free(out);
-	snprintf(args, sizeof(args), "validate %s --cpu a53 --smp 2 --workload perf", hs_kernel("7.2-base"));
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 4 --workload perf --taskset %u --point perf-pipe --ops 6",
+		 hs_kernel("7.2-base"), idle);
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
-	cr_assert(strstr(out, "perf.sched-pipe  a53  identical on 2 CPUs, 48 ops"), "%.4000s", out);
+	snprintf(name, sizeof(name), "under taskset -c %u", idle);
+	cr_assert(strstr(out, name), "%.4000s", out);
+	one_cpu_runs_it_all(out, 4, idle);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 4 --workload perf --taskset %u --noise 0",
+		 hs_kernel("7.2-base"), idle);
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	snprintf(name, sizeof(name), "every sampled round trip ran on cpu%u alone", idle);
+	cr_assert(said(out, "the workload pinned") && said(out, name), "%.4000s", out);
+	cr_assert(row_cycles(out, "perf.sched-pipe.ipi", "a53") == 0 && row_cycles(out, "perf.sched-pipe.wfi-exit",
+		  "a53") == 0 && row_cycles(out, "perf.sched-pipe", "a53") == row_cycles(out, "perf.sched-pipe.waker",
+		  "a53"), "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "validate %s --cpu a53 --smp 4 --workload perf --taskset %u", hs_kernel("7.2-base"),
+		 idle);
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(strstr(out, "perf.sched-pipe  a53  identical on 4 CPUs, 48 ops"), "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --workload perf --taskset 2", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 2, "%.4000s", out);
+	cr_assert(strstr(out, "--taskset 2: the machine has CPUs 0-1 (--smp 2)"), "%.4000s", out);
 	free(out);
 	snprintf(args, sizeof(args), "run %s --cpu a53 --workload perf", hs_kernel("7.2-base"));
 	cr_assert_eq(run("HOTSIM_CACHE=/nonexistent/hotsim-cache", args, &out), 2, "%.4000s", out);

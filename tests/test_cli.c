@@ -209,6 +209,8 @@ static const char *value_for(const char *opt, const char *meta)
 		return "sum";
 	if (!strcmp(meta, "V"))
 		return "3";
+	if (!strcmp(meta, "CPUS"))
+		return "0";
 	return "";
 }
 

@@ -207,6 +207,7 @@ struct hs_path_set {
 	const struct hs_path_def *const *defs;	/* NULL-terminated */
 	const struct hs_workload *wl;		/* NULL: hotsim's own workload */
 	unsigned ncpus;				/* the booted machine's CPUs (0: one) */
+	uint64_t taskset;			/* a program's CPUs (taskset's mask), 0: unpinned */
 };
 /* The registry's paths with hotsim's own workload (registry.c). */
 extern const struct hs_path_set hs_path_set_builtin;
@@ -235,10 +236,12 @@ struct hs_user_paths {
 struct hs_user_paths *hs_user_paths_open(const char *file);
 void hs_user_paths_close(struct hs_user_paths *u);
 /* A Debian program's paths (program.h): those of defs (hs_program_paths)
- * whose point is in the program `name`'s process, with its boot loaded.
+ * whose point is in the program `name`'s process, with its boot loaded:
+ * the program pinned to the CPUs of mask cpus (taskset's; 0 unpinned).
  * NULL: *found 0 when no path runs such a program, else with a one-line
  * hs_errmsg() (not fetched: the command that fetches it). */
-struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_path_def *const *defs, int *found);
+struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_path_def *const *defs, uint64_t cpus,
+					    int *found);
 /* The program a path's point is in ("perf"), or NULL: hotsim's workload. */
 const char *hs_path_program(const struct hs_path_def *d);
 

@@ -153,7 +153,30 @@ void ms_machine_waits_said(const struct ms_machine_cost *mc, const char *sep, ch
 			 mc->spin_waits > 1 ? "s" : "", (unsigned long long)mc->spin_insns);
 }
 
-static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const char *prefix)
+/* "; every sampled round trip ran on cpuK alone" when one CPU did all
+ * the work (an idle CPU's idle time is the whole op): unpinned, where the
+ * kernel kept both sides of the round trip - its choice, which holds from
+ * the point on; pinned, what taskset asked for. */
+static void one_cpu_said(const struct ms_machine_cost *mc, const struct samples *s, unsigned n, int pinned,
+			 char *buf, size_t len)
+{
+	double whole = 0;
+	unsigned ran = 0, cpu = 0;
+
+	for (unsigned j = 0; j < n; j++)
+		whole += s->v[P_WHOLE][j];
+	for (unsigned i = 0; i < mc->run.ncpus; i++)
+		if (s->idle[i] < whole - 0.5 * n) {
+			ran++;
+			cpu = i;
+		}
+	if (ran == 1 && mc->run.ncpus > 1)
+		snprintf(buf, len, "; every sampled round trip ran on cpu%u alone%s", cpu,
+			 pinned ? "" : ": unpinned, the kernel kept both processes there (its choice at the point "
+					   "holds)");
+}
+
+static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const char *prefix, int pinned)
 {
 	char state[800];
 	unsigned n = mc->run.nops > WARM_OPS ? mc->run.nops - WARM_OPS : 0;
@@ -173,6 +196,7 @@ static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const c
 	snprintf(state, sizeof(state), "%s; ", prefix);
 	ms_machine_params_said(mc, state + strlen(state), sizeof(state) - strlen(state));
 	ms_machine_waits_said(mc, "; ", state + strlen(state), sizeof(state) - strlen(state));
+	one_cpu_said(mc, &s, n, pinned, state + strlen(state), sizeof(state) - strlen(state));
 	row[P_WHOLE].code_bytes = mc->code_bytes;
 	row[P_WAKER].code_bytes = mc->code_bytes_site;
 	row[P_WAKEE].code_bytes = mc->code_bytes_other;
@@ -216,9 +240,9 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 	}
 	row = &out->rows[first];
 	hs_session_snapshot(s, snap);
-	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (snapshot %s), the workload unpinned, "
+	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (snapshot %s), the workload %s, "
 		 "replayed from the point (ops %u on sampled)", hs_session_state(s, &booted), o->set ? o->set->ncpus : 1,
-		 snap, WARM_OPS);
+		 snap, o->set && o->set->taskset ? "pinned" : "unpinned", WARM_OPS);
 	if (!d->boot.point || !d->boot.machine) {
 		out->nrows = first + 1;
 		char those[200] = "";
@@ -237,7 +261,7 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		nops = HS_MACHINE_MAX_OPS;
 	if (!(mc = malloc(sizeof(*mc))))
 		return hs_fail("out of memory");
-	if (!find_point(s, d->boot.point->name, &k) && !ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state)) {
+	if (!find_point(s, d->boot.point->name, &k) && !ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state, o->set && o->set->taskset)) {
 		free(mc);
 		return 0;
 	}

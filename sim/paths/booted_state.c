@@ -13,6 +13,7 @@
 #include "emu/backend_booted.h"
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
+#include "hotsim/cpulist.h"
 #include "hotsim/program.h"
 #include "paths/path_internal.h"
 #include "paths/split.h"
@@ -122,9 +123,13 @@ static int finish(struct hs_boot_state *b, const struct hs_patched *pt)
 		 v ? (int)strcspn(v + 8, " ") : 0, v ? v + 8 : "", pt->core->boot_cpu, pt->core->name,
 		 b->overlay_bytes);
 	/* a Debian program's boot: which build of it ran */
-	if (b->set->wl && b->set->wl->prog)
-		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc), "; running %s from %s",
-			 b->set->wl->prog->name, b->set->wl->file);
+	if (b->set->wl && b->set->wl->prog) {
+		char cpus[64];
+
+		hs_cpulist_format(b->set->wl->cpus, cpus, sizeof(cpus));
+		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc), "; running %s from %s%s%s",
+			 b->set->wl->prog->name, b->set->wl->file, cpus[0] ? " under taskset -c " : "", cpus);
+	}
 	b->ok = 1;
 	return 0;
 }

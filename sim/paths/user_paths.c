@@ -93,7 +93,8 @@ void hs_user_paths_close(struct hs_user_paths *u)
 	free(u);
 }
 
-struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_path_def *const *defs, int *found)
+struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_path_def *const *defs, uint64_t cpus,
+					    int *found)
 {
 	struct hs_user_paths *u = calloc(1, sizeof(*u));
 	const struct hs_program *p = NULL;
@@ -109,14 +110,14 @@ struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_pa
 			p = defs[i]->boot.point->program;
 			u->list[u->n++] = defs[i];
 		}
-	if (!p || hs_program_load(p, u->wl)) {
+	if (!p || hs_program_load(p, cpus, u->wl)) {
 		*found = !!p;
 		hs_user_paths_close(u);
 		return NULL;
 	}
 	*found = 1;
 	u->list[u->n] = NULL;
-	u->set = (struct hs_path_set){ .defs = u->list, .wl = u->wl };
+	u->set = (struct hs_path_set){ .defs = u->list, .wl = u->wl, .taskset = cpus };
 	return u;
 }
 

@@ -24,6 +24,7 @@
 #include "hotsim/a64.h"
 #include "hotsim/core.h"
 #include "hotsim/err.h"
+#include "hotsim/cpulist.h"
 #include "hotsim/program.h"
 #include "vm/snapshot.h"
 #include "vm/vm.h"
@@ -477,6 +478,19 @@ static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, const stru
 	return rc;
 }
 
+/* A program pinned to a CPU the machine lacks: -1 naming both. */
+static int taskset_beyond(const struct hs_vm_boot *b)
+{
+	char list[200], has[32] = "CPU 0 (one CPU";
+
+	if (!b->wl || !(b->wl->cpus >> (b->ncpus > 1 ? b->ncpus : 1)))
+		return 0;
+	if (b->ncpus > 1)
+		snprintf(has, sizeof(has), "CPUs 0-%u (--smp %u", b->ncpus - 1, b->ncpus);
+	hs_cpulist_format(b->wl->cpus, list, sizeof(list));
+	return hs_fail("--taskset %s: the machine has %s)", list, has);
+}
+
 int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s)
 {
 	struct hs_qemu_cfg cfg = { 0 };
@@ -510,6 +524,8 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	}
 	if (b->ncpus > HS_SNAP_MAX_CPUS)
 		return hs_fail("%u CPUs (1 to %u)", b->ncpus, HS_SNAP_MAX_CPUS);
+	if (taskset_beyond(b))
+		return -1;
 	/* one CPU is the point's own registers; more keep every CPU */
 	s->h.ncpus = b->ncpus > 1 ? b->ncpus : 0;
 	if (!(s->pts = calloc(b->npoints, sizeof(*s->pts))) ||

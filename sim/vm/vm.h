@@ -80,6 +80,7 @@ struct hs_workload {
 	const struct hs_program *prog;
 	unsigned char *archive;
 	size_t archive_size;
+	uint64_t cpus;			/* the CPUs it is pinned to (taskset's mask), 0: unpinned */
 	char spec[512];
 };
 /* Load FILE: a static aarch64 ELF as it is, or C source compiled with the
@@ -95,8 +96,10 @@ extern const unsigned char hs_program_runner[];
 extern const size_t hs_program_runner_size;
 /* A program's boot: w gets the runner, the program's archive from the
  * cache (the newest version kernels/programs/fetch.sh stored) and its
- * spec; -1 with a one-line reason (not fetched: the command that does). */
-int hs_program_load(const struct hs_program *p, struct hs_workload *w);
+ * spec, the program pinned to the CPUs of mask cpus as `taskset` pins it
+ * (0: unpinned); -1 with a one-line reason (not fetched: the command that
+ * does). */
+int hs_program_load(const struct hs_program *p, uint64_t cpus, struct hs_workload *w);
 /* The offset from the library's base of the first svc in its function fn
  * (the archive's copy of the library, program.h); -1 if it has none. */
 int hs_program_svc(const struct hs_workload *w, const char *fn, uint64_t *off);
