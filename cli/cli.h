@@ -56,11 +56,18 @@ int cli_error(void);
 #define CLI_WORKLOAD_HELP "your workload: C source or a static aarch64 program marking ops (rows user.NAME); " \
 	"or perf: Debian's `perf bench sched pipe` itself (rows perf.NAME)"
 /* --taskset's, the same way (read with --workload) */
-#define CLI_TASKSET_HELP "with --workload perf: its processes pinned to these CPUs as taskset -c pins them " \
-	"(0, 0,2, 0-1; default unpinned)"
+#define CLI_TASKSET_HELP "perf's processes (--workload perf, or perf.sched-pipe in --path) pinned to these " \
+	"CPUs as taskset -c pins them (0, 0,2, 0-1; default unpinned)"
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
 void cli_workload_done(void);
 const struct hs_path_set *cli_path_set(void);
+/* A program's path named in a path list without --workload
+ * (perf.sched-pipe): 1 and *d when name is one (its set opened, once),
+ * 0 when not, -1 when its set cannot open (not fetched: hs_errmsg). */
+int cli_program_path(const char *name, const struct hs_path_def **d);
+/* The program's set those paths boot with, on a machine of smp CPUs;
+ * NULL when no path list named one (ms_options.more). */
+const struct hs_path_set *cli_more_set(int smp);
 const struct hs_path_def *const *cli_paths(void);
 const struct hs_path_def *cli_path_find(const char *name);
 

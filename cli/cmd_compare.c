@@ -80,6 +80,7 @@ static void ms_opts(struct cmp_opts *o, struct ms_options *m)
 	o->set = *cli_path_set();
 	o->set.ncpus = o->smp > 1 ? (unsigned)o->smp : o->set.ncpus;
 	m->set = &o->set;
+	m->more = cli_more_set((int)o->smp);
 	m->noise = (int)o->noise;
 	memcpy(m->params, o->params.v, sizeof(o->params.v));
 	m->nparams = o->params.n;

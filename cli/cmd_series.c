@@ -54,6 +54,7 @@ static void ms_opts(struct series_opts *o, struct ms_options *m)
 	m->samples = (unsigned)o->samples;
 	m->src = o->src;
 	m->set = cli_path_set();
+	m->more = cli_more_set(0);
 	m->noise = (int)o->noise;
 }
 

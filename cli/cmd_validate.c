@@ -130,6 +130,7 @@ static int run(void *p, char **args)
 	cli_walk_options(&m, &o->cpus, &o->paths, HS_SRC_AUTO);
 	set.ncpus = (unsigned)o->smp;
 	m.set = &set;
+	m.more = cli_more_set((int)o->smp);
 	if (o->format == FORMAT_JSON) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);

@@ -112,6 +112,8 @@ static int parse_paths(const char *arg, struct opt_paths *out)
 		const struct hs_path_def *d = cli_path_find(t);
 		int dup = 0;
 
+		if (!d && cli_program_path(t, &d) < 0)
+			return -1;
 		if (!d)
 			return hs_fail("unknown path '%.32s' (%s)", t, known_paths());
 		for (int i = 0; i < out->n; i++)
@@ -193,6 +195,8 @@ static int store_path(const struct cli_cmd *c, const struct cli_opt *o, const ch
 	const struct hs_path_def *d = cli_path_find(val);
 
 	(void)o;
+	if (!d && cli_program_path(val, &d) < 0)
+		return bad(c, "%s%s", hs_errmsg(), "");
 	if (!d)
 		return bad(c, "unknown path '%.32s' (%s)", val, known_paths());
 	*(const struct hs_path_def **)dst = d;

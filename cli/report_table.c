@@ -48,20 +48,22 @@ static int has_state(const struct ms_image *m, const struct hs_core *core, const
 
 /*
  * Where each core's state came from: the first booted row's account, or
- * why it fell back to synthesized state; rows that have no booted form
- * are named once. The patched image's is said only when it differs (two
+ * why it fell back to synthesized state - once a boot, so a program's
+ * rows beside hotsim's own (--path sched-pipe,perf.sched-pipe) have a
+ * line of their own; rows that have no booted form are named once. The patched image's is said only when it differs (two
  * machines' boots, each its own snapshot), and then both say whose it is:
  * m is the image said, other the one beside it, patched whether m is it.
  */
 static void state_lines(FILE *f, const struct ms_image *m, const struct ms_image *other, int patched)
 {
-	const char *done[16], *synth[16];
+	const char *done[16], *done_prog[16], *synth[16];
 	int ndone = 0, nsynth = 0;
 	char line[1000];
 
 	for (int i = 0; i < m->nrows; i++) {
 		const struct ms_row *r = &m->rows[i];
 		const struct hs_path_def *d = hs_path_find(r->path);
+		const char *prog = r->def ? hs_path_program(r->def) : NULL;
 		int seen = 0, differs;
 
 		/* a path with no booted form: said once, by path */
@@ -73,9 +75,10 @@ static void state_lines(FILE *f, const struct ms_image *m, const struct ms_image
 			continue;
 		}
 		for (int k = 0; k < ndone; k++)
-			seen |= !strcmp(done[k], r->core->name);
+			seen |= !strcmp(done[k], r->core->name) && done_prog[k] == prog;
 		if (seen || ndone == 16 || !r->state[0])
 			continue;
+		done_prog[ndone] = prog;
 		done[ndone++] = r->core->name;
 		differs = other && !has_state(other, r->core, r->state);
 		if (patched && !differs)

@@ -379,7 +379,10 @@ static int read_row(const struct jr *v, struct ms_row *r)
 	r->booted = (int)booted;
 	r->part = (int)part;
 	r->noise_n = (int)noise;
-	if (!(r->def = cli_path_find(path)) || !(core = hs_core_find(cpu)))
+	/* a program's path beside hotsim's own (--path sched-pipe,perf.sched-pipe) */
+	if (!(r->def = cli_path_find(path)) && cli_program_path(path, &r->def) < 0)
+		return -1;
+	if (!r->def || !(core = hs_core_find(cpu)))
 		return field("path or cpu");
 	r->path = r->def->name;
 	r->core = core;

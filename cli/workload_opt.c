@@ -7,6 +7,10 @@
  * user's program, not hotsim's own workload - and only those. --taskset
  * comes with it: it pins a program's processes as `taskset -c` does, and
  * that is the program's boot (its snapshot), not a way of replaying it.
+ * Without --workload a path list may name a program's path beside
+ * hotsim's own (--path sched-pipe,perf.sched-pipe): the program's set is
+ * opened then, and the library boots it beside the registry's
+ * (ms_options.more).
  */
 #include <string.h>
 
@@ -14,7 +18,10 @@
 #include "hotsim/err.h"
 #include "hotsim/cpulist.h"
 
-static struct hs_user_paths *cur;
+static struct hs_user_paths *cur;	/* --workload's */
+static struct hs_user_paths *prog;	/* a program's, its path named without --workload */
+static struct hs_path_set prog_set;	/* prog's, with the machine's CPUs */
+static uint64_t taskset_mask;
 
 /* The value of option --NAME in argv, or NULL. */
 static const char *arg(int argc, char **argv, const char *name)
@@ -30,6 +37,27 @@ static const char *arg(int argc, char **argv, const char *name)
 	return NULL;
 }
 
+/* The program path named, or NULL */
+static const struct hs_path_def *program_path(const char *name)
+{
+	for (int i = 0; hs_program_paths[i]; i++)
+		if (!strcmp(hs_program_paths[i]->name, name))
+			return hs_program_paths[i];
+	return NULL;
+}
+
+/* Does the --path list name a program's path? */
+static int names_program(const char *list)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s", list ? list : "");
+	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+		if (program_path(t))
+			return 1;
+	return 0;
+}
+
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 {
 	const char *file = arg(argc, argv, "workload"), *taskset = arg(argc, argv, "taskset");
@@ -39,9 +67,11 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 	(void)c;
 	if (taskset && hs_cpulist_parse(taskset, &cpus))
 		return -1;
+	taskset_mask = cpus;
 	if (!file)
-		return taskset ? hs_fail("--taskset %s pins a program's processes (--workload perf); hotsim's own "
-					 "workload runs unpinned", taskset) : 0;
+		return taskset && !names_program(arg(argc, argv, "path")) ?
+			hs_fail("--taskset %s pins a program's processes (--workload perf, or its path in --path); "
+				"hotsim's own workload runs unpinned", taskset) : 0;
 	if (!*file)
 		return hs_fail("--workload needs a FILE (C source or a static aarch64 program)");
 	/* a Debian program hotsim knows (perf), else the user's file */
@@ -56,7 +86,31 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 void cli_workload_done(void)
 {
 	hs_user_paths_close(cur);
-	cur = NULL;
+	hs_user_paths_close(prog);
+	cur = prog = NULL;
+}
+
+int cli_program_path(const char *name, const struct hs_path_def **d)
+{
+	const struct hs_path_def *p = cur ? NULL : program_path(name);
+	int found;
+
+	*d = NULL;
+	if (!p)
+		return 0;
+	if (!prog && !(prog = hs_program_paths_open(hs_path_program(p), hs_program_paths, taskset_mask, &found)))
+		return -1;
+	*d = p;
+	return 1;
+}
+
+const struct hs_path_set *cli_more_set(int smp)
+{
+	if (!prog)
+		return NULL;
+	prog_set = prog->set;
+	prog_set.ncpus = smp > 1 ? (unsigned)smp : 0;
+	return &prog_set;
 }
 
 const struct hs_path_set *cli_path_set(void)
@@ -74,6 +128,7 @@ void cli_walk_options(struct ms_options *m, const struct opt_cpus *cpus, const s
 		m->paths[m->npaths++] = paths->v[i];
 	m->src = src;
 	m->set = cli_path_set();
+	m->more = cli_more_set(0);
 }
 
 const struct hs_path_def *const *cli_paths(void)

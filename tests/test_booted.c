@@ -1768,6 +1768,35 @@ Test(smp, an_op_is_one_pass_however_turns_fall, .timeout = 900)
 	free(out);
 }
 
+/* perf pinned to CPU cpu of 4 (--taskset): cpu runs every op whole, the
+ * rows and the state say so, and every CPU's stream is QEMU's. */
+static void pinned_to(unsigned cpu)
+{
+	char args[600], name[80], *out;
+
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 4 --workload perf --taskset %u --point perf-pipe --ops 6",
+		 hs_kernel("7.2-base"), cpu);
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	snprintf(name, sizeof(name), "under taskset -c %u", cpu);
+	cr_assert(strstr(out, name), "%.4000s", out);
+	one_cpu_runs_it_all(out, 4, cpu);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 4 --workload perf --taskset %u --noise 0",
+		 hs_kernel("7.2-base"), cpu);
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	snprintf(name, sizeof(name), "every sampled round trip ran on cpu%u alone", cpu);
+	cr_assert(said(out, "the workload pinned") && said(out, name), "%.4000s", out);
+	cr_assert(row_cycles(out, "perf.sched-pipe.ipi", "a53") == 0 && row_cycles(out, "perf.sched-pipe.wfi-exit",
+		  "a53") == 0 && row_cycles(out, "perf.sched-pipe", "a53") == row_cycles(out, "perf.sched-pipe.waker",
+		  "a53"), "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "validate %s --cpu a53 --smp 4 --workload perf --taskset %u", hs_kernel("7.2-base"),
+		 cpu);
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(strstr(out, "perf.sched-pipe  a53  identical on 4 CPUs, 48 ops"), "%.4000s", out);
+	free(out);
+}
+
 /*
  * perf bench sched pipe itself: Debian's linux-perf with its libraries,
  * run as users run it (kernels/programs/). Its round trip is sched-pipe's
@@ -1788,12 +1817,13 @@ Test(smp, an_op_is_one_pass_however_turns_fall, .timeout = 900)
  * no IPI, no halt, the others idle, and the rows say so: no IPI, no idle
  * exit, the op all the waker's. Every CPU's stream is QEMU's. A CPU
  * the machine does not have is refused, naming it. Without the program in
- * the cache the run says how to fetch it.
+ * the cache the run says how to fetch it. Named beside sched-pipe in one
+ * path list, each boots its own and gives the row its own run gives.
  */
 Test(smp, perf_bench_sched_pipe_itself, .timeout = 900)
 {
 	static const char *const parts[] = { "write", "wakeup", "read", "switch", "return" };
-	char args[600], name[64], *out, *own;
+	char args[600], name[64], *out, *own, *both;
 	struct cpu_line v[4];
 	struct op_line l;
 	unsigned ran = 0, idle = 0;
@@ -1814,6 +1844,18 @@ Test(smp, perf_bench_sched_pipe_itself, .timeout = 900)
 		cr_assert(fabs(row_insns(out, mine, "a53") - row_insns(own, name, "a53")) <= 8, "%s: %.3000s\n%.3000s",
 			  name, out, own);
 	}
+	/* both in one table, each from its own boot: the rows of the runs above */
+	snprintf(args, sizeof(args), "run %s --cpu a53 --path sched-pipe,perf.sched-pipe", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &both), 0, "%.4000s", both);
+	for (unsigned i = 0; i < 2; i++) {
+		const char *row = i ? "perf.sched-pipe" : "sched-pipe", *alone = i ? out : own;
+
+		cr_assert(row_cycles(both, row, "a53") == row_cycles(alone, row, "a53") &&
+			  row_insns(both, row, "a53") == row_insns(alone, row, "a53"), "%s: %.3000s\n%.3000s", row, both,
+			  alone);
+	}
+	cr_assert(said(both, "running perf from linux-perf"), "%.4000s", both);
+	free(both);
 	free(out);
 	free(own);
 	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 4 --workload perf --point perf-pipe --ops 6",
@@ -1840,27 +1882,7 @@ Test(smp, perf_bench_sched_pipe_itself, .timeout = 900)
 		cr_assert(said(out, "unpinned, the kernel kept both processes there"), "%.4000s", out);
 	}
 	free(out);
-	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 4 --workload perf --taskset %u --point perf-pipe --ops 6",
-		 hs_kernel("7.2-base"), idle);
-	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
-	snprintf(name, sizeof(name), "under taskset -c %u", idle);
-	cr_assert(strstr(out, name), "%.4000s", out);
-	one_cpu_runs_it_all(out, 4, idle);
-	free(out);
-	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 4 --workload perf --taskset %u --noise 0",
-		 hs_kernel("7.2-base"), idle);
-	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
-	snprintf(name, sizeof(name), "every sampled round trip ran on cpu%u alone", idle);
-	cr_assert(said(out, "the workload pinned") && said(out, name), "%.4000s", out);
-	cr_assert(row_cycles(out, "perf.sched-pipe.ipi", "a53") == 0 && row_cycles(out, "perf.sched-pipe.wfi-exit",
-		  "a53") == 0 && row_cycles(out, "perf.sched-pipe", "a53") == row_cycles(out, "perf.sched-pipe.waker",
-		  "a53"), "%.4000s", out);
-	free(out);
-	snprintf(args, sizeof(args), "validate %s --cpu a53 --smp 4 --workload perf --taskset %u", hs_kernel("7.2-base"),
-		 idle);
-	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
-	cr_assert(strstr(out, "perf.sched-pipe  a53  identical on 4 CPUs, 48 ops"), "%.4000s", out);
-	free(out);
+	pinned_to(idle);
 	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --workload perf --taskset 2", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 2, "%.4000s", out);
 	cr_assert(strstr(out, "--taskset 2: the machine has CPUs 0-1 (--smp 2)"), "%.4000s", out);

@@ -121,6 +121,9 @@ struct ms_options {
 	const struct ms_image *pin_from;
 	/* the paths' boot (NULL: the registry's, hotsim's own workload) */
 	const struct hs_path_set *set;
+	/* a second boot's paths, named in the list beside set's: a Debian
+	 * program's (hs_program_paths_open); NULL: none */
+	const struct hs_path_set *more;
 	/* a share of the work (compare --shard K/N): unit u = core index x
 	 * npaths + path index is measured when u mod nshards = shard - 1,
 	 * on every image; nshards 0: everything */

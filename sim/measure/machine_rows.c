@@ -222,6 +222,7 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 {
 	const struct hs_op_def *op = &d->boot.op;
 	unsigned k, nops = WARM_OPS + (o->samples ? o->samples : op->samples);
+	const struct hs_path_set *set = ms_set_of(o, d);
 	struct ms_machine_cost *mc = NULL;
 	struct ms_row *row;
 	char state[600], snap[HS_SNAPSHOT_NAME];
@@ -241,8 +242,8 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 	row = &out->rows[first];
 	hs_session_snapshot(s, snap);
 	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (snapshot %s), the workload %s, "
-		 "replayed from the point (ops %u on sampled)", hs_session_state(s, &booted), o->set ? o->set->ncpus : 1,
-		 snap, o->set && o->set->taskset ? "pinned" : "unpinned", WARM_OPS);
+		 "replayed from the point (ops %u on sampled)", hs_session_state(s, &booted), set->ncpus ? set->ncpus : 1,
+		 snap, set->taskset ? "pinned" : "unpinned", WARM_OPS);
 	if (!d->boot.point || !d->boot.machine) {
 		out->nrows = first + 1;
 		char those[200] = "";
@@ -261,7 +262,7 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		nops = HS_MACHINE_MAX_OPS;
 	if (!(mc = malloc(sizeof(*mc))))
 		return hs_fail("out of memory");
-	if (!find_point(s, d->boot.point->name, &k) && !ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state, o->set && o->set->taskset)) {
+	if (!find_point(s, d->boot.point->name, &k) && !ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state, set->taskset != 0)) {
 		free(mc);
 		return 0;
 	}

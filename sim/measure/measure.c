@@ -400,12 +400,13 @@ struct measuring {
 	struct hs_session *s;
 };
 
+/* A model per core; the session the next runs come from (one a set). */
 static int model_stage(void *ctx, const struct hs_patched *pt, struct hs_session *s)
 {
 	struct measuring *ms = ctx;
 
 	ms->s = s;
-	return (ms->m = model_for(ms->o, pt->core, pt->img)) ? 0 : -1;
+	return ms->m || (ms->m = model_for(ms->o, pt->core, pt->img)) ? 0 : -1;
 }
 
 /* A machine of more than one CPU runs each path's point as the machine */
@@ -413,7 +414,7 @@ static int cost_stage(void *ctx, const struct hs_patched *pt, struct hs_path_run
 {
 	struct measuring *ms = ctx;
 
-	if (ms->o->set && ms->o->set->ncpus > 1)
+	if (ms_set_of(ms->o, r->def)->ncpus > 1)
 		return ms_machine_rows(ms->o, pt, r->def, ms->s, ms->out);
 	return measure_path(ms->m, ms->o, pt, r, ms->out);
 }
@@ -485,7 +486,7 @@ int ms_detail(const struct hs_image *img, const struct ms_options *o, const stru
 	      const struct hs_path_def *d, enum ms_state state, struct ms_detail *out)
 {
 	struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .samples = o->samples,
-				  .set = ms_path_set(o) };
+				  .set = ms_set_of(o, d) };
 	struct hs_trace t;
 	struct hs_model *m;
 	unsigned first;

@@ -57,4 +57,13 @@ static inline const struct hs_path_set *ms_path_set(const struct ms_options *o)
 	return o->set ? o->set : &hs_path_set_builtin;
 }
 
+/* The set path d boots with: o->more's when d is one of its paths. */
+static inline const struct hs_path_set *ms_set_of(const struct ms_options *o, const struct hs_path_def *d)
+{
+	for (int i = 0; o->more && o->more->defs[i]; i++)
+		if (o->more->defs[i] == d)
+			return o->more;
+	return ms_path_set(o);
+}
+
 #endif

@@ -32,21 +32,56 @@ static void pins_of(const struct ms_image *pin_from, const struct hs_path_def *d
 	}
 }
 
-/* Every path of core c (its shard's) run from the session, each handed to
- * the run stage and freed. */
-static int runs(const struct ms_options *o, int c, const struct hs_patched *pt, struct hs_session *ses,
+/* A core's sessions: one a set its paths boot with (ms_set_of), each made
+ * when a path first needs it and handed to the state stage then. */
+struct sessions {
+	const struct hs_path_set *set[2];
+	struct hs_session *s[2];
+	int n;
+};
+
+static struct hs_session *session_for(const struct ms_options *o, const struct hs_patched *pt,
+				      const struct hs_path_set *set, const struct ms_stages *st, struct sessions *ss)
+{
+	struct hs_session *ses;
+
+	for (int i = 0; i < ss->n; i++)
+		if (ss->set[i] == set)
+			return ss->s[i];
+	if (ss->n == (int)HS_ARRAY_SIZE(ss->s) || !(ses = hs_session_new(pt, o->src, set)))
+		return NULL;
+	ss->set[ss->n] = set;
+	ss->s[ss->n++] = ses;
+	if (st->state && st->state(st->ctx, pt, ses))
+		return NULL;
+	return ses;
+}
+
+/* Every path of core c (its shard's) run from its set's session, each
+ * handed to the run stage and freed. A stage that keeps the session (the
+ * machine's rows) is handed it again when the next path's is another. */
+static int runs(const struct ms_options *o, int c, const struct hs_patched *pt, struct sessions *ss,
 		const struct ms_stages *st)
 {
+	struct hs_session *last = ss->n ? ss->s[ss->n - 1] : NULL;
 	int rc = 0;
 
 	for (int k = 0; k < o->npaths && !rc; k++) {
+		const struct hs_path_set *set = ms_set_of(o, o->paths[k]);
 		struct hs_path_pins pins;
 		struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .pins = o->pin_from ? &pins : NULL,
-					  .samples = o->samples, .set = ms_path_set(o) };
+					  .samples = o->samples, .set = set };
 		struct hs_path_run r;
+		int known = ss->n;
+		struct hs_session *ses;
 
 		if (!ms_in_shard(o, c, k))
 			continue;
+		if (!(ses = session_for(o, pt, set, st, ss)))
+			return -1;
+		if (ses != last && ss->n == known && st->state && st->state(st->ctx, pt, ses))
+			return -1;
+		last = ses;
 		pins_of(o->pin_from, o->paths[k], pt->core, &pins);
 		rc = hs_path_run(ses, o->paths[k], &ro, &r) ? -1 : st->run(st->ctx, pt, &r);
 		hs_path_run_free(&r);
@@ -54,15 +89,34 @@ static int runs(const struct ms_options *o, int c, const struct hs_patched *pt, 
 	return rc;
 }
 
-/* validate: every path of core c against QEMU's own run. */
+/* validate: every path of core c against QEMU's own run, a set's paths at
+ * a time, the results in the paths' order. */
 static int validations(const struct ms_options *o, const struct hs_patched *pt, const struct ms_stages *st)
 {
-	struct hs_validation *v = calloc((size_t)o->npaths + 1, sizeof(*v));
-	int rc;
+	const struct hs_path_set *sets[2] = { ms_path_set(o), o->more };
+	struct hs_validation *v = calloc((size_t)o->npaths + 1, sizeof(*v)), *part = NULL;
+	const struct hs_path_def **defs = calloc((size_t)o->npaths + 1, sizeof(*defs));
+	int rc = 0;
 
-	if (!v)
-		return hs_fail("out of memory");
-	rc = hs_validate(pt, ms_path_set(o), o->paths, o->npaths, v) ? -1 : st->validated(st->ctx, pt, v, o->npaths);
+	if (!v || !defs || !(part = calloc((size_t)o->npaths + 1, sizeof(*part)))) {
+		rc = hs_fail("out of memory");
+		goto out;
+	}
+	for (int s = 0; s < 2 && sets[s] && !rc; s++) {
+		int n = 0;
+
+		for (int k = 0; k < o->npaths; k++)
+			if (ms_set_of(o, o->paths[k]) == sets[s])
+				defs[n++] = o->paths[k];
+		if (n && !(rc = hs_validate(pt, sets[s], defs, n, part)))
+			for (int k = 0, i = 0; k < o->npaths; k++)
+				if (ms_set_of(o, o->paths[k]) == sets[s])
+					v[k] = part[i++];
+	}
+	rc = rc ? -1 : st->validated(st->ctx, pt, v, o->npaths);
+out:
+	free(part);
+	free(defs);
 	free(v);
 	return rc;
 }
@@ -70,21 +124,24 @@ static int validations(const struct ms_options *o, const struct hs_patched *pt, 
 int ms_walk_core(const struct hs_image *img, const struct ms_options *o, int c, const struct ms_stages *st)
 {
 	struct hs_patched *pt = hs_patch(img, o->cores[c]);
-	struct hs_session *ses = NULL;
-	int rc;
+	struct sessions ss = { .n = 0 };
+	int rc, own = 0;
 
 	if (!pt)
 		return -1;
 	rc = st->patched ? st->patched(st->ctx, pt) : 0;
 	if (!rc && st->validated)
 		rc = validations(o, pt, st);
-	if (!rc && (st->state || st->run)) {
-		ses = hs_session_new(pt, o->src, ms_path_set(o));
-		rc = !ses ? -1 : st->state ? st->state(st->ctx, pt, ses) : 0;
-	}
+	/* the set's session first, as the state stage has always had it -
+	 * unless every path is the other set's */
+	for (int k = 0; k < o->npaths; k++)
+		own |= ms_set_of(o, o->paths[k]) == ms_path_set(o);
+	if (!rc && (st->state || st->run) && (own || !o->npaths || !st->run))
+		rc = session_for(o, pt, ms_path_set(o), st, &ss) ? 0 : -1;
 	if (!rc && st->run)
-		rc = runs(o, c, pt, ses, st);
-	hs_session_free(ses);
+		rc = runs(o, c, pt, &ss, st);
+	for (int i = 0; i < ss.n; i++)
+		hs_session_free(ss.s[i]);
 	hs_patched_free(pt);
 	return rc;
 }
