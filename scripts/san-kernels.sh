@@ -72,7 +72,7 @@ san 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a53 --smp 
 san 2 state $K/7.2-base.vmlinux --cpu a53 --point nowhere
 san 0 validate $K/7.2-base.vmlinux --cpu a53 --smp 2 --path sched-pipe
 # a Debian program's boot: its archive, the library's svc, the op's end in its process
-san 0 run $K/7.2-base.vmlinux --cpu a53 --smp 2 --workload perf --noise 2
+san 0 run $K/7.2-base.vmlinux --cpu a53 --smp 2 --path sched-pipe,perf.sched-pipe --taskset 1 --noise 2
 san 0 validate $K/7.2-base.vmlinux --cpu a53 --workload perf
 san 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
 	--explain cswitch
