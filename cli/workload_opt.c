@@ -58,6 +58,14 @@ static int names_program(const char *list)
 	return 0;
 }
 
+/* --taskset with nothing of a program's to pin: hotsim's own workload, or
+ * the user's (which pins itself) */
+static int taskset_refused(const char *taskset, int users)
+{
+	return hs_fail("--taskset %s pins a program's processes (--workload perf, or its path in --path); %s", taskset,
+		       users ? "your workload pins its own (sched_setaffinity)" : "hotsim's own workload runs unpinned");
+}
+
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 {
 	const char *file = arg(argc, argv, "workload"), *taskset = arg(argc, argv, "taskset");
@@ -69,17 +77,14 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 		return -1;
 	taskset_mask = cpus;
 	if (!file)
-		return taskset && !names_program(arg(argc, argv, "path")) ?
-			hs_fail("--taskset %s pins a program's processes (--workload perf, or its path in --path); "
-				"hotsim's own workload runs unpinned", taskset) : 0;
+		return taskset && !names_program(arg(argc, argv, "path")) ? taskset_refused(taskset, 0) : 0;
 	if (!*file)
 		return hs_fail("--workload needs a FILE (C source or a static aarch64 program)");
 	/* a Debian program hotsim knows (perf), else the user's file */
 	if ((cur = hs_program_paths_open(file, hs_program_paths, cpus, &found)) || found)
 		return cur ? 0 : -1;
 	if (taskset)
-		return hs_fail("--taskset %s pins a program's processes (--workload perf); your workload pins its own "
-			       "(sched_setaffinity)", taskset);
+		return taskset_refused(taskset, 1);
 	return (cur = hs_user_paths_open(file)) ? 0 : -1;
 }
 
