@@ -65,6 +65,9 @@ const struct hs_path_set *cli_path_set(void);
  * (perf.sched-pipe): 1 and *d when name is one (its set opened, once),
  * 0 when not, -1 when its set cannot open (not fetched: hs_errmsg). */
 int cli_program_path(const char *name, const struct hs_path_def **d);
+/* The Debian program whose path name is (perf for perf.sched-pipe), else
+ * NULL: what a command taking one boot's path asks --workload for. */
+const char *cli_path_program(const char *name);
 /* The program's set those paths boot with, on a machine of smp CPUs;
  * NULL when no path list named one (ms_options.more). */
 const struct hs_path_set *cli_more_set(int smp);

@@ -169,6 +169,9 @@ static int run(void *p, char **args)
 	struct printing pr = { .o = o, .j = o->format == FORMAT_JSON ? &j : NULL };
 	int rc = HS_EXIT_OK;
 
+	if (!def && cli_path_program(args[1]))
+		return hs_fail("%.40s is %s's path, and trace replays one boot: add --workload %s", args[1],
+			       cli_path_program(args[1]), cli_path_program(args[1])), cli_error();
 	if (!def)
 		return hs_fail("unknown path '%.40s' (hotsim paths --help lists them)", args[1]), cli_error();
 	if (!(img = hs_image_open(args[0])))

@@ -109,6 +109,13 @@ int cli_program_path(const char *name, const struct hs_path_def **d)
 	return 1;
 }
 
+const char *cli_path_program(const char *name)
+{
+	const struct hs_path_def *p = program_path(name);
+
+	return p ? hs_path_program(p) : NULL;
+}
+
 const struct hs_path_set *cli_more_set(int smp)
 {
 	if (!prog)

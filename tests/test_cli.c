@@ -77,6 +77,47 @@ Test(cli, image_list_is_bounded)
 	free(out);
 }
 
+/* The command's exit status and its first line on stderr (no image is
+ * opened by what is refused here, so none is needed) */
+static int refused(const char *args, char *line, size_t len)
+{
+	char cmd[512];
+	const char *bin = getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim";
+	FILE *p;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", bin, args);
+	p = popen(cmd, "r");
+	cr_assert(p);
+	line[0] = 0;
+	cr_assert(fgets(line, (int)len, p), "%s: nothing on stderr", args);
+	st = pclose(p);
+	cr_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* What pins only a Debian program's processes, asked of anything else, and
+ * perf's path where one boot's path is taken: each one line naming what
+ * to write instead, exit 2, before any image is read. */
+Test(cli, program_options_refused_with_the_fix)
+{
+	static const struct { const char *args, *says; } c[] = {
+		{ "run nothing.elf --taskset 0", "hotsim's own workload runs unpinned" },
+		{ "run nothing.elf --taskset 0 --workload tests/workloads/two_ops.c",
+		  "your workload pins its own (sched_setaffinity)" },
+		{ "run nothing.elf --taskset 0-x", "not a CPU list" },
+		{ "trace nothing.elf perf.sched-pipe", "add --workload perf" },
+		{ "trace nothing.elf no-such-path", "unknown path 'no-such-path'" },
+	};
+	char line[400];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		cr_assert_eq(refused(c[i].args, line, sizeof(line)), 2, "%s", c[i].args);
+		cr_assert(strstr(line, c[i].says), "%s: %s", c[i].args, line);
+		cr_assert(strstr(line, "hotsim: ") == line, "%s: %s", c[i].args, line);
+	}
+}
+
 Test(cli, paths_json_and_text)
 {
 	char *out;
