@@ -45,7 +45,8 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 .SECONDARY: $(BUILD)/obj/tests/extra_registry.o
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sim/vm/workload_blob.o \
-	     $(BUILD)/obj/sim/vm/plugin_blob.o $(BUILD)/obj/sim/vm/program_blob.o
+	     $(BUILD)/obj/sim/vm/plugin_blob.o $(BUILD)/obj/sim/vm/program_blob.o \
+	     $(BUILD)/obj/sim/vm/taskset_blob.o
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libhotsim.a
@@ -120,16 +121,27 @@ define workload_rule
 endef
 $(BUILD)/workload/init: kernels/workload/init.c $(USER_SIDES) kernels/workload/user_op.h Makefile
 	$(workload_rule)
-# /user of a boot that runs a Debian program (kernels/programs/): the
-# runner that starts it and says where its library is mapped, at 4 MiB as
-# a user's workload is; embedded by program_blob.S.
-$(BUILD)/workload/program: kernels/workload/program.c Makefile
+# The boot's static helpers, each linked at $(1), away from the others'
+# addresses (an empty file without the cross compiler: hotsim then says
+# so where one is needed).
+define helper_rule
 	@mkdir -p $(dir $@)
 	@echo "  CROSS   $@"
 	@if command -v $(CROSS_CC) >/dev/null; then \
 		$(CROSS_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -Wl,--build-id=none \
-			-Wl,-Ttext-segment=0x400000 -o $@ $<; \
+			-Wl,-Ttext-segment=$(1) -o $@ $<; \
 	else : > $@; fi
+endef
+# /user of a boot that runs a Debian program (kernels/programs/): the
+# runner that starts it and says where its library is mapped, at 4 MiB as
+# a user's workload is; embedded by program_blob.S.
+$(BUILD)/workload/program: kernels/workload/program.c Makefile
+	$(call helper_rule,0x400000)
+# /taskset of a pinned boot (--taskset): pins itself, then executes /init;
+# at 512 MiB, away from /init's and /user's addresses; embedded by
+# taskset_blob.S.
+$(BUILD)/workload/taskset: kernels/workload/taskset.c Makefile
+	$(call helper_rule,0x20000000)
 # hotsim-extra's: the same with the throwaway path's user side
 $(BUILD)/workload/init-extra: kernels/workload/init.c $(USER_SIDES) tests/extra_registry.c \
 			      kernels/workload/user_op.h Makefile
@@ -171,6 +183,10 @@ $(BUILD)/obj/sim/vm/program_blob.o: sim/vm/program_blob.S $(BUILD)/workload/prog
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	@$(CC) -c -DHS_RUNNER='"$(BUILD)/workload/program"' -o $@ $<
+$(BUILD)/obj/sim/vm/taskset_blob.o: sim/vm/taskset_blob.S $(BUILD)/workload/taskset
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(CC) -c -DHS_TASKSET='"$(BUILD)/workload/taskset"' -o $@ $<
 # linked before the library, it is the one hotsim-extra embeds (the
 # library's own blob is then never pulled in)
 $(BUILD)/obj/tests/workload_blob_extra.o: sim/vm/workload_blob.S $(BUILD)/workload/init-extra

@@ -56,8 +56,8 @@ int cli_error(void);
 #define CLI_WORKLOAD_HELP "your workload: C source or a static aarch64 program marking ops (rows user.NAME); " \
 	"or perf: Debian's `perf bench sched pipe` itself (rows perf.NAME)"
 /* --taskset's, the same way (read with --workload) */
-#define CLI_TASKSET_HELP "perf's processes (--workload perf, or perf.sched-pipe in --path) pinned to these " \
-	"CPUs as taskset -c pins them (0, 0,2, 0-1; default unpinned)"
+#define CLI_TASKSET_HELP "the workload's processes (hotsim's own, yours or perf's) pinned to these CPUs as " \
+	"taskset -c pins them: a boot of its own (0, 0,2, 0-1; default unpinned)"
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
 void cli_workload_done(void);
 const struct hs_path_set *cli_path_set(void);

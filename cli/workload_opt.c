@@ -5,13 +5,14 @@
  * it changes which paths --path, --explain and the default list name: with
  * a workload, the paths are its user.NAME operations - the boot runs the
  * user's program, not hotsim's own workload - and only those. --taskset
- * comes with it: it pins a program's processes as `taskset -c` does, and
- * that is the program's boot (its snapshot), not a way of replaying it.
+ * pins the workload's processes, whichever it is, as `taskset -c` does:
+ * that is a boot of its own (its snapshot), not a way of replaying one.
  * Without --workload a path list may name a program's path beside
  * hotsim's own (--path sched-pipe,perf.sched-pipe): the program's set is
  * opened then, and the library boots it beside the registry's
  * (ms_options.more).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -22,6 +23,7 @@ static struct hs_user_paths *cur;	/* --workload's */
 static struct hs_user_paths *prog;	/* a program's, its path named without --workload */
 static struct hs_path_set prog_set;	/* prog's, with the machine's CPUs */
 static uint64_t taskset_mask;
+static struct hs_path_set builtin;	/* the registry's, pinned as --taskset says */
 
 /* The value of option --NAME in argv, or NULL. */
 static const char *arg(int argc, char **argv, const char *name)
@@ -46,26 +48,6 @@ static const struct hs_path_def *program_path(const char *name)
 	return NULL;
 }
 
-/* Does the --path list name a program's path? */
-static int names_program(const char *list)
-{
-	char buf[256];
-
-	snprintf(buf, sizeof(buf), "%s", list ? list : "");
-	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
-		if (program_path(t))
-			return 1;
-	return 0;
-}
-
-/* --taskset with nothing of a program's to pin: hotsim's own workload, or
- * the user's (which pins itself) */
-static int taskset_refused(const char *taskset, int users)
-{
-	return hs_fail("--taskset %s pins a program's processes (--workload perf, or its path in --path); %s", taskset,
-		       users ? "your workload pins its own (sched_setaffinity)" : "hotsim's own workload runs unpinned");
-}
-
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 {
 	const char *file = arg(argc, argv, "workload"), *taskset = arg(argc, argv, "taskset");
@@ -73,19 +55,24 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 	int found;
 
 	(void)c;
-	if (taskset && hs_cpulist_parse(taskset, &cpus))
+	/* a CPU the machine lacks is known before any image is read */
+	if (taskset && (hs_cpulist_parse(taskset, &cpus) ||
+			hs_cpulist_fits(cpus, arg(argc, argv, "smp") ? (unsigned)atoi(arg(argc, argv, "smp")) : 1)))
 		return -1;
 	taskset_mask = cpus;
+	builtin = hs_path_set_builtin;
+	builtin.taskset = cpus;
 	if (!file)
-		return taskset && !names_program(arg(argc, argv, "path")) ? taskset_refused(taskset, 0) : 0;
+		return 0;
 	if (!*file)
 		return hs_fail("--workload needs a FILE (C source or a static aarch64 program)");
 	/* a Debian program hotsim knows (perf), else the user's file */
 	if ((cur = hs_program_paths_open(file, hs_program_paths, cpus, &found)) || found)
 		return cur ? 0 : -1;
-	if (taskset)
-		return taskset_refused(taskset, 1);
-	return (cur = hs_user_paths_open(file)) ? 0 : -1;
+	if (!(cur = hs_user_paths_open(file)))
+		return -1;
+	cur->set.taskset = cpus;
+	return 0;
 }
 
 void cli_workload_done(void)
@@ -127,7 +114,7 @@ const struct hs_path_set *cli_more_set(int smp)
 
 const struct hs_path_set *cli_path_set(void)
 {
-	return cur ? &cur->set : &hs_path_set_builtin;
+	return cur ? &cur->set : builtin.defs ? &builtin : &hs_path_set_builtin;
 }
 
 void cli_walk_options(struct ms_options *m, const struct opt_cpus *cpus, const struct opt_paths *paths,

@@ -1768,33 +1768,63 @@ Test(smp, an_op_is_one_pass_however_turns_fall, .timeout = 900)
 	free(out);
 }
 
-/* perf pinned to CPU cpu of 4 (--taskset): cpu runs every op whole, the
- * rows and the state say so, and every CPU's stream is QEMU's. */
-static void pinned_to(unsigned cpu)
+/* A workload pinned to CPU cpu of 4 (--taskset; wl "--workload perf", or
+ * "" for hotsim's own): cpu runs every op of path whole, the rows and the
+ * state say so, and every CPU's stream is QEMU's. */
+static void pinned_to(const char *wl, const char *point, const char *path, unsigned cpu)
 {
 	char args[600], name[80], *out;
 
-	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 4 --workload perf --taskset %u --point perf-pipe --ops 6",
-		 hs_kernel("7.2-base"), cpu);
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 4 %s --taskset %u --point %s --ops 6",
+		 hs_kernel("7.2-base"), wl, cpu, point);
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	snprintf(name, sizeof(name), "under taskset -c %u", cpu);
 	cr_assert(strstr(out, name), "%.4000s", out);
 	one_cpu_runs_it_all(out, 4, cpu);
 	free(out);
-	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 4 --workload perf --taskset %u --noise 0",
-		 hs_kernel("7.2-base"), cpu);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 4 %s --taskset %u --path %s --noise 0",
+		 hs_kernel("7.2-base"), wl, cpu, path);
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	snprintf(name, sizeof(name), "every sampled round trip ran on cpu%u alone", cpu);
 	cr_assert(said(out, "the workload pinned") && said(out, name), "%.4000s", out);
-	cr_assert(row_cycles(out, "perf.sched-pipe.ipi", "a53") == 0 && row_cycles(out, "perf.sched-pipe.wfi-exit",
-		  "a53") == 0 && row_cycles(out, "perf.sched-pipe", "a53") == row_cycles(out, "perf.sched-pipe.waker",
-		  "a53"), "%.4000s", out);
+	snprintf(name, sizeof(name), "%s.ipi", path);
+	cr_assert(row_cycles(out, name, "a53") == 0, "%.4000s", out);
+	snprintf(name, sizeof(name), "%s.wfi-exit", path);
+	cr_assert(row_cycles(out, name, "a53") == 0, "%.4000s", out);
+	snprintf(name, sizeof(name), "%s.waker", path);
+	cr_assert(row_cycles(out, path, "a53") == row_cycles(out, name, "a53"), "%.4000s", out);
 	free(out);
-	snprintf(args, sizeof(args), "validate %s --cpu a53 --smp 4 --workload perf --taskset %u", hs_kernel("7.2-base"),
-		 cpu);
+	snprintf(args, sizeof(args), "validate %s --cpu a53 --smp 4 %s --taskset %u --path %s", hs_kernel("7.2-base"),
+		 wl, cpu, path);
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
-	cr_assert(strstr(out, "perf.sched-pipe  a53  identical on 4 CPUs, 48 ops"), "%.4000s", out);
+	snprintf(name, sizeof(name), "%-16s a53  identical on 4 CPUs, 48 ops", path);
+	cr_assert(strstr(out, name), "%.4000s", out);
 	free(out);
+}
+
+/*
+ * hotsim's own workload pinned as `taskset -c 3 ./bench` pins a benchmark:
+ * the kernel starts /taskset, which pins itself and executes /init, so
+ * both sides of the round trip inherit CPU 3, which then runs each op
+ * whole. Unpinned, the same machine's boot is another snapshot: the pin
+ * is part of the boot, not of its replay.
+ */
+Test(smp, hotsims_own_workload_pinned, .timeout = 900)
+{
+	char args[600], *pinned, *free_;
+	const char *a, *b;
+
+	not_under_sanitizers();
+	pinned_to("", "pipe", "sched-pipe", 3);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 4 --taskset 3 --path sched-pipe", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &pinned), 0, "%.4000s", pinned);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 4 --path sched-pipe", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &free_), 0, "%.4000s", free_);
+	cr_assert((a = strstr(pinned, "(snapshot ")) && (b = strstr(free_, "(snapshot ")) && strncmp(a, b, 18),
+		  "%.3000s\n%.3000s", pinned, free_);
+	cr_assert(said(free_, "the workload unpinned") && !said(free_, "under taskset"), "%.4000s", free_);
+	free(pinned);
+	free(free_);
 }
 
 /*
@@ -1882,7 +1912,7 @@ Test(smp, perf_bench_sched_pipe_itself, .timeout = 900)
 		cr_assert(said(out, "unpinned, the kernel kept both processes there"), "%.4000s", out);
 	}
 	free(out);
-	pinned_to(idle);
+	pinned_to("--workload perf", "perf-pipe", "perf.sched-pipe", idle);
 	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --workload perf --taskset 2", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 2, "%.4000s", out);
 	cr_assert(strstr(out, "--taskset 2: the machine has CPUs 0-1 (--smp 2)"), "%.4000s", out);

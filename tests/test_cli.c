@@ -96,16 +96,15 @@ static int refused(const char *args, char *line, size_t len)
 	return WEXITSTATUS(st);
 }
 
-/* What pins only a Debian program's processes, asked of anything else, and
- * perf's path where one boot's path is taken: each one line naming what
- * to write instead, exit 2, before any image is read. */
-Test(cli, program_options_refused_with_the_fix)
+/* A CPU list taskset would not take or the machine lacks, and perf's path
+ * where one boot's path is taken: each one line naming what to write
+ * instead, exit 2, before any image is read. */
+Test(cli, taskset_and_program_paths_refused_with_the_fix)
 {
 	static const struct { const char *args, *says; } c[] = {
-		{ "run nothing.elf --taskset 0", "hotsim's own workload runs unpinned" },
-		{ "run nothing.elf --taskset 0 --workload tests/workloads/two_ops.c",
-		  "your workload pins its own (sched_setaffinity)" },
 		{ "run nothing.elf --taskset 0-x", "not a CPU list" },
+		{ "run nothing.elf --smp 2 --taskset 1-2", "--taskset 1-2: the machine has CPUs 0-1 (--smp 2)" },
+		{ "run nothing.elf --taskset 1", "--taskset 1: the machine has CPU 0 (one CPU)" },
 		{ "trace nothing.elf perf.sched-pipe", "add --workload perf" },
 		{ "trace nothing.elf no-such-path", "unknown path 'no-such-path'" },
 	};

@@ -5,11 +5,9 @@
  * a user's own workload.
  *
  * /program says what to run: its first line is the shared library whose
- * code holds the path's site (libc.so.6: the svc of write()), the second
- * the CPUs the program may run on as a hex mask (0: unpinned; else what
- * `taskset` does - the affinity set in the child, then the exec, so every
- * process the program forks inherits it), the rest the program's argv, a
- * line each. This runner starts the program with stdout
+ * code holds the path's site (libc.so.6: the svc of write()), the rest the
+ * program's argv, a line each (pinned, the runner already is, and every
+ * process it starts inherits that: taskset.c). This runner starts the program with stdout
  * and stderr on /dev/zero (the console stays quiet while the replay
  * samples: it has no UART), lets it run WARM_MS of guest time - the
  * program's own loop warms the kernel - and then stops at hs_at_program
@@ -20,7 +18,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,29 +62,10 @@ static unsigned long lib_base(long pid, const char *lib)
 	return base;
 }
 
-/* The child's affinity, as `taskset MASK` sets it: 0 done (or unpinned). */
-static int pin(unsigned long mask)
-{
-	char msg[120];
-	cpu_set_t set;
-
-	if (!mask)
-		return 0;
-	CPU_ZERO(&set);
-	for (unsigned c = 0; c < 64; c++)
-		if (mask >> c & 1)
-			CPU_SET(c, &set);
-	if (!sched_setaffinity(0, sizeof(set), &set))
-		return 0;
-	snprintf(msg, sizeof(msg), "HOTSIM program: sched_setaffinity(0x%lx): %s\n", mask, strerror(errno));
-	say(msg);
-	return -1;
-}
-
 int main(void)
 {
 	static char spec[2048];
-	char *argv[MAX_ARGS + 1], *lib, *cpus, msg[160];
+	char *argv[MAX_ARGS + 1], *lib, msg[160];
 	struct timespec ms = { 0, 1000 * 1000 };
 	unsigned long base = 0;
 	int fd = open("/program", O_RDONLY), n = 0, status;
@@ -100,20 +78,17 @@ int main(void)
 	}
 	spec[len] = 0;
 	lib = strtok(spec, "\n");
-	cpus = strtok(NULL, "\n");
 	for (char *a = strtok(NULL, "\n"); a && n < MAX_ARGS; a = strtok(NULL, "\n"))
 		argv[n++] = a;
 	argv[n] = NULL;
-	if (!lib || !cpus || !n) {
-		say("HOTSIM program: /program names no library, CPUs or program\n");
+	if (!lib || !n) {
+		say("HOTSIM program: /program names no library or program\n");
 		return 1;
 	}
 	if ((pid = fork()) == 0) {
 		char *envp[] = { "PATH=/usr/bin:/bin", "HOME=/", NULL };
 		int z = open("/dev/zero", O_WRONLY);
 
-		if (pin(strtoul(cpus, NULL, 16)))
-			_exit(126);
 		dup2(z, 1);
 		dup2(z, 2);
 		execve(argv[0], argv, envp);

@@ -42,6 +42,18 @@ bad:
 	return hs_fail("--taskset %s: not a CPU list (taskset -c's: 0, 0,2 or 0-3; CPUs 0 to 63)", list);
 }
 
+int hs_cpulist_fits(uint64_t mask, unsigned ncpus)
+{
+	char list[200], has[48] = "CPU 0 (one CPU";
+
+	if (!(mask >> (ncpus > 1 ? ncpus : 1)))
+		return 0;
+	if (ncpus > 1)
+		snprintf(has, sizeof(has), "CPUs 0-%u (--smp %u", ncpus - 1, ncpus);
+	hs_cpulist_format(mask, list, sizeof(list));
+	return hs_fail("--taskset %s: the machine has %s)", list, has);
+}
+
 void hs_cpulist_format(uint64_t mask, char *buf, size_t len)
 {
 	size_t n = 0;

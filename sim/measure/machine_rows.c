@@ -241,9 +241,10 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 	}
 	row = &out->rows[first];
 	hs_session_snapshot(s, snap);
-	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (snapshot %s), the workload %s, "
+	/* no snapshot: the machine did not boot (its row says why) */
+	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (%s%s), the workload %s, "
 		 "replayed from the point (ops %u on sampled)", hs_session_state(s, &booted), set->ncpus ? set->ncpus : 1,
-		 snap, set->taskset ? "pinned" : "unpinned", WARM_OPS);
+		 snap[0] ? "snapshot " : "not booted", snap, set->taskset ? "pinned" : "unpinned", WARM_OPS);
 	if (!d->boot.point || !d->boot.machine) {
 		out->nrows = first + 1;
 		char those[200] = "";

@@ -91,6 +91,7 @@ static void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *
 	out->n = n;
 	out->wl = set->wl;
 	out->ncpus = set->ncpus;
+	out->taskset = set->taskset;
 }
 
 /* The points of set, the checks before a boot; the snapshot is the
@@ -113,6 +114,8 @@ static int begin(struct hs_boot_state *b, const struct hs_patched *pt, const str
 /* The snapshot loaded: the runner over it, with the core's overlay. */
 static int finish(struct hs_boot_state *b, const struct hs_patched *pt)
 {
+	char cpus[64];
+
 	b->loaded = 1;
 	if (!(b->r = hs_runner_booted(pt->img, &b->snap, pt->core)) || hs_boot_overlay(b, pt) || hs_bt_seal(b->r))
 		return -1;
@@ -122,14 +125,14 @@ static int finish(struct hs_boot_state *b, const struct hs_patched *pt)
 	snprintf(b->desc, sizeof(b->desc), "booted under QEMU %.*s on %s; %s patching overlaid: %u bytes",
 		 v ? (int)strcspn(v + 8, " ") : 0, v ? v + 8 : "", pt->core->boot_cpu, pt->core->name,
 		 b->overlay_bytes);
-	/* a Debian program's boot: which build of it ran */
-	if (b->set->wl && b->set->wl->prog) {
-		char cpus[64];
-
-		hs_cpulist_format(b->set->wl->cpus, cpus, sizeof(cpus));
+	/* a Debian program's boot: which build of it ran; pinned, how */
+	hs_cpulist_format(b->set->taskset, cpus, sizeof(cpus));
+	if (b->set->wl && b->set->wl->prog)
 		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc), "; running %s from %s%s%s",
 			 b->set->wl->prog->name, b->set->wl->file, cpus[0] ? " under taskset -c " : "", cpus);
-	}
+	else if (cpus[0])
+		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc),
+			 "; the workload under taskset -c %s", cpus);
 	b->ok = 1;
 	return 0;
 }

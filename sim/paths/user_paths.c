@@ -110,7 +110,7 @@ struct hs_user_paths *hs_program_paths_open(const char *name, const struct hs_pa
 			p = defs[i]->boot.point->program;
 			u->list[u->n++] = defs[i];
 		}
-	if (!p || hs_program_load(p, cpus, u->wl)) {
+	if (!p || hs_program_load(p, u->wl)) {
 		*found = !!p;
 		hs_user_paths_close(u);
 		return NULL;

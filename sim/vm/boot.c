@@ -214,14 +214,27 @@ static int take_ram(struct hs_qemu *q, const struct hs_vm_boot *b, uint64_t size
 	return rc;
 }
 
-static int write_inputs(const struct hs_image *img, const char *dir, const struct hs_workload *wl,
-			char *kernel, char *initrd, size_t len)
+static int write_inputs(const struct hs_image *img, const struct hs_vm_boot *b, char *kernel, char *initrd,
+			size_t len)
 {
-	snprintf(kernel, len, "%s/Image", dir);
-	snprintf(initrd, len, "%s/initramfs.cpio", dir);
+	snprintf(kernel, len, "%s/Image", b->dir);
+	snprintf(initrd, len, "%s/initramfs.cpio", b->dir);
 	if (hs_vm_write_flat_image(img, kernel))
 		return -1;
-	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size, wl);
+	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size, b->wl, b->taskset != 0);
+}
+
+/* A kernel that ignores -initrd gets the same files in its own rootfs. */
+static int plant_files(struct hs_qemu *q, const struct hs_vm_ends *ends, const struct hs_vm_boot *b)
+{
+	struct hs_vm_file files[3] = { { "/init", hs_workload_elf, hs_workload_elf_size } };
+	unsigned n = 1;
+
+	if (b->wl)
+		files[n++] = (struct hs_vm_file){ "/user", b->wl->elf, b->wl->size };
+	if (b->taskset)
+		files[n++] = (struct hs_vm_file){ "/taskset", hs_taskset_elf, hs_taskset_elf_size };
+	return hs_vm_plant(q, ends, files, n, b->timeout_s);
 }
 
 /* Take the point the guest stopped at as the next one (index
@@ -478,17 +491,12 @@ static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, const stru
 	return rc;
 }
 
-/* A program pinned to a CPU the machine lacks: -1 naming both. */
-static int taskset_beyond(const struct hs_vm_boot *b)
+int hs_vm_taskset_fits(unsigned ncpus, uint64_t taskset)
 {
-	char list[200], has[32] = "CPU 0 (one CPU";
-
-	if (!b->wl || !(b->wl->cpus >> (b->ncpus > 1 ? b->ncpus : 1)))
-		return 0;
-	if (b->ncpus > 1)
-		snprintf(has, sizeof(has), "CPUs 0-%u (--smp %u", b->ncpus - 1, b->ncpus);
-	hs_cpulist_format(b->wl->cpus, list, sizeof(list));
-	return hs_fail("--taskset %s: the machine has %s)", list, has);
+	if (taskset && !hs_taskset_elf_size)
+		return hs_fail("this hotsim was built without /taskset (apt-get install gcc-aarch64-linux-gnu, "
+			       "then make)");
+	return hs_cpulist_fits(taskset, ncpus);
 }
 
 int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s)
@@ -524,7 +532,7 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	}
 	if (b->ncpus > HS_SNAP_MAX_CPUS)
 		return hs_fail("%u CPUs (1 to %u)", b->ncpus, HS_SNAP_MAX_CPUS);
-	if (taskset_beyond(b))
+	if (hs_vm_taskset_fits(b->ncpus, b->taskset))
 		return -1;
 	/* one CPU is the point's own registers; more keep every CPU */
 	s->h.ncpus = b->ncpus > 1 ? b->ncpus : 0;
@@ -534,7 +542,7 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 		s->pts = NULL;
 		return hs_fail("out of memory for the snapshot");
 	}
-	if (write_inputs(img, b->dir, b->wl, kernel, initrd, sizeof(kernel)))
+	if (write_inputs(img, b, kernel, initrd, sizeof(kernel)))
 		goto fail;
 	cfg.cpu = b->cpu;
 	cfg.mem_mb = b->mem_mb;
@@ -550,13 +558,8 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	if (!rc && !hs_sym_exact(img, "initrd_start") && b->wl && b->wl->prog)
 		rc = hs_fail("this kernel has no initramfs support (no initrd_start): %s's libraries "
 			     "cannot come with it", b->wl->prog->name);
-	else if (!rc && !hs_sym_exact(img, "initrd_start")) {	/* it ignores -initrd (plant.c) */
-		struct hs_vm_file files[2] = { { "/init", hs_workload_elf, hs_workload_elf_size } };
-
-		if (b->wl)
-			files[1] = (struct hs_vm_file){ "/user", b->wl->elf, b->wl->size };
-		rc = hs_vm_plant(&q, &ends, files, b->wl ? 2 : 1, b->timeout_s);
-	}
+	else if (!rc && !hs_sym_exact(img, "initrd_start"))	/* it ignores -initrd (plant.c) */
+		rc = plant_files(&q, &ends, b);
 	if (!rc)
 		rc = walk_points(&q, b, &ends, s, sites);
 	hs_qemu_stop(&q);

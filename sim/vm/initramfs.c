@@ -2,7 +2,8 @@
  * initramfs.c - the initramfs hotsim boots a kernel with: an uncompressed
  * cpio in the "newc" format (Documentation/driver-api/early-userspace/
  * buffer-format.rst) holding /dev/console, /dev/zero and /init (and a user's
- * or a program's /user; a program's archive after it). Written here, so no
+ * or a program's /user; a program's archive after it; a pinned boot's
+ * /taskset). Written here, so no
  * cpio tool and no mknod (root) is needed, and byte-identical every time
  * (mtime 0, fixed inode numbers).
  */
@@ -32,7 +33,8 @@ static int entry(FILE *f, unsigned ino, unsigned mode, unsigned rdev_major, unsi
 	return 0;
 }
 
-int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_workload *wl)
+int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_workload *wl,
+			  int taskset)
 {
 	FILE *f = fopen(path, "wb");
 	int rc;
@@ -45,6 +47,7 @@ int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, 
 	     entry(f, 4, 0100755, 0, 0, "init", init, init_size) ||
 	     (wl && entry(f, 5, 0100755, 0, 0, "user", wl->elf, wl->size)) ||
 	     (wl && wl->prog && entry(f, 7, 0100644, 0, 0, "program", wl->spec, strlen(wl->spec))) ||
+	     (taskset && entry(f, 8, 0100755, 0, 0, "taskset", hs_taskset_elf, hs_taskset_elf_size)) ||
 	     entry(f, 6, 0, 0, 0, "TRAILER!!!", NULL, 0) ||
 	     /* the kernel unpacks one archive after another */
 	     (wl && wl->prog && fwrite(wl->archive, 1, wl->archive_size, f) != wl->archive_size);

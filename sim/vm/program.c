@@ -43,7 +43,7 @@ static int find_archive(const struct hs_program *p, char *path, size_t len)
 	return 0;
 }
 
-int hs_program_load(const struct hs_program *p, uint64_t cpus, struct hs_workload *w)
+int hs_program_load(const struct hs_program *p, struct hs_workload *w)
 {
 	char path[800];
 	const char *lib = strrchr(p->lib, '/'), *base;
@@ -62,9 +62,8 @@ int hs_program_load(const struct hs_program *p, uint64_t cpus, struct hs_workloa
 	memcpy(w->elf, hs_program_runner, hs_program_runner_size);
 	w->size = hs_program_runner_size;
 	w->prog = p;
-	w->cpus = cpus;
-	/* the library's file name, the CPUs, then argv, a line each */
-	n = (size_t)snprintf(w->spec, sizeof(w->spec), "%s\n%llx\n", lib ? lib + 1 : p->lib, (unsigned long long)cpus);
+	/* the library's file name, then argv, a line each */
+	n = (size_t)snprintf(w->spec, sizeof(w->spec), "%s\n", lib ? lib + 1 : p->lib);
 	for (unsigned i = 0; p->argv[i] && n < sizeof(w->spec); i++)
 		n += (size_t)snprintf(w->spec + n, sizeof(w->spec) - n, "%s\n", p->argv[i]);
 	base = strrchr(path, '/') + 1;

@@ -164,11 +164,16 @@ static void sweep(const char *dir)
 
 /* The kernel command line. HOTSIM_BOOT_APPEND: extra arguments (tests
  * boot a kernel that panics this way); part of the cache key. */
-static const char *full_append(char *buf, size_t len)
+static const char *full_append(char *buf, size_t len, uint64_t taskset)
 {
 	const char *extra = getenv("HOTSIM_BOOT_APPEND");
+	size_t n = (size_t)snprintf(buf, len, "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
 
-	snprintf(buf, len, "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
+	/* pinned: the kernel starts /taskset, which pins itself to the CPUs
+	 * and executes /init; the mask reaches it as an environment variable,
+	 * as every parameter the kernel does not know reaches init */
+	if (taskset && n < len)
+		snprintf(buf + n, len - n, " rdinit=/taskset hotsim_cpus=%llx", (unsigned long long)taskset);
 	return buf;
 }
 
@@ -181,7 +186,8 @@ static unsigned boot_timeout(void)
 }
 
 /* The boot every snapshot of this recipe gets. */
-static int boot_params(const struct hs_core *core, struct hs_vm_boot *b, char *append, size_t len)
+static int boot_params(const struct hs_core *core, const struct hs_vm_points *pts, struct hs_vm_boot *b,
+		       char *append, size_t len)
 {
 	if (!core->boot_cpu)
 		return hs_fail("no QEMU CPU is chosen for %s", core->name);
@@ -191,7 +197,12 @@ static int boot_params(const struct hs_core *core, struct hs_vm_boot *b, char *a
 	b->timeout_s = boot_timeout();
 	b->midr = core->boot.midr;
 	b->whole_ram = getenv("HOTSIM_RAM_WHOLE") != NULL;
-	b->append = full_append(append, len);
+	b->append = full_append(append, len, pts->taskset);
+	b->points = pts->v;
+	b->npoints = pts->n;
+	b->wl = pts->wl;
+	b->ncpus = pts->ncpus;
+	b->taskset = pts->taskset;
 	return 0;
 }
 
@@ -201,12 +212,8 @@ int hs_vm_boot_keep(const struct hs_image *img, const struct hs_core *core, cons
 	struct hs_vm_boot b;
 	char append[512];
 
-	if (boot_params(core, &b, append, sizeof(append)))
+	if (boot_params(core, pts, &b, append, sizeof(append)))
 		return -1;
-	b.points = pts->v;
-	b.npoints = pts->n;
-	b.wl = pts->wl;
-	b.ncpus = pts->ncpus;
 	b.dir = dir;
 	b.keep_dir = dir;
 	return hs_vm_boot_image(img, &b, s);
@@ -221,12 +228,8 @@ static int boot_into(const struct hs_image *img, const struct hs_core *core, con
 	struct hs_snap s;
 	int rc;
 
-	if (boot_params(core, &b, append, sizeof(append)))
+	if (boot_params(core, pts, &b, append, sizeof(append)))
 		return -1;
-	b.points = pts->v;
-	b.npoints = pts->n;
-	b.wl = pts->wl;
-	b.ncpus = pts->ncpus;
 	snprintf(scratch, sizeof(scratch), "%s/boot-%d-XXXXXX", dir, (int)getpid());
 	if (!mkdtemp(scratch))
 		return hs_fail("%s: cannot create: %s", scratch, strerror(errno));
@@ -266,8 +269,8 @@ static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
  * What the key holds besides the image and the CPU (the file's name):
  * QEMU's version, the workload, the recipe number, QEMU's machine options
  * and the whole kernel command line as a cache boot gets them, the RAM
- * size, the points and, for a machine, that they are taken with the
- * other CPUs idle (boot.c). A snapshot taken with other QEMU options or
+ * size, /taskset when pinned, the points and, for a machine, that they
+ * are taken with the other CPUs idle (boot.c). A snapshot taken with other QEMU options or
  * another command line has another key, whether or not the recipe number
  * (bumped by hand) was: a cache shared by branches never hands one the
  * other's boot.
@@ -278,8 +281,11 @@ static uint64_t boot_key(const struct hs_vm_points *pts, const char *qemu)
 	uint64_t key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id(pts->wl) + SNAP_RECIPE);
 
 	snprintf(recipe, sizeof(recipe), "%s|%s|%u%s", hs_qemu_recipe(machine, sizeof(machine), pts->ncpus <= 1, pts->ncpus),
-		 full_append(append, sizeof(append)), MEM_MB, pts->ncpus > 1 ? "|points with the other CPUs idle" : "");
+		 full_append(append, sizeof(append), pts->taskset), MEM_MB, pts->ncpus > 1 ? "|points with the other CPUs idle" : "");
 	key = hs_snap_hash(recipe, strlen(recipe), key);
+	/* pinned: /taskset runs first */
+	if (pts->taskset)
+		key = hs_snap_hash(hs_taskset_elf, hs_taskset_elf_size, key);
 	return points_key(pts, key);
 }
 
@@ -292,7 +298,7 @@ int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const
 	int fd, rc;
 
 	*booted = 0;
-	if (qemu_version(qemu, sizeof(qemu)))
+	if (hs_vm_taskset_fits(pts->ncpus, pts->taskset) || qemu_version(qemu, sizeof(qemu)))
 		return -1;
 	image_id(img, id, sizeof(id));
 	key = boot_key(pts, qemu);

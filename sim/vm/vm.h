@@ -25,9 +25,11 @@ int hs_vm_write_flat_image(const struct hs_image *img, const char *path);
 
 /* A newc cpio with /dev/console, /dev/zero, /init = the given program and,
  * with wl, /user = its program; a Debian program's boot has /program (what
- * the runner starts) and the program's own archive after it. */
+ * the runner starts) and the program's own archive after it; a pinned
+ * boot's has /taskset too. */
 struct hs_workload;
-int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_workload *wl);
+int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_workload *wl,
+			  int taskset);
 
 /* A file of the workload's root filesystem. */
 struct hs_vm_file {
@@ -80,7 +82,6 @@ struct hs_workload {
 	const struct hs_program *prog;
 	unsigned char *archive;
 	size_t archive_size;
-	uint64_t cpus;			/* the CPUs it is pinned to (taskset's mask), 0: unpinned */
 	char spec[512];
 };
 /* Load FILE: a static aarch64 ELF as it is, or C source compiled with the
@@ -96,10 +97,12 @@ extern const unsigned char hs_program_runner[];
 extern const size_t hs_program_runner_size;
 /* A program's boot: w gets the runner, the program's archive from the
  * cache (the newest version kernels/programs/fetch.sh stored) and its
- * spec, the program pinned to the CPUs of mask cpus as `taskset` pins it
- * (0: unpinned); -1 with a one-line reason (not fetched: the command that
- * does). */
-int hs_program_load(const struct hs_program *p, uint64_t cpus, struct hs_workload *w);
+ * spec; -1 with a one-line reason (not fetched: the command that does). */
+int hs_program_load(const struct hs_program *p, struct hs_workload *w);
+/* /taskset (kernels/workload/taskset.c), built for aarch64 and embedded:
+ * a pinned boot starts it instead of /init (initramfs.c, snapcache.c). */
+extern const unsigned char hs_taskset_elf[];
+extern const size_t hs_taskset_elf_size;
 /* The offset from the library's base of the first svc in its function fn
  * (the archive's copy of the library, program.h); -1 if it has none. */
 int hs_program_svc(const struct hs_workload *w, const char *fn, uint64_t *off);
@@ -284,12 +287,17 @@ struct hs_vm_boot {
 	unsigned npoints;
 	const struct hs_workload *wl;		/* /user, or NULL */
 	unsigned ncpus;				/* the machine's CPUs (0: one) */
+	uint64_t taskset;			/* the CPUs /init and all it starts are
+						 * pinned to (taskset's mask), 0: unpinned */
 };
 
 /* Boot img and snapshot every point (boot.c). -2 with hs_errmsg() when the
  * guest itself did not get there (it panicked, halted or hung: the
  * kernel's reason, how far it got), -1 for anything else (QEMU, files). */
 int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s);
+/* 0 when a machine of ncpus CPUs has every CPU of the mask taskset (and
+ * hotsim has its /taskset); else -1 naming both. */
+int hs_vm_taskset_fits(unsigned ncpus, uint64_t taskset);
 
 /*
  * The snapshot of img on a QEMU CPU at the given points: loaded from the
@@ -304,6 +312,7 @@ struct hs_vm_points {
 	unsigned n;
 	const struct hs_workload *wl;	/* a user workload to run, or NULL */
 	unsigned ncpus;			/* the machine's CPUs (0: one) */
+	uint64_t taskset;		/* the workload's CPUs (hs_vm_boot.taskset) */
 };
 int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		   struct hs_snap *s, int *booted);
