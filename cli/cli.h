@@ -85,4 +85,24 @@ int cli_check_params(const struct opt_params *p, const struct opt_cpus *cpus);
 void cli_walk_options(struct ms_options *m, const struct opt_cpus *cpus, const struct opt_paths *paths,
 		      enum hs_state_source src);
 
+/* trace: record i of a stream as a line (index, address, where, the
+ * instruction, its data address, its marks), and as a JSON object */
+struct json;
+struct hs_trace;
+void cli_trace_line(const struct hs_image *img, const struct hs_trace *tr, size_t i);
+void cli_trace_json(struct json *j, const struct hs_image *img, const struct hs_trace *tr, size_t i);
+/* trace --smp N (trace_machine.c): path d's round trip on a machine of
+ * smp CPUs, every CPU's stream of operation op (-1: the warm-up and the
+ * first sample), at most limit records a CPU an operation; json NULL:
+ * text. */
+struct cli_machine_trace {
+	const struct hs_path_def *d;
+	unsigned smp;
+	long op, limit;
+	struct json *json;
+};
+int cli_trace_machine(const struct hs_image *img, const struct opt_cpus *cpus, const struct cli_machine_trace *t);
+/* 0 when path d is a round trip a machine replays, else -1 naming those */
+int cli_machine_path(const struct hs_path_def *d);
+
 #endif

@@ -106,12 +106,10 @@ static void json_point(struct json *j, const struct printing *p, const struct hs
 	json_end_arr(j);
 }
 
-/* The first operation past the warm-up: op 0 takes the point's tick (on
- * more than one CPU op 1 the other CPU's), and the models start cold, so
- * op 1 fills their caches */
+/* The first operation past the warm-up (all of them when that is all) */
 static unsigned steady_from(const struct hs_machine_run *mr)
 {
-	return mr->nops > 2 ? 2 : 0;
+	return mr->nops > MS_MACHINE_WARM_OPS ? MS_MACHINE_WARM_OPS : 0;
 }
 
 /* The machine replayed from the point: per operation, each CPU, then

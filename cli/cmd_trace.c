@@ -2,7 +2,8 @@
  * cmd_trace.c - `hotsim trace VMLINUX PATH`: the dynamic instruction stream
  * of one path on each selected core (index, address, symbol+offset,
  * disassembly, data address), at most --limit lines per core: the whole
- * run (each operation marked) or one operation of it (--op).
+ * run (each operation marked) or one operation of it (--op). With --smp N
+ * a machine path's round trip, every CPU's stream (trace_machine.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,7 @@ struct trace_opts {
 	enum hs_state_source src;
 	long limit;
 	long op;			/* -1: the whole run */
+	long smp;
 	const char *workload, *taskset;
 	enum opt_format format;
 };
@@ -30,6 +32,7 @@ static void defaults(void *p)
 	opt_default_cpus(&o->cpus);
 	o->limit = 2000;
 	o->op = -1;
+	o->smp = 1;
 }
 
 /* The records [*begin, *end) to print: the whole run, or operation op. */
@@ -55,6 +58,44 @@ static void op_marks(const struct hs_path_run *pr, size_t i, long op)
 			printf("# op %u (%s)\n", k, k < pr->warmup ? "warm-up" : "sample");
 }
 
+void cli_trace_line(const struct hs_image *img, const struct hs_trace *tr, size_t i)
+{
+	const struct hs_tinsn *t = &tr->v[i];
+	uint64_t pc = hs_trace_pc(tr, i);
+	char where[128], text[96];
+
+	a64_disasm(hs_trace_insn(tr, i)->word, pc, text, sizeof(text));
+	printf("%6zu  %016llx  %-40s %s", i, (unsigned long long)pc, hs_addr_fmt(img, pc, where, sizeof(where)),
+	       text);
+	if (t->addr)
+		printf("%*s[0x%llx]", strlen(text) < 40 ? (int)(41 - strlen(text)) : 1, "",
+		       (unsigned long long)t->addr);
+	if (t->flags & HS_T_STUB)
+		printf(" <stubbed callee>");
+	if (t->flags & HS_T_FIRMWARE)
+		printf(" <firmware>");
+	if (t->flags & HS_T_SYSREG_EMU)
+		printf(" <emulated sysreg>");
+	if (t->flags & HS_T_REMOTE)
+		printf(" <line another CPU wrote>");
+	printf("\n");
+}
+
+void cli_trace_json(struct json *j, const struct hs_image *img, const struct hs_trace *tr, size_t i)
+{
+	char where[128], text[96];
+	uint64_t pc = hs_trace_pc(tr, i);
+
+	a64_disasm(hs_trace_insn(tr, i)->word, pc, text, sizeof(text));
+	json_begin_obj(j, NULL);
+	json_hex(j, "pc", pc);
+	json_str(j, "at", hs_addr_fmt(img, pc, where, sizeof(where)));
+	json_str(j, "insn", text);
+	if (tr->v[i].addr)
+		json_hex(j, "addr", tr->v[i].addr);
+	json_end_obj(j);
+}
+
 static void text_stream(const struct hs_image *img, const struct hs_core *core,
 			const struct hs_path_run *pr, long limit, long op, size_t from, size_t to)
 {
@@ -64,36 +105,18 @@ static void text_stream(const struct hs_image *img, const struct hs_core *core,
 		printf("# op %ld (%s): records %zu..%zu\n", op, op < (long)pr->warmup ? "warm-up" : "sample",
 		       from, to - 1);
 	for (size_t i = from; i < to; i++) {
-		const struct hs_tinsn *t = &pr->tr.v[i];
-		uint64_t pc = hs_trace_pc(&pr->tr, i);
-		char where[128], text[96];
-
 		if ((long)(i - from) >= limit) {
 			printf("# ... %zu more instructions (raise --limit)\n", to - i);
 			break;
 		}
 		op_marks(pr, i, op);
-		a64_disasm(hs_trace_insn(&pr->tr, i)->word, pc, text, sizeof(text));
-		printf("%6zu  %016llx  %-40s %s", i, (unsigned long long)pc,
-		       hs_addr_fmt(img, pc, where, sizeof(where)), text);
-		if (t->addr)
-			printf("%*s[0x%llx]", strlen(text) < 40 ? (int)(41 - strlen(text)) : 1, "",
-			       (unsigned long long)t->addr);
-		if (t->flags & HS_T_STUB)
-			printf(" <stubbed callee>");
-		if (t->flags & HS_T_FIRMWARE)
-			printf(" <firmware>");
-		if (t->flags & HS_T_SYSREG_EMU)
-			printf(" <emulated sysreg>");
-		printf("\n");
+		cli_trace_line(img, &pr->tr, i);
 	}
 }
 
 static void json_stream(struct json *j, const struct hs_image *img, const struct hs_core *core,
 			const struct hs_path_run *pr, long limit, long op, size_t from, size_t to)
 {
-	char where[128], text[96];
-
 	json_begin_obj(j, NULL);
 	json_str(j, "cpu", core->name);
 	json_str(j, "entry_desc", pr->entry_desc);
@@ -103,19 +126,8 @@ static void json_stream(struct json *j, const struct hs_image *img, const struct
 	if (op >= 0)
 		json_uint(j, "op", (uint64_t)op);
 	json_begin_arr(j, "stream");
-	for (size_t i = from; i < to && (long)(i - from) < limit; i++) {
-		const struct hs_tinsn *t = &pr->tr.v[i];
-		uint64_t pc = hs_trace_pc(&pr->tr, i);
-
-		a64_disasm(hs_trace_insn(&pr->tr, i)->word, pc, text, sizeof(text));
-		json_begin_obj(j, NULL);
-		json_hex(j, "pc", pc);
-		json_str(j, "at", hs_addr_fmt(img, pc, where, sizeof(where)));
-		json_str(j, "insn", text);
-		if (t->addr)
-			json_hex(j, "addr", t->addr);
-		json_end_obj(j);
-	}
+	for (size_t i = from; i < to && (long)(i - from) < limit; i++)
+		cli_trace_json(j, img, &pr->tr, i);
 	json_end_arr(j);
 	json_bool(j, "truncated", (long)(to - from) > limit);
 	json_end_obj(j);
@@ -174,6 +186,11 @@ static int run(void *p, char **args)
 			       cli_path_program(args[1]), cli_path_program(args[1])), cli_error();
 	if (!def)
 		return hs_fail("unknown path '%.40s' (hotsim paths --help lists them)", args[1]), cli_error();
+	if (o->smp > 1 && o->src == HS_SRC_SYNTH)
+		return hs_fail("--smp %ld replays a booted machine; synthesized state runs one CPU", o->smp),
+		       cli_error();
+	if (o->smp > 1 && cli_machine_path(def))
+		return cli_error();
 	if (!(img = hs_image_open(args[0])))
 		return cli_error();
 	pr.img = img;
@@ -184,9 +201,13 @@ static int run(void *p, char **args)
 		json_str(&j, "schema", "hotsim-trace/1");
 		json_str(&j, "image", img->path);
 		json_str(&j, "path", def->name);
+		if (o->smp > 1)
+			json_uint(&j, "smp", (uint64_t)o->smp);
 		json_begin_arr(&j, "cpus");
 	}
-	if (ms_walk(img, &m, &(struct ms_stages){ .ctx = &pr, .run = run_stage }))
+	if (o->smp > 1 ? cli_trace_machine(img, &o->cpus, &(struct cli_machine_trace){
+			.d = def, .smp = (unsigned)o->smp, .op = o->op, .limit = o->limit, .json = pr.j })
+		       : ms_walk(img, &m, &(struct ms_stages){ .ctx = &pr, .run = run_stage }))
 		rc = cli_error();
 	if (o->format == FORMAT_JSON && rc == HS_EXIT_OK) {
 		json_end_arr(&j);
@@ -202,8 +223,10 @@ static const struct cli_opt opts[] = {
 	OPT("state-source", "SRC", OPT_SOURCE, struct trace_opts, src, "booted, synthesized or auto"),
 	OPT("workload", "FILE", OPT_STRING, struct trace_opts, workload, CLI_WORKLOAD_HELP),
 	OPT("taskset", "CPUS", OPT_STRING, struct trace_opts, taskset, CLI_TASKSET_HELP),
+	OPT_N("smp", "N", struct trace_opts, smp, 1, 8,
+	      "a machine of N CPUs: every CPU's stream of the path's round trip (default 1)"),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,
-	      "instructions printed per core (default 2000)"),
+	      "instructions printed per core (with --smp: per CPU and operation; default 2000)"),
 	OPT_N("op", "N", struct trace_opts, op, 0, 1000000,
 	      "only operation N of the run (0: the first; the first ones are warm-up)"),
 	OPT("format", "FMT", OPT_FORMAT, struct trace_opts, format, "text or json (--json)"),

@@ -22,7 +22,6 @@
 static struct hs_user_paths *cur;	/* --workload's */
 static struct hs_user_paths *prog;	/* a program's, its path named without --workload */
 static struct hs_path_set prog_set;	/* prog's, with the machine's CPUs */
-static uint64_t taskset_mask;
 static struct hs_path_set builtin;	/* the registry's, pinned as --taskset says */
 
 /* The value of option --NAME in argv, or NULL. */
@@ -59,7 +58,6 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 	if (taskset && (hs_cpulist_parse(taskset, &cpus) ||
 			hs_cpulist_fits(cpus, arg(argc, argv, "smp") ? (unsigned)atoi(arg(argc, argv, "smp")) : 1)))
 		return -1;
-	taskset_mask = cpus;
 	builtin = hs_path_set_builtin;
 	builtin.taskset = cpus;
 	if (!file)
@@ -90,7 +88,7 @@ int cli_program_path(const char *name, const struct hs_path_def **d)
 	*d = NULL;
 	if (!p)
 		return 0;
-	if (!prog && !(prog = hs_program_paths_open(hs_path_program(p), hs_program_paths, taskset_mask, &found)))
+	if (!prog && !(prog = hs_program_paths_open(hs_path_program(p), hs_program_paths, builtin.taskset, &found)))
 		return -1;
 	*d = p;
 	return 1;

@@ -1134,6 +1134,66 @@ Test(smp, replay_every_cpu_round_trips, .timeout = 900)
 	}
 }
 
+/*
+ * trace --smp 2: the round trip every CPU ran, as the rows replay it. Each
+ * CPU's part of an operation is as long as `state --ops` counts it, and
+ * printed whole; on a GICv3 an IPI is a write of ICC_SGI1R_EL1 (the Arm
+ * GIC architecture), so every "sends the SGI" mark stands on that msr, and
+ * the wakee's mark names the very record the sender's mark is on, and the
+ * sender's names the record the wakee goes on at. Unpinned, each CPU wakes
+ * the other once an op.
+ */
+Test(smp, trace_every_cpu, .timeout = 900)
+{
+	char args[600], *out, *st;
+	unsigned long v[8][4][4];
+	unsigned sends = 0, wakes = 0;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp 2 --ops 3", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &st), 0, "%.4000s", st);
+	cr_assert_eq(op_lines(st, 2, v, 8), 3, "%.4000s", st);
+	free(st);
+	snprintf(args, sizeof(args), "trace %s sched-pipe --cpu a53 --smp 2 --op 2 --limit 100000", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(strstr(out, "a machine of 2 CPUs (snapshot "), "%.2000s", out);
+	for (unsigned c = 0; c < 2; c++) {
+		char head[64];
+		const char *p, *end;
+		unsigned long n, lines = 0;
+
+		snprintf(head, sizeof(head), "\n## op 2, cpu%u", c);
+		cr_assert((p = strstr(out, head)), "%.2000s", out);
+		p = strchr(p + 1, ':');
+		cr_assert(p && sscanf(p, ": %lu instructions", &n) == 1 && n == v[2][c][0],
+			  "cpu%u: %.200s, state --ops says %lu", c, p, v[2][c][0]);
+		end = strstr(p, "\n## ");
+		for (const char *q = strchr(p, '\n'); q && (!end || q < end); q = strchr(q + 1, '\n'))
+			lines += q[1] == ' ';
+		cr_assert_eq(lines, n, "cpu%u: %lu records printed of %lu", c, lines, n);
+	}
+	for (const char *p = strstr(out, "sends the SGI that wakes cpu"); p; p = strstr(p + 1, "sends the SGI that wakes cpu")) {
+		unsigned from, to, rec, there;
+		char mark[160];
+		const char *line = strchr(p, '\n') + 1, *mk = p;
+
+		while (mk > out && mk[-1] != '\n')
+			mk--;
+		cr_assert(sscanf(mk, "# cpu%u sends the SGI that wakes cpu%u (there at its record %u)", &from, &to,
+				 &there) == 3, "%.200s", mk);
+		cr_assert(sscanf(line, "%u", &rec) == 1 && strstr(line, "msr icc_sgi1r_el1") &&
+			  strstr(line, "msr icc_sgi1r_el1") < strchr(line, '\n'), "%.200s", line);
+		snprintf(mark, sizeof(mark), "# cpu%u leaves wfi: cpu%u's SGI woke it (sent at cpu%u's record %u)\n%6u ",
+			 to, from, from, rec, there);
+		cr_assert(strstr(out, mark), "no \"%s\"", mark);
+		sends++;
+	}
+	for (const char *p = strstr(out, "leaves wfi: cpu"); p; p = strstr(p + 1, "leaves wfi: cpu"))
+		wakes++;
+	cr_assert(sends == 2 && wakes == 2, "%u SGIs, %u wakes by one in op 2", sends, wakes);
+	free(out);
+}
+
 /* The "  cy K LATENCY  cpu0 BUSY / IDLE REMOTE ..." lines of `hotsim state
  * --ops` (v[op][0] the latency, v[op][1 + 3i] CPU i's busy, [2 + 3i] its
  * idle, [3 + 3i] its accesses to lines the other CPU wrote), and the

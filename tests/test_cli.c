@@ -107,6 +107,9 @@ Test(cli, taskset_and_program_paths_refused_with_the_fix)
 		{ "run nothing.elf --taskset 1", "--taskset 1: the machine has CPU 0 (one CPU)" },
 		{ "trace nothing.elf perf.sched-pipe", "add --workload perf" },
 		{ "trace nothing.elf no-such-path", "unknown path 'no-such-path'" },
+		{ "trace nothing.elf syscall.getpid --smp 2", "syscall.getpid runs one CPU" },
+		{ "trace nothing.elf sched-pipe --smp 2 --state-source synthesized", "synthesized state runs one CPU" },
+		{ "trace nothing.elf sched-pipe --smp 2 --taskset 2", "--taskset 2: the machine has CPUs 0-1" },
 	};
 	char line[400];
 

@@ -35,7 +35,11 @@ struct ms_machine_op {
 	uint64_t path_site, path_other, path_ipi, path_exit, path_irq;
 	unsigned irq_insns[HS_MACHINE_MAX_CPUS];	/* each CPU's, on the path or not */
 };
-/* The steady ops' (2 on) mean latency and critical-path parts, cycles */
+/* The operations a machine's replay warms up with before its samples:
+ * op 0 takes the point's tick (on more than one CPU op 1 the other
+ * CPU's), and the models start cold, so op 1 fills their caches. */
+#define MS_MACHINE_WARM_OPS 2
+/* The steady ops' (MS_MACHINE_WARM_OPS on) mean latency and critical-path parts, cycles */
 struct ms_machine_means {
 	double latency, site, other, ipi, exit, irq;
 };
@@ -59,6 +63,10 @@ struct ms_machine_cost {
 	struct ms_machine_means layout[MS_MACHINE_MAX_LAYOUTS];
 	unsigned nlayouts;
 };
+/* The booted point named name (a path's boot.point) in session s: 0 and
+ * its index, or -1 saying why it is not there (no booted state, the
+ * kernel's workload skipped its operation, no such point). */
+int ms_machine_point(struct hs_session *s, const char *name, unsigned *k);
 int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
 		    unsigned nops, struct ms_machine_cost *out);
 /* The parameters of what crosses CPUs (ipi_latency, wfi_exit,

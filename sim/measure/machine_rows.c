@@ -27,13 +27,10 @@
 #include "hotsim/machine_cost.h"
 #include "measure_internal.h"
 
-#define WARM_OPS 2
-
 enum { P_WHOLE, P_WAKER, P_IPI, P_EXIT, P_IRQ, P_WAKEE, NPARTS };
 static const char *const part_names[NPARTS] = { "", "waker", "ipi", "wfi-exit", "irq", "wakee" };
 
-/* The point named name, or -1 saying why it is not in the state. */
-static int find_point(struct hs_session *s, const char *name, unsigned *k)
+int ms_machine_point(struct hs_session *s, const char *name, unsigned *k)
 {
 	struct hs_machine_point mp;
 	const char *skip = hs_session_skipped(s, name), *why;
@@ -179,7 +176,7 @@ static void one_cpu_said(const struct ms_machine_cost *mc, const struct samples 
 static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const char *prefix, int pinned)
 {
 	char state[800];
-	unsigned n = mc->run.nops > WARM_OPS ? mc->run.nops - WARM_OPS : 0;
+	unsigned n = mc->run.nops > MS_MACHINE_WARM_OPS ? mc->run.nops - MS_MACHINE_WARM_OPS : 0;
 	struct samples s;
 
 	memset(&s, 0, sizeof(s));
@@ -192,7 +189,7 @@ static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const c
 			return hs_fail("out of memory");
 		}
 	for (unsigned j = 0; j < n; j++)
-		take(mc, WARM_OPS + j, j, &s);
+		take(mc, MS_MACHINE_WARM_OPS + j, j, &s);
 	snprintf(state, sizeof(state), "%s; ", prefix);
 	ms_machine_params_said(mc, state + strlen(state), sizeof(state) - strlen(state));
 	ms_machine_waits_said(mc, "; ", state + strlen(state), sizeof(state) - strlen(state));
@@ -221,7 +218,7 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		    struct hs_session *s, struct ms_image *out)
 {
 	const struct hs_op_def *op = &d->boot.op;
-	unsigned k, nops = WARM_OPS + (o->samples ? o->samples : op->samples);
+	unsigned k, nops = MS_MACHINE_WARM_OPS + (o->samples ? o->samples : op->samples);
 	const struct hs_path_set *set = ms_set_of(o, d);
 	struct ms_machine_cost *mc = NULL;
 	struct ms_row *row;
@@ -244,7 +241,7 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 	/* no snapshot: the machine did not boot (its row says why) */
 	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (%s%s), the workload %s, "
 		 "replayed from the point (ops %u on sampled)", hs_session_state(s, &booted), set->ncpus ? set->ncpus : 1,
-		 snap[0] ? "snapshot " : "not booted", snap, set->taskset ? "pinned" : "unpinned", WARM_OPS);
+		 snap[0] ? "snapshot " : "not booted", snap, set->taskset ? "pinned" : "unpinned", MS_MACHINE_WARM_OPS);
 	if (!d->boot.point || !d->boot.machine) {
 		out->nrows = first + 1;
 		char those[200] = "";
@@ -263,7 +260,7 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		nops = HS_MACHINE_MAX_OPS;
 	if (!(mc = malloc(sizeof(*mc))))
 		return hs_fail("out of memory");
-	if (!find_point(s, d->boot.point->name, &k) && !ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state, set->taskset != 0)) {
+	if (!ms_machine_point(s, d->boot.point->name, &k) && !ms_machine_cost(o, pt->core, s, k, nops, mc) && !rows_of(mc, row, state, set->taskset != 0)) {
 		free(mc);
 		return 0;
 	}
