@@ -1888,6 +1888,25 @@ Test(smp, hotsims_own_workload_pinned, .timeout = 900)
 }
 
 /*
+ * A kernel without initramfs support gets its workload planted in the
+ * root filesystem, /taskset with it, and rdinit= is where init/main.c
+ * starts a rootfs's first process too: pinned to CPU 1 of 2, CPU 1 runs
+ * each round trip whole.
+ */
+Test(smp, pinned_without_initramfs, .timeout = 900)
+{
+	char args[600], *out;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2 --taskset 1 --point pipe --ops 6",
+		 hs_kernel("7.2-minimal"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(strstr(out, "the workload under taskset -c 1"), "%.4000s", out);
+	one_cpu_runs_it_all(out, 2, 1);
+	free(out);
+}
+
+/*
  * perf bench sched pipe itself: Debian's linux-perf with its libraries,
  * run as users run it (kernels/programs/). Its round trip is sched-pipe's
  * - write a message, the other side wakes, reads it and writes it back -
