@@ -1092,6 +1092,33 @@ static unsigned op_lines(const char *out, unsigned ncpus, unsigned long v[][4][4
  * to within a few (the two CPUs' reads alternate) and the two CPUs' work
  * adds up to more than one CPU's round trip (idle entry and exit, the IPI).
  */
+/*
+ * A machine's boot stops only at its machine paths' points - on the 7.2
+ * baseline pipe and ctxr, unix skipped before it boots (no AF_UNIX: the
+ * image says so) - so no stop comes where another CPU may have a task to
+ * run, which QEMU's round robin would run for as long as the host takes
+ * to stop it (booted-state.md). One CPU keeps every point.
+ */
+Test(smp, a_machine_stops_only_at_its_points, .timeout = 900)
+{
+	char args[512], *out;
+	const char *p;
+	unsigned n = 0;
+
+	not_under_sanitizers();
+	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	for (p = strstr(out, "\npoint "); p; p = strstr(p + 1, "\npoint "))
+		n++;
+	cr_assert(n == 2 && strstr(out, "\npoint pipe\n") && strstr(out, "\npoint ctxr\n") &&
+		  strstr(out, "\npoint pipe\n") < strstr(out, "\npoint ctxr\n"), "%u points: %.4000s", n, out);
+	free(out);
+	snprintf(args, sizeof(args), "state %s --cpu a53", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(strstr(out, "\npoint getpid\n") && strstr(out, "\npoint yield\n"), "%.4000s", out);
+	free(out);
+}
+
 Test(smp, replay_every_cpu_round_trips, .timeout = 900)
 {
 	char args[512], *out;
@@ -2008,8 +2035,9 @@ Test(smp, perf_bench_sched_pipe_itself, .timeout = 900)
  * networking (the 7.2 line's check kernels) has no socketpair() at all:
  * the workload skips the operation, the boot records why with the
  * snapshot, and the path's row says it in the kernel's words (ENOSYS),
- * the same from the cached snapshot, while every other path runs. The
- * calibration kernel (arm64 defconfig: networking) runs it, on one CPU
+ * the same from the cached snapshot, while every other path runs; a
+ * machine's boot, which does not stop there, says what the image lacks.
+ * The calibration kernel (arm64 defconfig: networking) runs it, on one CPU
  * and unpinned on 2, where its critical path's parts sum to it.
  */
 Test(lmbench, unix_stream_or_the_kernels_reason, .timeout = 900)
@@ -2029,6 +2057,12 @@ Test(lmbench, unix_stream_or_the_kernels_reason, .timeout = 900)
 	cr_assert_str_eq(out, again);
 	free(out);
 	free(again);
+	/* a machine does not stop to hear the workload skip: the image says */
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --path unix.stream", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(said(out, "fails in this kernel: it has no AF_UNIX sockets (CONFIG_UNIX): no unix_create in the image"),
+		  "%.4000s", out);
+	free(out);
 	snprintf(args, sizeof(args), "run %s --cpu a53 --path unix.stream", hs_kernel("6.12-board"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_gt(row_insns(out, "unix.stream.switch", "a53"), 0, "%.4000s", out);

@@ -33,6 +33,11 @@ struct hs_boot_point {
 				 * call): a machine's boot may let a hit pass
 				 * for one with the other CPUs idle (sim/vm/boot.c) */
 	const struct hs_program *program;	/* HS_POINT_CALL: whose process */
+	/* a kernel function the operation cannot run without, and what its
+	 * absence means: a machine's boot does not stop to hear the workload
+	 * skip an operation (sim/vm/boot.c), so it skips the point at once
+	 * where the image lacks the function */
+	const char *needs, *needs_what;
 };
 
 #endif

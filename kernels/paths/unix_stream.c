@@ -72,6 +72,7 @@ HS_USER_OP(unix, .order = 250, .setup = setup, .warm = warm, .run = run);
  * each op is a round trip, to A's read() returning */
 static const struct hs_boot_point point = {
 	.name = "unix", .kind = HS_POINT_SVC, .site = "hs_at_uwrite", .each_op = 1,
+	.needs = "unix_create", .needs_what = "AF_UNIX sockets (CONFIG_UNIX)",
 };
 
 static const char *const landmarks[] = {

@@ -72,14 +72,24 @@ static int bootable(const struct hs_image *img, const struct hs_core *core)
 }
 
 /* The boot points the set's definitions name, once each, in their order:
- * one boot takes them all. */
+ * one boot takes them all. A machine of more than one CPU stops only at
+ * its machine paths' points (every point of a set that has none: a
+ * user's workload, each of whose marks may be a round trip): a stop that
+ * finds another CPU with a task to run lets the round robin run it for as
+ * long as the host takes to stop the machine (booted-state.md), so the
+ * workload reaches the next point the same way every boot only when no
+ * such stop came before it - ctx.yield's, whose second process never
+ * blocks, would be one. */
 static void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *v, struct hs_vm_points *out)
 {
 	const struct hs_path_def *const *defs = set->defs;
 	unsigned n = 0;
+	int machines = 0;
 
+	for (int i = 0; set->ncpus > 1 && defs[i]; i++)
+		machines |= defs[i]->boot.machine;
 	for (int i = 0; defs[i]; i++) {
-		const struct hs_boot_point *p = defs[i]->boot.point;
+		const struct hs_boot_point *p = machines && !defs[i]->boot.machine ? NULL : defs[i]->boot.point;
 		unsigned k;
 
 		for (k = 0; p && k < n && strcmp(v[k].name, p->name); k++)

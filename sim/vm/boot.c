@@ -415,9 +415,11 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct
 
 	/* a program's sites are armed once its library is mapped */
 	for (unsigned i = 0; i < b->npoints; i++)
-		if (++left && b->points[i].kind != HS_POINT_CALL && hs_rsp_break(q, sites[i], 1))
+		if (!hs_snap_skipped(s, b->points[i].name) && ++left && b->points[i].kind != HS_POINT_CALL &&
+		    hs_rsp_break(q, sites[i], 1))
 			return -1;
-	if (!hs_workload_sym("hs_at_skip", &skip) && hs_rsp_break(q, skip, 1))
+	/* a machine skips before it boots (skip_lacking) */
+	if (b->ncpus <= 1 && !hs_workload_sym("hs_at_skip", &skip) && hs_rsp_break(q, skip, 1))
 		return -1;
 	if (b->wl && b->wl->prog && (rc = program_at(q, b, ends, sites)))
 		return rc;
@@ -469,6 +471,27 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct
 		left--;
 	}
 	return 0;
+}
+
+/*
+ * A machine does not stop where the workload says it cannot run an
+ * operation: a stop that finds another CPU with a task to run lets QEMU's
+ * round robin run it for as long as the host takes to stop the machine
+ * (docs/booted-state.md), and the boot would be the host's from there. Its
+ * points whose operation needs a function the image lacks are skipped
+ * before it boots, saying what the kernel lacks.
+ */
+static void skip_lacking(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s)
+{
+	for (unsigned i = 0; b->ncpus > 1 && i < b->npoints; i++) {
+		const struct hs_boot_point *p = &b->points[i];
+
+		if (!p->needs || hs_sym_exact(img, p->needs) || s->h.nskipped == HS_SNAP_MAX_SKIPPED)
+			continue;
+		snprintf(s->h.skipped[s->h.nskipped].name, sizeof(s->h.skipped[0].name), "%s", p->name);
+		snprintf(s->h.skipped[s->h.nskipped++].why, sizeof(s->h.skipped[0].why), "it has no %s: no %s in the image",
+			 p->needs_what ? p->needs_what : p->needs, p->needs);
+	}
 }
 
 /* Every point; fills s (its pages on the heap). */
@@ -560,6 +583,7 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 			     "cannot come with it", b->wl->prog->name);
 	else if (!rc && !hs_sym_exact(img, "initrd_start"))	/* it ignores -initrd (plant.c) */
 		rc = plant_files(&q, &ends, b);
+	skip_lacking(img, b, s);
 	if (!rc)
 		rc = walk_points(&q, b, &ends, s, sites);
 	hs_qemu_stop(&q);

@@ -251,15 +251,17 @@ static int boot_into(const struct hs_image *img, const struct hs_core *core, con
 }
 
 /* The points, as the cache key sees them: everything a point changes in
- * the boot (its name, kind, site; on a machine, whether a hit may pass). */
+ * the boot (its name, kind, site; on a machine, whether a hit may pass and
+ * what it needs of the kernel). */
 static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
 {
 	for (unsigned i = 0; i < pts->n; i++) {
 		const struct hs_boot_point *p = &pts->v[i];
 		char buf[256];
 
-		snprintf(buf, sizeof(buf), "%s|%d|%s|%llx%s;", p->name, (int)p->kind, p->site ? p->site : "",
-			 (unsigned long long)p->addr, pts->ncpus > 1 && p->each_op ? "|each op" : "");
+		snprintf(buf, sizeof(buf), "%s|%d|%s|%llx%s%s%s;", p->name, (int)p->kind, p->site ? p->site : "",
+			 (unsigned long long)p->addr, pts->ncpus > 1 && p->each_op ? "|each op" : "",
+			 pts->ncpus > 1 && p->needs ? "|needs " : "", pts->ncpus > 1 && p->needs ? p->needs : "");
 		h = hs_snap_hash(buf, strlen(buf), h);
 	}
 	return h;
