@@ -47,6 +47,14 @@ static const char *const wake_kinds[] = {
 	[HS_WAKE_SGI] = "sgi", [HS_WAKE_TIMER] = "timer", [HS_WAKE_LOCK] = "lock", [HS_WAKE_SPIN_END] = "spin",
 };
 
+/* The record of the other CPU's instruction the wake names: an SGI's
+ * count is the one after the sender's write (msr icc_sgi1r_el1), a
+ * line's the store itself. */
+static uint64_t from_record(const struct hs_machine_wake *w)
+{
+	return w->kind == HS_WAKE_SGI ? w->from_at - 1 : w->from_at;
+}
+
 /* The marks in cpu c's records [from, to), in record order; *n of them */
 static struct mark *marks_of(const struct hs_machine_run *mr, unsigned c, uint64_t from, uint64_t to, size_t *n)
 {
@@ -58,10 +66,9 @@ static struct mark *marks_of(const struct hs_machine_run *mr, unsigned c, uint64
 
 		if (w->cpu == c && w->at >= from && w->at < to)
 			v[(*n)++] = (struct mark){ w->at, i, 0 };
-		/* the sender's SGI write is the instruction before its count */
-		if (w->kind != HS_WAKE_TIMER && w->from == c && w->from_at && w->from_at - 1 >= from &&
-		    w->from_at - 1 < to && w->kind == HS_WAKE_SGI)
-			v[(*n)++] = (struct mark){ w->from_at - 1, i, 1 };
+		if (w->kind == HS_WAKE_SGI && w->from == c && w->from_at && from_record(w) >= from &&
+		    from_record(w) < to)
+			v[(*n)++] = (struct mark){ from_record(w), i, 1 };
 	}
 	if (v)
 		qsort(v, *n, sizeof(*v), by_pos);
@@ -75,12 +82,12 @@ static void text_mark(const struct hs_machine_wake *w, unsigned c, int sender)
 		       (unsigned long long)w->at);
 	else if (w->kind == HS_WAKE_SGI)
 		printf("# cpu%u leaves wfi: cpu%u's SGI woke it (sent at cpu%u's record %llu)\n", c, w->from,
-		       w->from, (unsigned long long)w->from_at - 1);
+		       w->from, (unsigned long long)from_record(w));
 	else if (w->kind == HS_WAKE_TIMER)
 		printf("# cpu%u leaves wfi: its own timer's interrupt woke it\n", c);
 	else
 		printf("# cpu%u reads a line cpu%u wrote at its record %llu (%s)\n", c, w->from,
-		       (unsigned long long)w->from_at, w->kind == HS_WAKE_LOCK ? "a lock it released" :
+		       (unsigned long long)from_record(w), w->kind == HS_WAKE_LOCK ? "a lock it released" :
 		       "the store that ends this spin");
 }
 
@@ -95,7 +102,7 @@ static void json_mark(struct json *j, const struct hs_machine_wake *w, const str
 		json_uint(j, "to_record", w->at);
 	} else if (w->kind != HS_WAKE_TIMER) {
 		json_uint(j, "from_cpu", w->from);
-		json_uint(j, "from_record", w->kind == HS_WAKE_SGI ? w->from_at - 1 : w->from_at);
+		json_uint(j, "from_record", from_record(w));
 	}
 	json_end_obj(j);
 }
@@ -252,16 +259,12 @@ out:
 
 int cli_machine_path(const struct hs_path_def *d)
 {
-	char those[200] = "";
+	char those[200];
 
 	if (d->boot.point && d->boot.machine)
 		return 0;
-	for (int i = 0; hs_paths[i]; i++)
-		if (hs_paths[i]->boot.machine)
-			snprintf(those + strlen(those), sizeof(those) - strlen(those), "%s%s", those[0] ? ", " : "",
-				 hs_paths[i]->name);
 	return hs_fail("%s runs one CPU: --smp traces a round trip between processes a machine replays (%s)",
-		       d->name, those);
+		       d->name, hs_path_machine_names(those, sizeof(those)));
 }
 
 int cli_trace_machine(const struct hs_image *img, const struct opt_cpus *cpus, const struct cli_machine_trace *t)

@@ -192,10 +192,12 @@ struct hs_path_def {
 /* The registry (kernels/paths/registry.c, the layer above the path
  * engine: the engine is handed a set, it never reads the registry). All
  * paths, NULL-terminated, in report order; by name; the periodic tick
- * (def->tick), or NULL. */
+ * (def->tick), or NULL; the names of the paths a machine replays
+ * (boot.machine), "a, b, c" in buf. */
 extern const struct hs_path_def *const hs_paths[];
 const struct hs_path_def *hs_path_find(const char *name);
 const struct hs_path_def *hs_path_tick(void);
+const char *hs_path_machine_names(char *buf, size_t len);
 
 /*
  * The paths a session boots for: the registry's, with hotsim's own

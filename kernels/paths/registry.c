@@ -3,6 +3,7 @@
  * file with its definition (kernels/paths/<name>.c) plus one line here;
  * every list of paths hotsim prints or accepts comes from this array.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "hotsim/paths.h"
@@ -79,4 +80,15 @@ const struct hs_path_def *hs_path_tick(void)
 		if (hs_paths[i]->tick)
 			return hs_paths[i];
 	return NULL;
+}
+
+const char *hs_path_machine_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; hs_paths[i] && n < len; i++)
+		if (hs_paths[i]->boot.machine)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", hs_paths[i]->name);
+	return buf;
 }

@@ -243,13 +243,10 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		 "replayed from the point (ops %u on sampled)", hs_session_state(s, &booted), set->ncpus ? set->ncpus : 1,
 		 snap[0] ? "snapshot " : "not booted", snap, set->taskset ? "pinned" : "unpinned", MS_MACHINE_WARM_OPS);
 	if (!d->boot.point || !d->boot.machine) {
-		out->nrows = first + 1;
-		char those[200] = "";
+		char those[200];
 
-		for (int i = 0; hs_paths[i]; i++)
-			if (hs_paths[i]->boot.machine)
-				snprintf(those + strlen(those), sizeof(those) - strlen(those), "%s%s",
-					 those[0] ? ", " : "", hs_paths[i]->name);
+		out->nrows = first + 1;
+		hs_path_machine_names(those, sizeof(those));
 		snprintf(row->why, sizeof(row->why), "%s%s)", !d->boot.point ? "this path has no booted form: a "
 			 "machine is booted (" : "this path runs one CPU: its operation is not a round trip between "
 			 "processes a machine replays unpinned (", those);
