@@ -6,7 +6,8 @@
  * instructions of every point and lets the guest run. At each stop it
  * reads the registers through the gdbstub and RAM where QEMU keeps it (its
  * memfd, mapped: only the extents the guest wrote; else QMP's pmemsave),
- * then moves on. A guest that panics, halts or hangs on the way is
+ * then moves on (a machine of several CPUs boots again for each point
+ * instead: walk_points). A guest that panics, halts or hangs on the way is
  * caught there (guest_end.c). With -icount the guest runs the same
  * instructions every time, so the same image, CPU and points give the
  * same snapshot.
@@ -352,7 +353,10 @@ static int skipped(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap
  * instruction after it, and back when that is reached (the svc returned)
  * - at most BUSY_HITS times a point, and only a point its path reaches
  * once an operation (each_op: a round trip's loop); then it is taken as it
- * is (state shows each CPU). 1: let pass.
+ * is (state shows each CPU). Only the CPUs the workload may run on count:
+ * a pinned workload's wakeups go to no other, whatever it runs, and each
+ * hit let pass is a stop the run goes on from, where the host's timing can
+ * decide the rest (walk_points). 1: let pass.
  */
 #define BUSY_HITS 16
 static int let_pass(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_snap *s, uint64_t *sites,
@@ -365,7 +369,7 @@ static int let_pass(struct hs_qemu *q, const struct hs_vm_boot *b, const struct 
 	for (unsigned j = 0; j < b->npoints; j++)
 		if (sites[j] == sites[i] + 4)
 			return 0;
-	if ((awake = hs_vm_cpus_awake(q, s->h.ncpus)) <= 0)
+	if ((awake = hs_vm_cpus_awake(q, s->h.ncpus, b->taskset)) <= 0)
 		return awake;
 	passed[i]++;
 	after[i] = sites[i] + 4;
@@ -380,7 +384,7 @@ static int let_pass(struct hs_qemu *q, const struct hs_vm_boot *b, const struct 
  * sites[i] holds it until then, the base added now).
  */
 static int program_at(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_vm_ends *ends,
-		      uint64_t *sites)
+		      uint64_t *sites, int only)
 {
 	Elf64_Sym at;
 	uint64_t pc, base;
@@ -396,40 +400,51 @@ static int program_at(struct hs_qemu *q, const struct hs_vm_boot *b, const struc
 			       b->wl->prog->argv[0]);
 	if (hs_rsp_reg64(q, "x0", &base) || hs_rsp_break(q, at.st_value, 0))
 		return -1;
-	for (unsigned i = 0; i < b->npoints; i++)
-		if (b->points[i].kind == HS_POINT_CALL && hs_rsp_break(q, sites[i] += base, 1))
+	for (unsigned i = 0; i < b->npoints; i++) {
+		if (b->points[i].kind != HS_POINT_CALL)
+			continue;
+		sites[i] += base;
+		if ((only < 0 || (unsigned)only == i) && hs_rsp_break(q, sites[i], 1))
 			return -1;
+	}
 	return 0;
 }
 
-/* Every point, in the order the workload reaches them (all their
- * breakpoints armed at once), or skipped where the workload says this
- * kernel cannot run its operation. -2: the guest ended or hung first. */
-static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_vm_ends *ends,
-		     struct hs_snap *s, uint64_t *sites, struct pages *p)
+/* Whether this run takes point i: every point (only < 0) or the one. */
+static int armed(const struct hs_vm_boot *b, const struct hs_snap *s, int only, unsigned i)
 {
-	unsigned left = 0, passed[HS_SNAP_MAX_POINTS] = { 0 };
+	return (only < 0 || (unsigned)only == i) && !hs_snap_skipped(s, b->points[i].name);
+}
+
+/* The points this run takes (only: one, or every point when < 0), in the
+ * order the workload reaches them (all their breakpoints armed at once),
+ * or skipped where the workload says this kernel cannot run its
+ * operation. -2: the guest ended or hung first. */
+static int take_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_vm_ends *ends,
+		    struct hs_snap *s, uint64_t *sites, struct pages *p, int only)
+{
+	unsigned left = 0, passed[HS_SNAP_MAX_POINTS] = { 0 }, first = s->h.npoints;
 	uint64_t skip = 0, after[HS_SNAP_MAX_POINTS] = { 0 };
 	int rearm = 0, rc;
 	char names[300];
 
 	/* a program's sites are armed once its library is mapped */
 	for (unsigned i = 0; i < b->npoints; i++)
-		if (!hs_snap_skipped(s, b->points[i].name) && ++left && b->points[i].kind != HS_POINT_CALL &&
+		if (armed(b, s, only, i) && ++left && b->points[i].kind != HS_POINT_CALL &&
 		    hs_rsp_break(q, sites[i], 1))
 			return -1;
 	/* a machine skips before it boots (skip_lacking) */
 	if (b->ncpus <= 1 && !hs_workload_sym("hs_at_skip", &skip) && hs_rsp_break(q, skip, 1))
 		return -1;
-	if (b->wl && b->wl->prog && (rc = program_at(q, b, ends, sites)))
+	if (b->wl && b->wl->prog && (rc = program_at(q, b, ends, sites, only)))
 		return rc;
 	while (left) {
 		uint64_t pc;
 		unsigned i;
 		/* none reached yet: the workload, not a list of every point */
-		const char *goal = !s->h.npoints && b->npoints > 1 ? "the workload" : pending(b, s, names, sizeof(names));
+		const char *goal = s->h.npoints == first && only < 0 && b->npoints > 1 ? "the workload" : pending(b, s, names, sizeof(names));
 
-		if ((rc = hs_vm_run(q, ends, s->h.npoints ? 60 : b->timeout_s, goal, &pc)))
+		if ((rc = hs_vm_run(q, ends, s->h.npoints > first ? 60 : b->timeout_s, goal, &pc)))
 			return rc;
 		/* QEMU's gdbstub stops again at a breakpoint it resumes from: the
 		 * skip label's is lifted when hit, and armed again at the next
@@ -453,7 +468,7 @@ static int first_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct
 				return -1;
 			continue;
 		}
-		for (i = 0; i < b->npoints && sites[i] != pc; i++)
+		for (i = 0; i < b->npoints && (sites[i] != pc || !armed(b, s, only, i)); i++)
 			;
 		if (i == b->npoints)
 			return hs_fail("the guest stopped at 0x%llx, at no point's site", (unsigned long long)pc);
@@ -489,18 +504,58 @@ static void skip_lacking(const struct hs_image *img, const struct hs_vm_boot *b,
 		if (!p->needs || hs_sym_exact(img, p->needs) || s->h.nskipped == HS_SNAP_MAX_SKIPPED)
 			continue;
 		snprintf(s->h.skipped[s->h.nskipped].name, sizeof(s->h.skipped[0].name), "%s", p->name);
-		snprintf(s->h.skipped[s->h.nskipped++].why, sizeof(s->h.skipped[0].why), "it has no %s: no %s in the image",
+		snprintf(s->h.skipped[s->h.nskipped++].why, sizeof(s->h.skipped[0].why), HS_VM_LACKS,
 			 p->needs_what ? p->needs_what : p->needs, p->needs);
 	}
 }
 
-/* Every point; fills s (its pages on the heap). */
-static int walk_points(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_vm_ends *ends,
-		       struct hs_snap *s, uint64_t *sites)
+/*
+ * One QEMU run from power-on to the points it takes (only: one, or every
+ * point when < 0); sites as hs_vm_boot_image found them (a program's are
+ * offsets: program_at adds its library's base to this run's copy).
+ */
+static int qemu_run(const struct hs_image *img, const struct hs_vm_boot *b, const struct hs_qemu_cfg *cfg,
+		    struct hs_snap *s, const uint64_t *sites, struct pages *p, int only)
+{
+	uint64_t run_sites[HS_SNAP_MAX_POINTS];
+	struct hs_vm_ends ends;
+	struct hs_qemu q;
+	int rc;
+
+	memcpy(run_sites, sites, sizeof(run_sites));
+	if (hs_qemu_start(&q, cfg))
+		return -1;
+	rc = hs_vm_ends_arm(&q, img, &ends);
+	if (!rc && !hs_sym_exact(img, "initrd_start") && b->wl && b->wl->prog)
+		rc = hs_fail("this kernel has no initramfs support (no initrd_start): %s's libraries "
+			     "cannot come with it", b->wl->prog->name);
+	else if (!rc && !hs_sym_exact(img, "initrd_start"))	/* it ignores -initrd (plant.c) */
+		rc = plant_files(&q, &ends, b);
+	if (!rc)
+		rc = take_run(&q, b, &ends, s, run_sites, p, only);
+	hs_qemu_stop(&q);
+	return rc;
+}
+
+/*
+ * Every point; fills s (its pages on the heap). One CPU takes them all in
+ * one run. A machine boots once for each point, every run ending at its
+ * one stop: a stop the boot goes on from can decide the rest of it by
+ * the host's timing, even with the other CPUs idle at it
+ * (docs/booted-state.md), so no run goes on from one. Later points keep
+ * the pages that differ from the first's, as in one run.
+ */
+static int walk_points(const struct hs_image *img, const struct hs_vm_boot *b, const struct hs_qemu_cfg *cfg,
+		       struct hs_snap *s, const uint64_t *sites)
 {
 	struct pages p = { 0 };
-	int rc = first_run(q, b, ends, s, sites, &p);
+	int rc = 0;
 
+	if (b->ncpus <= 1)
+		rc = qemu_run(img, b, cfg, s, sites, &p, -1);
+	for (unsigned i = 0; b->ncpus > 1 && i < b->npoints && !rc; i++)
+		if (!hs_snap_skipped(s, b->points[i].name))
+			rc = qemu_run(img, b, cfg, s, sites, &p, (int)i);
 	free(p.base);
 	s->h.npages = (uint32_t)p.n;
 	s->pages = p.idx;
@@ -525,8 +580,6 @@ int hs_vm_taskset_fits(unsigned ncpus, uint64_t taskset)
 int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s)
 {
 	struct hs_qemu_cfg cfg = { 0 };
-	struct hs_vm_ends ends;
-	struct hs_qemu q;
 	char kernel[300], initrd[300];
 	uint64_t sites[HS_SNAP_MAX_POINTS] = { 0 };
 	int rc = -1;
@@ -575,18 +628,8 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	cfg.dir = b->dir;
 	cfg.record = b->record && !b->keep_dir;
 	cfg.ncpus = b->ncpus;
-	if (hs_qemu_start(&q, &cfg))
-		goto fail;
-	rc = hs_vm_ends_arm(&q, img, &ends);
-	if (!rc && !hs_sym_exact(img, "initrd_start") && b->wl && b->wl->prog)
-		rc = hs_fail("this kernel has no initramfs support (no initrd_start): %s's libraries "
-			     "cannot come with it", b->wl->prog->name);
-	else if (!rc && !hs_sym_exact(img, "initrd_start"))	/* it ignores -initrd (plant.c) */
-		rc = plant_files(&q, &ends, b);
 	skip_lacking(img, b, s);
-	if (!rc)
-		rc = walk_points(&q, b, &ends, s, sites);
-	hs_qemu_stop(&q);
+	rc = walk_points(img, b, &cfg, s, sites);
 	if (!rc)
 		return 0;
 fail:

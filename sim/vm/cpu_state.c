@@ -122,7 +122,7 @@ static int halted(struct hs_qemu *q, uint64_t pc)
 	return hs_rsp_read(q, pc - 4, &w, 4) == 0 && a64_is_wfi(w);
 }
 
-int hs_vm_cpus_awake(struct hs_qemu *q, unsigned n)
+int hs_vm_cpus_awake(struct hs_qemu *q, unsigned n, uint64_t mask)
 {
 	unsigned stop = q->stop_cpu;
 	int awake = 0;
@@ -130,7 +130,7 @@ int hs_vm_cpus_awake(struct hs_qemu *q, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t pc;
 
-		if (i == stop)
+		if (i == stop || (mask && !(mask >> i & 1)))
 			continue;
 		if (hs_rsp_cpu(q, i) || hs_rsp_pc(q, &pc))
 			return -1;

@@ -257,11 +257,14 @@ static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
 {
 	for (unsigned i = 0; i < pts->n; i++) {
 		const struct hs_boot_point *p = &pts->v[i];
-		char buf[256];
+		int machine = pts->ncpus > 1;
+		char buf[400];
 
-		snprintf(buf, sizeof(buf), "%s|%d|%s|%llx%s%s%s;", p->name, (int)p->kind, p->site ? p->site : "",
-			 (unsigned long long)p->addr, pts->ncpus > 1 && p->each_op ? "|each op" : "",
-			 pts->ncpus > 1 && p->needs ? "|needs " : "", pts->ncpus > 1 && p->needs ? p->needs : "");
+		/* needs_what is in the why the snapshot keeps (boot.c skip_lacking) */
+		snprintf(buf, sizeof(buf), "%s|%d|%s|%llx%s%s%s%s%s;", p->name, (int)p->kind, p->site ? p->site : "",
+			 (unsigned long long)p->addr, machine && p->each_op ? "|each op" : "",
+			 machine && p->needs ? "|needs " : "", machine && p->needs ? p->needs : "",
+			 machine && p->needs ? "|" HS_VM_LACKS : "", machine && p->needs_what ? p->needs_what : "");
 		h = hs_snap_hash(buf, strlen(buf), h);
 	}
 	return h;
@@ -272,7 +275,7 @@ static uint64_t points_key(const struct hs_vm_points *pts, uint64_t h)
  * QEMU's version, the workload, the recipe number, QEMU's machine options
  * and the whole kernel command line as a cache boot gets them, the RAM
  * size, /taskset when pinned, the points and, for a machine, that they
- * are taken with the other CPUs idle (boot.c). A snapshot taken with other QEMU options or
+ * are taken with the other CPUs idle, each by a run of its own (boot.c). A snapshot taken with other QEMU options or
  * another command line has another key, whether or not the recipe number
  * (bumped by hand) was: a cache shared by branches never hands one the
  * other's boot.
@@ -283,7 +286,7 @@ static uint64_t boot_key(const struct hs_vm_points *pts, const char *qemu)
 	uint64_t key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id(pts->wl) + SNAP_RECIPE);
 
 	snprintf(recipe, sizeof(recipe), "%s|%s|%u%s", hs_qemu_recipe(machine, sizeof(machine), pts->ncpus <= 1, pts->ncpus),
-		 full_append(append, sizeof(append), pts->taskset), MEM_MB, pts->ncpus > 1 ? "|points with the other CPUs idle" : "");
+		 full_append(append, sizeof(append), pts->taskset), MEM_MB, pts->ncpus > 1 ? "|points with the other CPUs idle|a run a point" : "");
 	key = hs_snap_hash(recipe, strlen(recipe), key);
 	/* pinned: /taskset runs first */
 	if (pts->taskset)

@@ -266,9 +266,10 @@ struct hs_snap_cpu;
 int hs_vm_reg(struct hs_qemu *q, const char *names, uint64_t *v);
 int hs_vm_read_regs(struct hs_qemu *q, struct hs_snap_regs *r);
 int hs_vm_read_cpus(struct hs_qemu *q, struct hs_snap_cpu *c, unsigned n);
-/* How many of the n CPUs, the stopped one aside, are not halted in a wfi
- * (-1 on error); the stopped CPU stays selected. */
-int hs_vm_cpus_awake(struct hs_qemu *q, unsigned n);
+/* How many of the n CPUs in mask (a bit a CPU; 0: all), the stopped one
+ * aside, are not halted in a wfi (-1 on error); the stopped CPU stays
+ * selected. */
+int hs_vm_cpus_awake(struct hs_qemu *q, unsigned n, uint64_t mask);
 
 struct hs_vm_boot {
 	const char *cpu;		/* QEMU -cpu */
@@ -290,6 +291,10 @@ struct hs_vm_boot {
 	uint64_t taskset;			/* the CPUs /init and all it starts are
 						 * pinned to (taskset's mask), 0: unpinned */
 };
+
+/* The why a machine's point gets when its operation needs a kernel
+ * function the image lacks (needs_what, needs): skipped before the boot. */
+#define HS_VM_LACKS "it has no %s: no %s in the image"
 
 /* Boot img and snapshot every point (boot.c). -2 with hs_errmsg() when the
  * guest itself did not get there (it panicked, halted or hung: the
