@@ -442,7 +442,8 @@ static int take_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct 
 		uint64_t pc;
 		unsigned i;
 		/* none reached yet: the workload, not a list of every point */
-		const char *goal = s->h.npoints == first && only < 0 && b->npoints > 1 ? "the workload" : pending(b, s, names, sizeof(names));
+		const char *goal = s->h.npoints == first && only < 0 && b->npoints > 1 ? "the workload" :
+				   pending(b, s, names, sizeof(names));
 
 		if ((rc = hs_vm_run(q, ends, s->h.npoints > first ? 60 : b->timeout_s, goal, &pc)))
 			return rc;
@@ -539,11 +540,12 @@ static int qemu_run(const struct hs_image *img, const struct hs_vm_boot *b, cons
 
 /*
  * Every point; fills s (its pages on the heap). One CPU takes them all in
- * one run. A machine boots once for each point, every run ending at its
- * one stop: a stop the boot goes on from can decide the rest of it by
- * the host's timing, even with the other CPUs idle at it
- * (docs/booted-state.md), so no run goes on from one. Later points keep
- * the pages that differ from the first's, as in one run.
+ * one run: it records (qemu.c), which holds the clock at each stop to the
+ * instructions run, so its stops decide nothing. A machine cannot record;
+ * a stop its boot goes on from can decide the rest of it by the host's
+ * timing, even with the other CPUs idle at it (docs/booted-state.md), so
+ * it boots once for each point, every run ending at its one stop. Later
+ * points keep the pages that differ from the first's, as in one run.
  */
 static int walk_points(const struct hs_image *img, const struct hs_vm_boot *b, const struct hs_qemu_cfg *cfg,
 		       struct hs_snap *s, const uint64_t *sites)
