@@ -309,7 +309,7 @@ const char *hs_session_skipped(const struct hs_session *s, const char *point);
 int hs_session_machine(const struct hs_session *s, unsigned k, struct hs_machine_point *out);
 /* The booted state's snapshot by the name its outputs give it: the top 32
  * bits of its checksum, 8 hex digits ("" without a booted state). QEMU
- * boots a machine of more than one CPU irreproducibly (docs/booted-state.md),
+ * does not always boot a machine of more than one CPU the same (docs/booted-state.md),
  * so a machine's outputs name the snapshot they replayed. */
 #define HS_SNAPSHOT_NAME 9
 void hs_session_snapshot(const struct hs_session *s, char name[HS_SNAPSHOT_NAME]);
