@@ -1517,11 +1517,10 @@ static void one_cpu_runs_it_all(const char *out, unsigned ncpus, unsigned cpu)
 }
 
 /*
- * A round trip's point is taken with the other CPUs idle: lat_unix's on
- * the calibration kernel and two A72s, whose first hit of the site finds
- * the other CPU inside a tick. From there every wakeup finds an idle CPU
- * for its wakee (select_idle_sibling), so each steady round trip runs on
- * both CPUs: each sends the other its one SGI and halts once.
+ * A round trip's point is taken with the other CPUs idle: lat_pipe's on
+ * the calibration kernel and two A72s. From there every wakeup finds an
+ * idle CPU for its wakee (select_idle_sibling), so each steady round trip
+ * runs on both CPUs: each sends the other its one SGI and halts once.
  */
 Test(smp, a_round_trip_starts_with_the_other_cpus_idle, .timeout = 900)
 {
@@ -1529,7 +1528,7 @@ Test(smp, a_round_trip_starts_with_the_other_cpus_idle, .timeout = 900)
 	struct cpu_line v[2];
 
 	not_under_sanitizers();
-	snprintf(args, sizeof(args), "state %s --cpu a72 --smp 2 --point unix --ops 6", hs_kernel("6.12-board"));
+	snprintf(args, sizeof(args), "state %s --cpu a72 --smp 2 --point pipe --ops 6", hs_kernel("6.12-board"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(cpu_lines(out, v, 2), 2, "%.4000s", out);
 	cr_assert(v[0].site != v[1].site && (v[0].site ? v[1].halted : v[0].halted), "%.4000s", out);
