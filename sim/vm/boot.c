@@ -4,20 +4,17 @@
  *
  * QEMU starts stopped; hotsim puts breakpoints on the labelled svc
  * instructions of every point and lets the guest run. At each stop it
- * reads the registers through the gdbstub and RAM where QEMU keeps it (its
- * memfd, mapped: only the extents the guest wrote; else QMP's pmemsave),
- * then moves on (a machine of several CPUs boots again for each point
- * instead: walk_points). A guest that panics, halts or hangs on the way is
+ * reads the registers through the gdbstub and RAM where QEMU keeps it
+ * (boot_ram.c: its memfd, mapped, only the extents the guest wrote; else
+ * QMP's pmemsave), then moves on (a machine of several CPUs boots again
+ * for each point instead: walk_points). A guest that panics, halts or hangs on the way is
  * caught there (guest_end.c). With -icount the guest runs the same
  * instructions every time, so the same image, CPU and points give the
  * same snapshot.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,10 +24,10 @@
 #include "hotsim/err.h"
 #include "hotsim/cpulist.h"
 #include "hotsim/program.h"
+#include "vm/boot_ram.h"
 #include "vm/snapshot.h"
 #include "vm/vm.h"
 
-#define RAM_BASE 0x40000000ULL
 
 /* The ID registers the kernel's capability detection reads, as QEMU
  * implements them for this CPU (MIDR is not visible through the gdbstub:
@@ -64,155 +61,6 @@ static int read_idregs(struct hs_qemu *q, struct hs_snap_hdr *h)
 		h->nidregs++;
 	}
 	return 0;
-}
-
-/* The guest's RAM now: QEMU's own, shared (q->ram), else mapped from a
- * pmemsave file (deleted at once; *dumped, for the caller to unmap). */
-static const uint8_t *dump_ram(struct hs_qemu *q, const char *dir, uint64_t size, int *dumped)
-{
-	char path[300];
-	uint8_t *m;
-	int fd;
-
-	*dumped = 0;
-	if (q->ram && q->ram_len >= size)
-		return q->ram;
-	snprintf(path, sizeof(path), "%s/ram.bin", dir);
-	if (hs_qmp_pmemsave(q, RAM_BASE, size, path))
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	unlink(path);
-	if (fd < 0) {
-		hs_fail("%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED) {
-		hs_fail("%s: cannot map the RAM dump", path);
-		return NULL;
-	}
-	*dumped = 1;
-	return m;
-}
-
-struct pages {
-	struct hs_snap_page *idx;
-	uint8_t *data;
-	size_t n, cap;
-	int32_t *base;		/* by frame: its point-0 page in data, -1 zero */
-};
-
-static int add_page(struct pages *p, uint32_t pfn, uint32_t point, const uint8_t *src)
-{
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 4096;
-		void *i = realloc(p->idx, cap * sizeof(*p->idx)), *d;
-
-		if (!i)
-			return hs_fail("out of memory for the snapshot");
-		p->idx = i;
-		if (!(d = realloc(p->data, cap * HS_SNAP_PAGE)))
-			return hs_fail("out of memory for the snapshot");
-		p->data = d;
-		p->cap = cap;
-	}
-	p->idx[p->n].pfn = pfn;
-	p->idx[p->n].point = point;
-	memcpy(p->data + p->n * HS_SNAP_PAGE, src, HS_SNAP_PAGE);
-	p->n++;
-	return 0;
-}
-
-static int is_zero(const uint8_t *p)
-{
-	static const uint8_t zero[HS_SNAP_PAGE];
-
-	return !memcmp(p, zero, HS_SNAP_PAGE);
-}
-
-/* A frame's content at point 0. */
-static const uint8_t *base_page(const struct pages *p, uint64_t frame)
-{
-	static const uint8_t zero[HS_SNAP_PAGE];
-
-	return p->base[frame] < 0 ? zero : p->data + (size_t)p->base[frame] * HS_SNAP_PAGE;
-}
-
-/*
- * Which frames of QEMU's RAM memfd hold data (1) and which are holes (0):
- * pages the guest never wrote, zero. Reading a hole through the mapping
- * would make the memfd allocate and clear it (every point diffed all of
- * RAM: 256 MB zeroed and compared a boot, most of it never used), so
- * holes are known zero without a look. NULL (read everything): no memfd,
- * or a filesystem without SEEK_DATA.
- */
-static uint8_t *data_frames(const struct hs_qemu *q, uint64_t size)
-{
-	uint64_t frames = size / HS_SNAP_PAGE;
-	uint8_t *d;
-	off_t at = 0;
-
-	if (q->ram_fd < 0 || !(d = calloc(frames ? frames : 1, 1)))
-		return NULL;
-	while ((uint64_t)at < size) {
-		off_t beg = lseek(q->ram_fd, at, SEEK_DATA), end;
-
-		if (beg < 0 && errno == ENXIO)
-			break;		/* no data beyond at */
-		if (beg < 0 || (end = lseek(q->ram_fd, beg, SEEK_HOLE)) < 0) {
-			free(d);
-			return NULL;
-		}
-		for (uint64_t f = (uint64_t)beg / HS_SNAP_PAGE; f < frames && f * HS_SNAP_PAGE < (uint64_t)end; f++)
-			d[f] = 1;
-		at = end;
-	}
-	return d;
-}
-
-/* Point 0 keeps its non-zero pages; later points the pages that differ. */
-static int take_ram(struct hs_qemu *q, const struct hs_vm_boot *b, uint64_t size, uint32_t point,
-		    struct pages *p)
-{
-	static const uint8_t zero[HS_SNAP_PAGE];
-	const char *dir = b->dir;
-	uint64_t frames = size / HS_SNAP_PAGE;
-	int dumped, rc = 0;
-	uint8_t *data;
-	const uint8_t *ram;
-
-	hs_qemu_map_ram(q, size);
-	data = b->whole_ram ? NULL : data_frames(q, size);
-	ram = dump_ram(q, dir, size, &dumped);
-
-	if (!ram) {
-		free(data);
-		return -1;
-	}
-	if (dumped) {
-		free(data);	/* a pmemsave file: no holes to go by */
-		data = NULL;
-		if (point == 0)
-			fprintf(stderr, "hotsim: QEMU's RAM is not shared with hotsim (no memfd of it found): "
-				"every boot point dumps all of it, a slower boot\n");
-	}
-	if (point == 0 && !(p->base = malloc(frames * sizeof(*p->base))))
-		rc = hs_fail("out of memory for the snapshot");
-	for (uint64_t f = 0; f < frames && !rc; f++) {
-		const uint8_t *pg = data && !data[f] ? zero : ram + f * HS_SNAP_PAGE;
-		int keep = point == 0 ? pg != zero && !is_zero(pg) :
-			   pg == zero ? p->base[f] >= 0 : !!memcmp(pg, base_page(p, f), HS_SNAP_PAGE);
-
-		if (point == 0)
-			p->base[f] = keep ? (int32_t)p->n : -1;
-		if (keep)
-			rc = add_page(p, (uint32_t)f, point, pg);
-	}
-	if (dumped)
-		munmap((void *)ram, size);
-	free(data);
-	return rc;
 }
 
 static int write_inputs(const struct hs_image *img, const struct hs_vm_boot *b, char *kernel, char *initrd,
@@ -256,13 +104,13 @@ static int take_cpus(struct hs_qemu *q, struct hs_snap *s, uint32_t k)
 	return 0;
 }
 
-static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, struct pages *p)
+static int take_point(struct hs_qemu *q, const struct hs_vm_boot *b, struct hs_snap *s, struct hs_boot_pages *p)
 {
 	uint32_t k = s->h.npoints;
 	struct hs_snap_regs *r = &s->pts[k].regs;
 
 	if (hs_vm_read_regs(q, r) || (k == 0 && read_idregs(q, &s->h)) ||
-	    take_ram(q, b, s->h.ram_size, k, p))
+	    hs_boot_take_ram(q, b->dir, b->whole_ram, s->h.ram_size, k, p))
 		return -1;
 	/* the stopped guest's clock jumps to its next timer deadline (QEMU's
 	 * icount warp): that is the time it resumes at, the tick due at once */
@@ -421,7 +269,7 @@ static int armed(const struct hs_vm_boot *b, const struct hs_snap *s, int only, 
  * or skipped where the workload says this kernel cannot run its
  * operation. -2: the guest ended or hung first. */
 static int take_run(struct hs_qemu *q, const struct hs_vm_boot *b, const struct hs_vm_ends *ends,
-		    struct hs_snap *s, uint64_t *sites, struct pages *p, int only)
+		    struct hs_snap *s, uint64_t *sites, struct hs_boot_pages *p, int only)
 {
 	unsigned left = 0, passed[HS_SNAP_MAX_POINTS] = { 0 }, first = s->h.npoints;
 	uint64_t skip = 0, after[HS_SNAP_MAX_POINTS] = { 0 };
@@ -516,7 +364,7 @@ static void skip_lacking(const struct hs_image *img, const struct hs_vm_boot *b,
  * offsets: program_at adds its library's base to this run's copy).
  */
 static int qemu_run(const struct hs_image *img, const struct hs_vm_boot *b, const struct hs_qemu_cfg *cfg,
-		    struct hs_snap *s, const uint64_t *sites, struct pages *p, int only)
+		    struct hs_snap *s, const uint64_t *sites, struct hs_boot_pages *p, int only)
 {
 	uint64_t run_sites[HS_SNAP_MAX_POINTS];
 	struct hs_vm_ends ends;
@@ -550,7 +398,7 @@ static int qemu_run(const struct hs_image *img, const struct hs_vm_boot *b, cons
 static int walk_points(const struct hs_image *img, const struct hs_vm_boot *b, const struct hs_qemu_cfg *cfg,
 		       struct hs_snap *s, const uint64_t *sites)
 {
-	struct pages p = { 0 };
+	struct hs_boot_pages p = { 0 };
 	int rc = 0;
 
 	if (b->ncpus <= 1)
@@ -590,7 +438,7 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	if (!b->npoints || b->npoints > HS_SNAP_MAX_POINTS)
 		return hs_fail("%u boot points (1 to %u)", b->npoints, HS_SNAP_MAX_POINTS);
 	snprintf(s->h.cpu, sizeof(s->h.cpu), "%s", b->cpu);
-	s->h.ram_base = RAM_BASE;
+	s->h.ram_base = HS_BOOT_RAM_BASE;
 	s->h.ram_size = (uint64_t)b->mem_mb << 20;
 	s->h.midr = b->midr;
 	for (unsigned i = 0; i < b->npoints; i++) {
