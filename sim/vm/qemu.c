@@ -28,7 +28,9 @@
  * warp, so the warp always sees the whole count. It cannot save a machine
  * (7.2 asserts in the migration thread's clock read), so validation's
  * boots, which keep machines, do not record, nor does a machine of more
- * than one CPU (QEMU 7.2 refuses: docs/booted-state.md). QEMU starts stopped (-S) with
+ * than one CPU (QEMU 7.2 refuses: docs/booted-state.md). Every boot runs on
+ * a host CPU of its own, which closes the race for a boot that does not
+ * record (host_cpu.c). QEMU starts stopped (-S) with
  * its gdbstub and QMP on Unix sockets in the work directory, and is killed
  * if hotsim dies (PR_SET_PDEATHSIG), so no QEMU outlives a killed run.
  */
@@ -209,6 +211,7 @@ static int spawn(struct hs_qemu *q, const struct qemu_cmd *c)
 	if (q->pid == 0) {
 		/* QEMU must not outlive hotsim, killed or not */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		hs_host_cpu_pin(&q->host);
 		fd = open(c->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
@@ -287,12 +290,16 @@ int hs_qemu_start(struct hs_qemu *q, const struct hs_qemu_cfg *cfg)
 
 	memset(q, 0, sizeof(*q));
 	q->gdb = q->qmp = q->ram_fd = -1;
+	q->host.cpu = q->host.lock = -1;
 	c.n = 0;
 	name_files(q, cfg, &c);
 	add_machine(&c, cfg);
 	add_boot_and_control(&c, cfg);
-	if (spawn(q, &c))
+	hs_host_cpu_take(&q->host);
+	if (spawn(q, &c)) {
+		hs_host_cpu_release(&q->host);
 		return -1;
+	}
 	/* a restored machine must finish loading before a debugger attaches
 	 * (QEMU 7.2 aborts on a debug stop while "inmigrate") */
 	if ((q->qmp = connect_unix(c.qmp, 10000, q->pid)) < 0 ||
@@ -314,6 +321,7 @@ void hs_qemu_stop(struct hs_qemu *q)
 		waitpid(q->pid, NULL, 0);
 	}
 	q->pid = 0;
+	hs_host_cpu_release(&q->host);
 	if (q->ram)
 		munmap((void *)q->ram, q->ram_len);
 	if (q->ram_fd >= 0)

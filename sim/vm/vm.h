@@ -17,6 +17,7 @@
 #include "hotsim/core.h"
 #include "hotsim/image.h"
 #include "hotsim/point.h"
+#include "vm/host_cpu.h"
 
 /* --- building the boot inputs --------------------------------------------- */
 
@@ -144,6 +145,7 @@ struct hs_qemu {
 	size_t ram_len;
 	int ram_fd;			/* the memfd (its holes: RAM the guest never wrote), -1 none */
 	unsigned stop_cpu;		/* the CPU of the last stop (QEMU's index) */
+	struct hs_host_cpu host;	/* the host CPU it runs on alone (host_cpu.c) */
 };
 
 /* Start QEMU stopped (-S) and connect to its gdbstub and QMP; -1 with
