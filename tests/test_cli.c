@@ -397,6 +397,19 @@ static const char *last_path(void)
 	return last;
 }
 
+/* The machine paths' list a refusal names: whole names, or "..." where the
+ * buffer ends, never a name cut short. */
+Test(cli, machine_path_names_end_in_an_ellipsis_not_half_a_name)
+{
+	char full[200], part[16];
+
+	hs_path_machine_names(full, sizeof(full));
+	cr_assert(strstr(full, "sched-pipe") && strstr(full, "unix.stream") && !strstr(full, "..."), "%s", full);
+	hs_path_machine_names(part, sizeof(part));
+	cr_assert(strlen(part) < sizeof(part) && strstr(part, "...") == part + strlen(part) - 3, "%s", part);
+	cr_assert(!strncmp(full, part, strlen(part) - 3), "'%s' is not a prefix of '%s'", part, full);
+}
+
 Test(cli, registries_a_new_core_and_path_appear_everywhere)
 {
 	char *out, want[300];

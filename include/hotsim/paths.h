@@ -197,6 +197,7 @@ struct hs_path_def {
 extern const struct hs_path_def *const hs_paths[];
 const struct hs_path_def *hs_path_find(const char *name);
 const struct hs_path_def *hs_path_tick(void);
+/* The machine paths' names, ", " between them, into buf (len >= 8) */
 const char *hs_path_machine_names(char *buf, size_t len);
 
 /*

@@ -82,13 +82,23 @@ const struct hs_path_def *hs_path_tick(void)
 	return NULL;
 }
 
+/* A list that does not fit ends in "..." rather than mid-name. */
 const char *hs_path_machine_names(char *buf, size_t len)
 {
 	size_t n = 0;
 
 	buf[0] = 0;
-	for (int i = 0; hs_paths[i] && n < len; i++)
-		if (hs_paths[i]->boot.machine)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", hs_paths[i]->name);
+	for (int i = 0; hs_paths[i]; i++) {
+		size_t w;
+
+		if (!hs_paths[i]->boot.machine)
+			continue;
+		w = strlen(hs_paths[i]->name) + (n ? 2 : 0);
+		if (n + w + 6 > len) {
+			snprintf(buf + n, len - n, "%s...", n ? ", " : "");
+			break;
+		}
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", hs_paths[i]->name);
+	}
 	return buf;
 }
