@@ -658,6 +658,36 @@ Test(booted, sched_pipe_round_trip, .timeout = 600)
 	free(out);
 }
 
+/*
+ * Spectre-v2 on a core whose firmware mitigates it: the A73 is on no v2
+ * safe list and has no CSV2, and the platform's TF-A answers WA1 (and WA3:
+ * its vectors call the firmware on every entry from EL0), so boot keeps
+ * call_smc_arch_workaround_1 in every CPU's bp_hardening_data, and
+ * check_and_switch_context() calls it on each switch to another mm.
+ * QEMU's boot had no SMCCC and left it NULL; the overlay puts it back. A
+ * pipe round trip on one CPU switches twice between the two processes'
+ * mms: two WA1 calls an operation. The A55 is on the v2 safe list: none.
+ * And QEMU runs the callback too (its smc a NOP there): validation's
+ * streams stay identical.
+ */
+Test(booted, the_firmware_mitigates_spectre_v2_at_each_mm_switch, .timeout = 900)
+{
+	char args[256], *out;
+
+	for (int a55 = 0; a55 < 2; a55++) {
+		snprintf(args, sizeof(args), "trace %s sched-pipe --cpu %s --op 8 --limit 40000", hs_kernel("7.2-base"),
+			 a55 ? "a55" : "a73");
+		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+		cr_assert_eq(count(out, "cpu_do_switch_mm+0x0 "), 2, "switch_mm entries: %.4000s", out);
+		cr_assert_eq(count(out, "call_smc_arch_workaround_1+0x0 "), a55 ? 0 : 2, "%s", a55 ? "a55" : "a73");
+		free(out);
+	}
+	snprintf(args, sizeof(args), "validate %s --cpu a73 --path sched-pipe", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert(strstr(out, "identical"), "%.4000s", out);
+	free(out);
+}
+
 /* Identical images: every row and the projection are exactly zero. */
 Test(booted, null_pair_zero_everywhere, .timeout = 900)
 {

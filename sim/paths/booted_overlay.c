@@ -191,26 +191,78 @@ static int overlay(struct hs_boot_state *b, const struct hs_patched *pt)
 	return rc;
 }
 
-/* The modelled core's vectors in VBAR_EL1 and in this_cpu_vector (what
- * boot's Spectre-BHB choice installs per CPU). */
+/* Each CPU's per-CPU offset (TPIDR_EL1, as boot set it): one CPU's from
+ * its point, a machine's every CPU's. */
+static unsigned cpu_offsets(const struct hs_boot_state *b, uint64_t *off, unsigned max)
+{
+	unsigned n = 0;
+	const struct hs_snap_cpu *c = hs_snap_cpus(&b->snap, 0, &n);
+
+	if (!c) {
+		off[0] = b->snap.pts[0].regs.tpidr_el1;
+		return 1;
+	}
+	for (unsigned i = 0; i < n && i < max; i++)
+		off[i] = c[i].regs.tpidr_el1;
+	return n < max ? n : max;
+}
+
+/* The modelled core's vectors in VBAR_EL1 and in every CPU's
+ * this_cpu_vector (what boot's Spectre-BHB choice installs per CPU). */
 static int vectors(struct hs_boot_state *b, const struct hs_patched *pt)
 {
 	char desc[64];
 	const struct hs_sym *pv = hs_sym_exact(pt->img, "this_cpu_vector");
-	uint64_t v = hs_path_vectors(pt->img, pt->core, desc, sizeof(desc));
+	uint64_t v = hs_path_vectors(pt->img, pt->core, desc, sizeof(desc)), off[HS_MACHINE_MAX_CPUS];
+	unsigned n = cpu_offsets(b, off, HS_MACHINE_MAX_CPUS);
 
 	if (!v)
 		return hs_fail("%s: no vectors symbol", pt->img->path);
 	b->vbar = v;
 	snprintf(b->vdesc, sizeof(b->vdesc), "%s", desc);
 	hs_bt_set_vbar(b->r, v);
-	if (pv)
-		return keep_patch(b, b->snap.pts[0].regs.tpidr_el1 + pv->addr, &v, 8);
+	for (unsigned i = 0; pv && i < n; i++)
+		if (keep_patch(b, off[i] + pv->addr, &v, 8))
+			return -1;
 	return 0;
+}
+
+/*
+ * The Spectre-v2 callback boot keeps per CPU on a core the firmware
+ * mitigates (hs_path_bp_hardening): QEMU's virt offers no SMCCC 1.1, so
+ * the booted kernel left it NULL, and it is written for every CPU here as
+ * the platform's firmware (platform.c) would have had boot write it. The
+ * callback's own smc is kept as a patch of itself, so validation's QEMU,
+ * which has no EL3, runs it as a NOP as it does the vectors'
+ * (hs_validate_qpatches).
+ */
+static int bp_hardening(struct hs_boot_state *b, const struct hs_patched *pt)
+{
+	uint64_t var = 0, fn = hs_path_bp_hardening(pt->img, pt->core, &var), off[HS_MACHINE_MAX_CPUS];
+	unsigned n = cpu_offsets(b, off, HS_MACHINE_MAX_CPUS);
+	const struct hs_sym *f = hs_sym_at(pt->img, fn);
+	const uint8_t *code;
+
+	if (!fn)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		if (keep_patch(b, off[i] + var, &fn, 8))
+			return -1;
+	for (uint64_t a = fn; f && a + 4 <= fn + f->size; a += 4) {
+		uint32_t w;
+
+		if (!(code = hs_rt_host(b->r, a, 4)))
+			break;
+		memcpy(&w, code, 4);
+		if (a64_is_smc0(w))
+			return keep_patch(b, a, &w, 4);
+	}
+	return hs_fail("%s: the Spectre-v2 callback at 0x%llx has no smc #0", pt->img->path,
+		       (unsigned long long)fn);
 }
 
 int hs_boot_overlay(struct hs_boot_state *b, const struct hs_patched *pt)
 {
 	boot_core(b, pt->core);
-	return overlay(b, pt) || vectors(b, pt) ? -1 : 0;
+	return overlay(b, pt) || vectors(b, pt) || bp_hardening(b, pt) ? -1 : 0;
 }

@@ -33,6 +33,10 @@ void hs_path_note(struct hs_path_run *out, const char *fmt, ...) __attribute__((
 /* VBAR_EL1 as boot leaves it on core: the canonical vectors or the
  * Spectre-BHB slot of __bp_harden_el1_vectors; desc names it. */
 uint64_t hs_path_vectors(const struct hs_image *img, const struct hs_core *core, char *desc, size_t len);
+/* The Spectre-v2 callback boot keeps per CPU on a core the firmware
+ * mitigates (session.c): its address, 0 if none; *var the per-CPU
+ * variable it is kept in (CPU 0's image address, add a CPU's offset). */
+uint64_t hs_path_bp_hardening(const struct hs_image *img, const struct hs_core *core, uint64_t *var);
 
 /* The booted state of a session (booted_state.c). */
 struct hs_boot_state {

@@ -56,6 +56,30 @@ uint64_t hs_path_vectors(const struct hs_image *img, const struct hs_core *core,
 	return v ? v->addr : 0;
 }
 
+/*
+ * Spectre-v2 on a core the firmware mitigates (the A72's on a board with
+ * TF-A, the A73's WA1): boot's install_bp_hardening_cb() keeps the SMC that
+ * asks the firmware for it in every CPU's bp_hardening_data.fn, which
+ * check_and_switch_context() calls on every switch to another mm (and
+ * el0_ia() on a user jump to a kernel address). fn is the struct's second
+ * word, after the hyp vector slot (an enum: offset 8 in every kernel since
+ * 5.10); the kernel is entered at EL1, so boot leaves the slot unset. The
+ * platform's conduit is SMC (platform.c).
+ */
+#define BP_HARDENING_FN 8
+uint64_t hs_path_bp_hardening(const struct hs_image *img, const struct hs_core *core, uint64_t *var)
+{
+	const struct hs_sym *d = hs_sym_exact(img, "bp_hardening_data");
+	const struct hs_sym *fn = hs_sym_exact(img, "call_smc_arch_workaround_1");
+	struct hs_spectre s;
+
+	hs_spectre_eval(core, &s);
+	if (s.v2 != HS_MIT_FIRMWARE || !d || !fn)
+		return 0;
+	*var = d->addr + BP_HARDENING_FN;
+	return fn->addr;
+}
+
 static uint64_t vector_base(const struct hs_path_ctx *c, char *desc, size_t len)
 {
 	return hs_path_vectors(c->img, c->pt->core, desc, len);
