@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "hotsim/board.h"
+#include "hotsim/core.h"
 
 #define SYSCALL_NOTE "svc to eret: lmbench's loop and glibc's wrapper (about 8 instructions) are not in it"
 #define FILE_NOTE "the file is in the root filesystem's page cache (tmpfs); the board's is on ext4, warm"
@@ -71,6 +72,7 @@ static const struct hs_board am62x = {
 	.clock_hz = 1400000000,
 	.cpus = 4,
 	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
+	.smccc = 1,
 	.source = "TexasInstruments/processor-sdk-doc source/devices/AM62X/linux/Linux_Performance_Guide.rst "
 		  "at fc5d30a0, column am62xx_sk",
 	.params = am62x_params,
@@ -96,6 +98,7 @@ static const struct hs_board j721e = {
 	.clock_hz = 2000000000,
 	.cpus = 2,
 	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
+	.smccc = 1,
 	.source = "TexasInstruments/processor-sdk-doc source/devices/J7_Family/linux/"
 		  "Release_Specific_Kernel_Performance_Guide.rst at b6059c30, column j721e",
 	.params = j721e_params,
@@ -111,4 +114,15 @@ const struct hs_board *hs_board_find(const char *name)
 		if (!strcmp(hs_boards[i]->name, name))
 			return hs_boards[i];
 	return NULL;
+}
+
+const struct hs_core *hs_board_core(const struct hs_board *b, struct hs_core *buf)
+{
+	const struct hs_core *c = hs_core_find(b->core);
+
+	if (!c || c->no_smccc == !b->smccc)
+		return c;
+	*buf = *c;
+	buf->no_smccc = !b->smccc;
+	return buf;
 }

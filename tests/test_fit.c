@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "hotsim/board.h"
+#include "hotsim/core.h"
+#include "hotsim/cpucaps.h"
 #include "../sim/measure/measure_internal.h"
 
 #define NEAR(a, b, eps) cr_assert(fabs((a) - (b)) < (eps), "%s = %.6f, want %.6f", #a, (double)(a), \
@@ -119,4 +121,32 @@ Test(fit, the_cells_are_lmbench_s)
 	cr_assert_eq(b->cells[prot].terms[1].coef, -1);
 	cr_assert_eq(b->cells[prot].terms[2].coef, 1);
 	cr_assert_null(hs_board_find("no-such-board"));
+}
+
+/*
+ * A board runs its cores on its own firmware: both boards' TF-A answers
+ * SMCCC 1.1's Spectre calls. The A72's core file is a Raspberry Pi 4's,
+ * whose armstub answers none: Linux leaves Spectre-v2 vulnerable there, and
+ * with it Spectre-BHB ("no point mitigating Spectre-BHB alone",
+ * proton-pack.c). On the J721E the A72 - on no v2 safe list, no CSV2 -
+ * asks the firmware (WA1), and BHB takes the k=8 loop the A72 is listed
+ * for. The A53 is v2-safe either way: the AM62x's core is the core file's.
+ */
+Test(fit, a_board_runs_its_own_firmware)
+{
+	const struct hs_board *j = hs_board_find("j721e"), *am = hs_board_find("am62x");
+	struct hs_core buf;
+	const struct hs_core *pi4 = hs_core_find("a72"), *board;
+	struct hs_spectre s;
+
+	cr_assert(j && am && pi4 && pi4->no_smccc);
+	hs_spectre_eval(pi4, &s);
+	cr_assert_eq(s.v2, HS_MIT_VULNERABLE);
+	cr_assert_neq(s.bhb, HS_MIT_LOOP);
+	board = hs_board_core(j, &buf);
+	cr_assert(board == &buf && !board->no_smccc && !strcmp(board->name, "a72"));
+	hs_spectre_eval(board, &s);
+	cr_assert_eq(s.v2, HS_MIT_FIRMWARE);
+	cr_assert_eq(s.bhb, HS_MIT_LOOP);
+	cr_assert_eq(hs_board_core(am, &buf), hs_core_find("a53"));
 }

@@ -43,6 +43,8 @@ struct hs_board {
 	uint64_t clock_hz;		/* the clock the cells' cycles are at */
 	unsigned cpus;			/* its CPUs: unpinned cells' machine */
 	const char *kernel;		/* what ran: version, config, firmware */
+	int smccc;			/* its firmware (TF-A) answers SMCCC 1.1's
+					 * Spectre calls (platform.c) */
 	const char *source;		/* where the cells are published */
 	const struct hs_board_param *params;	/* terminated by name NULL */
 	const struct hs_board_cell *cells;
@@ -52,5 +54,13 @@ struct hs_board {
 /* The boards, NULL-terminated; by name (NULL if none). */
 extern const struct hs_board *const hs_boards[];
 const struct hs_board *hs_board_find(const char *name);
+
+/* The board's core as the board runs it: the core file's, on the board's
+ * firmware where the core file assumes another platform's (the A72's is a
+ * Raspberry Pi 4's, whose armstub answers no SMCCC call; the J721E's TF-A
+ * answers them, and Linux then mitigates Spectre-v2 and -BHB there). buf
+ * holds the copy when one is needed; NULL when the board has no core. */
+struct hs_core;
+const struct hs_core *hs_board_core(const struct hs_board *b, struct hs_core *buf);
 
 #endif

@@ -254,6 +254,7 @@ struct ms_cell {
 #define MS_MAX_CELLS 24
 struct ms_fidelity {
 	const struct hs_board *b;
+	struct hs_core board_core;	/* the core on the board's firmware (hs_board_core) */
 	struct ms_image img;		/* the rows measured (the board's core) */
 	struct ms_image machine;	/* ... on a machine of the board's CPUs */
 	struct ms_cell cells[MS_MAX_CELLS];
@@ -301,7 +302,8 @@ struct ms_fit_cell {
 
 struct ms_fit {
 	const struct hs_board *b;
-	const struct hs_core *core;
+	const struct hs_core *core;	/* the board's (hs_board_core) */
+	struct hs_core board_core;
 	struct {
 		const struct ms_knob *k;
 		double value;		/* fitted (scaled: the factor) */

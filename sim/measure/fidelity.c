@@ -184,7 +184,7 @@ int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_par
 	out->b = b;
 	if (b->ncells > MS_MAX_CELLS)
 		return hs_fail("board %s: more than %d cells", b->name, MS_MAX_CELLS);
-	if (!(o.cores[0] = mo.cores[0] = hs_core_find(b->core)))
+	if (!(o.cores[0] = mo.cores[0] = hs_board_core(b, &out->board_core)))
 		return hs_fail("board %s: no core %s", b->name, b->core);
 	mo.set = &set;
 	if (cell_paths(b, &o, &mo) || (o.nparams = ms_board_params(b, params, nparams, o.params, MS_MAX_PARAMS)) < 0)

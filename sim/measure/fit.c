@@ -214,7 +214,7 @@ int ms_fit(const char *image, const struct hs_board *b, struct ms_fit *out)
 
 	memset(out, 0, sizeof(*out));
 	out->b = b;
-	if (!(out->core = hs_core_find(b->core)) || !(f.k = ms_knobs(out->core)))
+	if (!(out->core = hs_board_core(b, &out->board_core)) || !(f.k = ms_knobs(out->core)))
 		return hs_fail("board %s: no knobs to fit on core %s", b->name, b->core);
 	while (f.k[f.nk] && f.nk < MS_MAX_KNOBS)
 		f.nk++;
