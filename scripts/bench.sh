@@ -67,3 +67,4 @@ echo "  the demo pair's rows on 2 CPUs (--smp 2: sched-pipe, unix.stream, ctx.ri
 echo "    and the cached compare above with them: $(sum "$again" "$smp2") s; target <= 15 s: $(verdict "$(sum "$again" "$smp2")" 15)"
 echo "  7.2-base on the A53, sched-pipe, no snapshot cached: one CPU $boot1 s, 2 CPUs $boot2 s"
 echo "    2 CPUs / one: $(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$boot2" "$boot1"); target <= 2: $(verdict "$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$boot2" "$boot1")" 2)"
+scripts/bench-reproducible.sh
