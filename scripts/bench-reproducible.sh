@@ -11,6 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # perf's Debian build is fetched once, into the real cache
 programs=${HOTSIM_CACHE:-$HOME/.cache/hotsim}/programs
+mkdir -p "$programs"
 
 distinct() {	# NAME ARGS...: the snapshots of PAIRS pairs of boots of ARGS
 	name=$1
