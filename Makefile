@@ -46,7 +46,7 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/sim/vm/workload_blob.o \
 	     $(BUILD)/obj/sim/vm/plugin_blob.o $(BUILD)/obj/sim/vm/program_blob.o \
-	     $(BUILD)/obj/sim/vm/taskset_blob.o
+	     $(BUILD)/obj/sim/vm/taskset_blob.o $(BUILD)/obj/sim/vm/cgroup_blob.o
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libhotsim.a
@@ -142,6 +142,10 @@ $(BUILD)/workload/program: kernels/workload/program.c Makefile
 # taskset_blob.S.
 $(BUILD)/workload/taskset: kernels/workload/taskset.c Makefile
 	$(call helper_rule,0x20000000)
+# /cgroup of a boot in a cgroup (--cgroup): moves itself there, then
+# executes /taskset or /init; at 768 MiB; embedded by cgroup_blob.S.
+$(BUILD)/workload/cgroup: kernels/workload/cgroup.c Makefile
+	$(call helper_rule,0x30000000)
 # hotsim-extra's: the same with the throwaway path's user side
 $(BUILD)/workload/init-extra: kernels/workload/init.c $(USER_SIDES) tests/extra_registry.c \
 			      kernels/workload/user_op.h Makefile
@@ -187,6 +191,10 @@ $(BUILD)/obj/sim/vm/taskset_blob.o: sim/vm/taskset_blob.S $(BUILD)/workload/task
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	@$(CC) -c -DHS_TASKSET='"$(BUILD)/workload/taskset"' -o $@ $<
+$(BUILD)/obj/sim/vm/cgroup_blob.o: sim/vm/cgroup_blob.S $(BUILD)/workload/cgroup
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(CC) -c -DHS_CGROUP='"$(BUILD)/workload/cgroup"' -o $@ $<
 # linked before the library, it is the one hotsim-extra embeds (the
 # library's own blob is then never pulled in)
 $(BUILD)/obj/tests/workload_blob_extra.o: sim/vm/workload_blob.S $(BUILD)/workload/init-extra

@@ -58,6 +58,10 @@ int cli_error(void);
 /* --taskset's, the same way (read with --workload) */
 #define CLI_TASKSET_HELP "the workload's processes (hotsim's own, yours or perf's) pinned to these CPUs as " \
 	"taskset -c pins them: a boot of its own (0, 0,2, 0-1; default unpinned)"
+/* --cgroup's (read with --workload too) */
+#define CLI_CGROUP_HELP "the workload's processes (hotsim's own, yours or perf's) in this cgroup, as systemd puts " \
+	"a login shell: session (systemd 252 on: cpu, memory, pids) or session-pre252 (memory, pids); a boot of its " \
+	"own (default: the root cgroup)"
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
 void cli_workload_done(void);
 const struct hs_path_set *cli_path_set(void);

@@ -20,7 +20,7 @@ struct trace_opts {
 	long limit;
 	long op;			/* -1: the whole run */
 	long smp;
-	const char *workload, *taskset;
+	const char *workload, *taskset, *cgroup;
 	enum opt_format format;
 };
 
@@ -223,6 +223,7 @@ static const struct cli_opt opts[] = {
 	OPT("state-source", "SRC", OPT_SOURCE, struct trace_opts, src, "booted, synthesized or auto"),
 	OPT("workload", "FILE", OPT_STRING, struct trace_opts, workload, CLI_WORKLOAD_HELP),
 	OPT("taskset", "CPUS", OPT_STRING, struct trace_opts, taskset, CLI_TASKSET_HELP),
+	OPT("cgroup", "NAME", OPT_STRING, struct trace_opts, cgroup, CLI_CGROUP_HELP),
 	OPT_N("smp", "N", struct trace_opts, smp, 1, 8,
 	      "a machine of N CPUs: every CPU's stream of the path's round trip (default 1)"),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,

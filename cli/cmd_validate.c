@@ -20,7 +20,7 @@ struct validate_opts {
 	struct opt_cpus cpus;
 	long smp;
 	struct opt_paths paths;
-	const char *workload, *taskset;
+	const char *workload, *taskset, *cgroup;
 	enum opt_format format;
 };
 
@@ -165,6 +165,7 @@ static const struct cli_opt opts[] = {
 	      "a machine of N CPUs: every CPU's stream (from validation's own boot; a path whose operation returns to its site)"),
 	OPT("workload", "FILE", OPT_STRING, struct validate_opts, workload, CLI_WORKLOAD_HELP),
 	OPT("taskset", "CPUS", OPT_STRING, struct validate_opts, taskset, CLI_TASKSET_HELP),
+	OPT("cgroup", "NAME", OPT_STRING, struct validate_opts, cgroup, CLI_CGROUP_HELP),
 	OPT("format", "FMT", OPT_FORMAT, struct validate_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

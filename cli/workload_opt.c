@@ -6,23 +6,40 @@
  * a workload, the paths are its user.NAME operations - the boot runs the
  * user's program, not hotsim's own workload - and only those. --taskset
  * pins the workload's processes, whichever it is, as `taskset -c` does:
- * that is a boot of its own (its snapshot), not a way of replaying one.
+ * that is a boot of its own (its snapshot), not a way of replaying one;
+ * --cgroup runs them in a cgroup, as a login under systemd does, the same
+ * way.
  * Without --workload a path list may name a program's path beside
  * hotsim's own (--path sched-pipe,perf.sched-pipe): the program's set is
  * opened then, and the library boots it beside the registry's
  * (ms_options.more).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "hotsim/err.h"
+#include "hotsim/cgroup.h"
 #include "hotsim/cpulist.h"
 
 static struct hs_user_paths *cur;	/* --workload's */
 static struct hs_user_paths *prog;	/* a program's, its path named without --workload */
 static struct hs_path_set prog_set;	/* prog's, with the machine's CPUs */
 static struct hs_path_set builtin;	/* the registry's, pinned as --taskset says */
+static const struct hs_cgroup *cg;	/* --cgroup's, NULL: the root */
+
+/* The cgroups' names, ", " between them. */
+static const char *cgroup_names(void)
+{
+	static char buf[200];
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (const struct hs_cgroup *c = hs_cgroups; c->name && n < sizeof(buf); c++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "", c->name);
+	return buf;
+}
 
 /* The value of option --NAME in argv, or NULL. */
 static const char *arg(int argc, char **argv, const char *name)
@@ -50,26 +67,31 @@ static const struct hs_path_def *program_path(const char *name)
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 {
 	const char *file = arg(argc, argv, "workload"), *taskset = arg(argc, argv, "taskset");
+	const char *cgroup = arg(argc, argv, "cgroup");
 	uint64_t cpus = 0;
 	int found;
 
 	(void)c;
+	if (cgroup && !(cg = hs_cgroup_find(cgroup)))
+		return hs_fail("--cgroup %s: no such cgroup (%s)", cgroup, cgroup_names());
 	/* a CPU the machine lacks is known before any image is read */
 	if (taskset && (hs_cpulist_parse(taskset, &cpus) ||
 			hs_cpulist_fits(cpus, arg(argc, argv, "smp") ? (unsigned)atoi(arg(argc, argv, "smp")) : 1)))
 		return -1;
 	builtin = hs_path_set_builtin;
 	builtin.taskset = cpus;
+	builtin.cgroup = cg;
 	if (!file)
 		return 0;
 	if (!*file)
 		return hs_fail("--workload needs a FILE (C source or a static aarch64 program)");
 	/* a Debian program hotsim knows (perf), else the user's file */
-	if ((cur = hs_program_paths_open(file, hs_program_paths, cpus, &found)) || found)
-		return cur ? 0 : -1;
-	if (!(cur = hs_user_paths_open(file)))
+	if (!(cur = hs_program_paths_open(file, hs_program_paths, cpus, &found)) && !found)
+		cur = hs_user_paths_open(file);
+	if (!cur)
 		return -1;
 	cur->set.taskset = cpus;
+	cur->set.cgroup = cg;
 	return 0;
 }
 
@@ -90,6 +112,7 @@ int cli_program_path(const char *name, const struct hs_path_def **d)
 		return 0;
 	if (!prog && !(prog = hs_program_paths_open(hs_path_program(p), hs_program_paths, builtin.taskset, &found)))
 		return -1;
+	prog->set.cgroup = cg;
 	*d = p;
 	return 1;
 }

@@ -8,6 +8,13 @@
  * (one cycle) confirms. These cells and only these are fitted to; other
  * published numbers are kept to check the fit.
  *
+ * Both boards' filesystem is TI's Arago (Yocto scarthgap 5.0: the release
+ * notes at fc5d30a0), whose distro turns on pam and systemd
+ * (meta-arago's arago.conf) and whose systemd is 255 (openembedded-core's
+ * systemd_255.4.bb): a benchmark started from a login, on the console or
+ * over ssh, runs in the login's session scope, with the cpu, memory and
+ * pids controllers above it (cgroup.c's "session").
+ *
  * A cell's hotsim number is what lmbench computes: lat_sig catch is the
  * caught kill() less kill(self, 0), and lat_sig prot the protection fault
  * less that catch (lat_sig.c bench_catch, bench_prot).
@@ -73,6 +80,7 @@ static const struct hs_board am62x = {
 	.cpus = 4,
 	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
 	.smccc = 1,
+	.cgroup = "session",
 	.source = "TexasInstruments/processor-sdk-doc source/devices/AM62X/linux/Linux_Performance_Guide.rst "
 		  "at fc5d30a0, column am62xx_sk",
 	.params = am62x_params,
@@ -99,6 +107,7 @@ static const struct hs_board j721e = {
 	.cpus = 2,
 	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
 	.smccc = 1,
+	.cgroup = "session",
 	.source = "TexasInstruments/processor-sdk-doc source/devices/J7_Family/linux/"
 		  "Release_Specific_Kernel_Performance_Guide.rst at b6059c30, column j721e",
 	.params = j721e_params,

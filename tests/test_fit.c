@@ -14,8 +14,11 @@
 #include <string.h>
 
 #include "hotsim/board.h"
+#include "hotsim/cgroup.h"
 #include "hotsim/core.h"
 #include "hotsim/cpucaps.h"
+#include "hotsim/err.h"
+#include "hotsim/paths.h"
 #include "../sim/measure/measure_internal.h"
 
 #define NEAR(a, b, eps) cr_assert(fabs((a) - (b)) < (eps), "%s = %.6f, want %.6f", #a, (double)(a), \
@@ -149,4 +152,33 @@ Test(fit, a_board_runs_its_own_firmware)
 	cr_assert_eq(s.v2, HS_MIT_FIRMWARE);
 	cr_assert_eq(s.bhb, HS_MIT_LOOP);
 	cr_assert_eq(hs_board_core(am, &buf), hs_core_find("a53"));
+}
+
+/*
+ * A board's benchmarks run where a login on its root filesystem runs them:
+ * TI's Arago has systemd 255 with pam, so a login is in
+ * user.slice/user-0.slice/session-N.scope with cpu (delegated to
+ * user@.service since systemd 252), memory and pids enabled above it; the
+ * sets fidelity and fit boot say so, on the CPUs asked for. A board naming
+ * a cgroup hotsim has no row for is refused, by name.
+ */
+Test(fit, a_board_runs_in_a_login_session)
+{
+	const struct hs_board *am = hs_board_find("am62x");
+	struct hs_board bad;
+	struct hs_path_set set;
+
+	cr_assert_not_null(am);
+	for (int i = 0; hs_boards[i]; i++) {
+		cr_assert_eq(ms_board_set(hs_boards[i], hs_boards[i]->cpus, &set), 0, "%s", hs_errmsg());
+		cr_assert_eq(set.ncpus, hs_boards[i]->cpus);
+		cr_assert_not_null(set.cgroup);
+		cr_assert_str_eq(set.cgroup->path, "user.slice/user-0.slice/session-1.scope");
+		cr_assert_str_eq(set.cgroup->controllers, "cpu,memory,pids");
+		cr_assert_eq(set.defs, hs_paths);
+	}
+	bad = *am;
+	bad.cgroup = "nope";
+	cr_assert_eq(ms_board_set(&bad, 0, &set), -1);
+	cr_assert(strstr(hs_errmsg(), "board am62x: no cgroup nope"), "%s", hs_errmsg());
 }

@@ -45,6 +45,8 @@ struct hs_board {
 	const char *kernel;		/* what ran: version, config, firmware */
 	int smccc;			/* its firmware (TF-A) answers SMCCC 1.1's
 					 * Spectre calls (platform.c) */
+	const char *cgroup;		/* where its benchmarks ran: a row of
+					 * cgroup.h (NULL: the root cgroup) */
 	const char *source;		/* where the cells are published */
 	const struct hs_board_param *params;	/* terminated by name NULL */
 	const struct hs_board_cell *cells;

@@ -277,6 +277,10 @@ void ms_fidelity_free(struct ms_fidelity *f);
  * first, core-qualified); their count, or -1 with hs_errmsg(). */
 int ms_board_params(const struct hs_board *b, const struct ms_param *params, int nparams,
 		    struct ms_param *out, int max);
+/* The registry's paths booted as the board ran its benchmarks: on ncpus
+ * CPUs (0: one), in its cgroup; -1 with hs_errmsg() naming a cgroup hotsim
+ * does not know. */
+int ms_board_set(const struct hs_board *b, unsigned ncpus, struct hs_path_set *set);
 
 /* --- fit (fit.c): the unpublished costs fitted to a board's cells ------- */
 

@@ -206,11 +206,13 @@ const char *hs_path_machine_names(char *buf, size_t len);
  * workload (--workload: the boot runs the user's program).
  */
 struct hs_workload;	/* sim/vm: the user's program and its markers */
+struct hs_cgroup;
 struct hs_path_set {
 	const struct hs_path_def *const *defs;	/* NULL-terminated */
 	const struct hs_workload *wl;		/* NULL: hotsim's own workload */
 	unsigned ncpus;				/* the booted machine's CPUs (0: one) */
 	uint64_t taskset;			/* a program's CPUs (taskset's mask), 0: unpinned */
+	const struct hs_cgroup *cgroup;		/* its cgroup (cgroup.h), NULL: the root */
 };
 /* The registry's paths with hotsim's own workload (registry.c). */
 extern const struct hs_path_set hs_path_set_builtin;

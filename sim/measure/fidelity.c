@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "hotsim/board.h"
+#include "hotsim/cgroup.h"
 #include "hotsim/core.h"
 #include "hotsim/err.h"
 #include "measure_internal.h"
@@ -40,6 +41,15 @@ int ms_board_params(const struct hs_board *b, const struct ms_param *params, int
 		out[n++] = params[i];
 	}
 	return n;
+}
+
+int ms_board_set(const struct hs_board *b, unsigned ncpus, struct hs_path_set *set)
+{
+	*set = hs_path_set_builtin;
+	set->ncpus = ncpus;
+	if (b->cgroup && !(set->cgroup = hs_cgroup_find(b->cgroup)))
+		return hs_fail("board %s: no cgroup %s", b->name, b->cgroup);
+	return 0;
 }
 
 /* Does term t of cell c run on the board's machine? An unpinned cell's
@@ -176,7 +186,7 @@ int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_par
 {
 	struct ms_options o = { .want[MS_TYPICAL] = 1, .src = HS_SRC_AUTO, .ncores = 1 };
 	struct ms_options mo = { .want[MS_TYPICAL] = 1, .src = HS_SRC_BOOTED, .ncores = 1 };
-	const struct hs_path_set set = { .defs = hs_paths, .ncpus = b->cpus };
+	struct hs_path_set one, set;
 	struct ms_image *imgs[2] = { &out->img, &out->machine };
 	const struct ms_options *opts[2] = { &o, &mo };
 
@@ -186,6 +196,9 @@ int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_par
 		return hs_fail("board %s: more than %d cells", b->name, MS_MAX_CELLS);
 	if (!(o.cores[0] = mo.cores[0] = hs_board_core(b, &out->board_core)))
 		return hs_fail("board %s: no core %s", b->name, b->core);
+	if (ms_board_set(b, 0, &one) || ms_board_set(b, b->cpus, &set))
+		return -1;
+	o.set = &one;
 	mo.set = &set;
 	if (cell_paths(b, &o, &mo) || (o.nparams = ms_board_params(b, params, nparams, o.params, MS_MAX_PARAMS)) < 0)
 		return -1;

@@ -32,6 +32,7 @@ struct fitting {
 	struct hs_patched *pt;
 	struct hs_path_run run[MS_MAX_PATHS];
 	int nruns;
+	struct hs_path_set set;			/* the board's, on one CPU */
 	struct ms_param base[MS_MAX_PARAMS];	/* the board's parameters */
 	int nbase;
 	double prior[MS_MAX_KNOBS][20];		/* each member's core-file value */
@@ -73,7 +74,7 @@ static int replay(struct fitting *f, const char *image, struct hs_image **img)
 	for (unsigned i = 0; i < b->ncells; i++)
 		for (int t = 0; t < 3 && b->cells[i].terms[t].path && !(b->cells[i].flags & HS_CELL_UNPINNED); t++) {
 			const struct hs_path_def *d = hs_path_find(b->cells[i].terms[t].path);
-			struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .set = &hs_path_set_builtin };
+			struct hs_run_opts ro = { .trace_limit = MS_TRACE_CAP, .set = &f->set };
 			int seen = 0;
 
 			for (int r = 0; r < f->nruns; r++)
@@ -218,7 +219,7 @@ int ms_fit(const char *image, const struct hs_board *b, struct ms_fit *out)
 		return hs_fail("board %s: no knobs to fit on core %s", b->name, b->core);
 	while (f.k[f.nk] && f.nk < MS_MAX_KNOBS)
 		f.nk++;
-	if ((f.nbase = ms_board_params(b, NULL, 0, f.base, MS_MAX_PARAMS)) < 0)
+	if ((f.nbase = ms_board_params(b, NULL, 0, f.base, MS_MAX_PARAMS)) < 0 || ms_board_set(b, 0, &f.set))
 		return -1;
 	rc = priors(&f) || replay(&f, image, &img) || solve(&f);
 	for (int i = 0; i < f.nruns; i++)

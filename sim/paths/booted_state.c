@@ -13,6 +13,7 @@
 #include "emu/backend_booted.h"
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
+#include "hotsim/cgroup.h"
 #include "hotsim/cpulist.h"
 #include "hotsim/program.h"
 #include "paths/path_internal.h"
@@ -102,6 +103,7 @@ static void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *
 	out->wl = set->wl;
 	out->ncpus = set->ncpus;
 	out->taskset = set->taskset;
+	out->cgroup = set->cgroup;
 }
 
 /* The points of set, the checks before a boot; the snapshot is the
@@ -143,6 +145,9 @@ static int finish(struct hs_boot_state *b, const struct hs_patched *pt)
 	else if (cpus[0])
 		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc),
 			 "; the workload under taskset -c %s", cpus);
+	if (b->set->cgroup)
+		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc), "; in cgroup %s (%s)",
+			 b->set->cgroup->path, b->set->cgroup->controllers);
 	b->ok = 1;
 	return 0;
 }

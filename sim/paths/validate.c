@@ -70,6 +70,10 @@ int hs_validate_qpatches(const struct hs_boot_state *b, struct qpatches *q)
 		return hs_fail("out of memory");
 	for (size_t i = 0; i < b->npatches; i++) {
 		q->v[q->n] = b->patches[i];
+		/* QEMU's virt has no EL3 to answer a firmware call: each smc #0 of
+		 * the overlay - the vectors' Spectre-BHB WA3 call, and the WA1
+		 * callback booted_overlay.c keeps as a patch of itself - runs as
+		 * a NOP there (the replay answers it as TF-A would: emu/sysreg.c) */
 		for (uint32_t k = 0; k + 4 <= q->v[q->n].len; k += 4)
 		{
 			uint32_t w, nop = A64_NOP;

@@ -70,19 +70,21 @@ static int write_inputs(const struct hs_image *img, const struct hs_vm_boot *b, 
 	snprintf(initrd, len, "%s/initramfs.cpio", b->dir);
 	if (hs_vm_write_flat_image(img, kernel))
 		return -1;
-	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size, b->wl, b->taskset != 0);
+	return hs_vm_write_initramfs(initrd, hs_workload_elf, hs_workload_elf_size, b);
 }
 
 /* A kernel that ignores -initrd gets the same files in its own rootfs. */
 static int plant_files(struct hs_qemu *q, const struct hs_vm_ends *ends, const struct hs_vm_boot *b)
 {
-	struct hs_vm_file files[3] = { { "/init", hs_workload_elf, hs_workload_elf_size } };
+	struct hs_vm_file files[4] = { { "/init", hs_workload_elf, hs_workload_elf_size } };
 	unsigned n = 1;
 
 	if (b->wl)
 		files[n++] = (struct hs_vm_file){ "/user", b->wl->elf, b->wl->size };
 	if (b->taskset)
 		files[n++] = (struct hs_vm_file){ "/taskset", hs_taskset_elf, hs_taskset_elf_size };
+	if (b->cgroup)
+		files[n++] = (struct hs_vm_file){ "/cgroup", hs_cgroup_elf, hs_cgroup_elf_size };
 	return hs_vm_plant(q, ends, files, n, b->timeout_s);
 }
 
@@ -427,6 +429,14 @@ int hs_vm_taskset_fits(unsigned ncpus, uint64_t taskset)
 	return hs_cpulist_fits(taskset, ncpus);
 }
 
+int hs_vm_cgroup_fits(const struct hs_cgroup *cg)
+{
+	if (cg && !hs_cgroup_elf_size)
+		return hs_fail("this hotsim was built without /cgroup (apt-get install gcc-aarch64-linux-gnu, "
+			       "then make)");
+	return 0;
+}
+
 int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, struct hs_snap *s)
 {
 	struct hs_qemu_cfg cfg = { 0 };
@@ -458,7 +468,7 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 	}
 	if (b->ncpus > HS_SNAP_MAX_CPUS)
 		return hs_fail("%u CPUs (1 to %u)", b->ncpus, HS_SNAP_MAX_CPUS);
-	if (hs_vm_taskset_fits(b->ncpus, b->taskset))
+	if (hs_vm_taskset_fits(b->ncpus, b->taskset) || hs_vm_cgroup_fits(b->cgroup))
 		return -1;
 	/* one CPU is the point's own registers; more keep every CPU */
 	s->h.ncpus = b->ncpus > 1 ? b->ncpus : 0;

@@ -33,9 +33,9 @@ static int entry(FILE *f, unsigned ino, unsigned mode, unsigned rdev_major, unsi
 	return 0;
 }
 
-int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_workload *wl,
-			  int taskset)
+int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_vm_boot *b)
 {
+	const struct hs_workload *wl = b->wl;
 	FILE *f = fopen(path, "wb");
 	int rc;
 
@@ -47,7 +47,8 @@ int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, 
 	     entry(f, 4, 0100755, 0, 0, "init", init, init_size) ||
 	     (wl && entry(f, 5, 0100755, 0, 0, "user", wl->elf, wl->size)) ||
 	     (wl && wl->prog && entry(f, 7, 0100644, 0, 0, "program", wl->spec, strlen(wl->spec))) ||
-	     (taskset && entry(f, 8, 0100755, 0, 0, "taskset", hs_taskset_elf, hs_taskset_elf_size)) ||
+	     (b->taskset && entry(f, 8, 0100755, 0, 0, "taskset", hs_taskset_elf, hs_taskset_elf_size)) ||
+	     (b->cgroup && entry(f, 9, 0100755, 0, 0, "cgroup", hs_cgroup_elf, hs_cgroup_elf_size)) ||
 	     entry(f, 6, 0, 0, 0, "TRAILER!!!", NULL, 0) ||
 	     /* the kernel unpacks one archive after another */
 	     (wl && wl->prog && fwrite(wl->archive, 1, wl->archive_size, f) != wl->archive_size);

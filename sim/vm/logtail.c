@@ -3,7 +3,9 @@
  * an error: led by the first line that says why a kernel died (panic,
  * oops, BUG), which a stack dump pushes out of the last lines, then the
  * last four. The console (qemu.c) and the kernel's own log buffer
- * (klog.c) are summed up the same way.
+ * (klog.c) are summed up the same way. Before them, on the console, the
+ * cause when the boot's own programs gave up: "HOTSIM cgroup: ..." just
+ * before the kernel's "Attempted to kill init!".
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +18,9 @@ void hs_vm_tail_add(struct hs_vm_tail *t, const char *line)
 
 	if (!line[0])
 		return;
+	/* "HOTSIM <program>: why" - progress lines have no colon there */
+	if (!strncmp(line, "HOTSIM ", 7) && line[7 + strcspn(line + 7, " :")] == ':')
+		snprintf(t->said, sizeof(t->said), "%s", line);
 	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]) && !t->first[0]; i++)
 		if (strstr(line, fatal[i]))
 			snprintf(t->first, sizeof(t->first), "%s", line);
@@ -25,8 +30,10 @@ void hs_vm_tail_add(struct hs_vm_tail *t, const char *line)
 const char *hs_vm_tail_str(const struct hs_vm_tail *t, char *buf, size_t len)
 {
 	buf[0] = 0;
+	if (t->said[0])
+		snprintf(buf, len, "%s | ", t->said);
 	if (t->first[0])
-		snprintf(buf, len, "%s ...", t->first);
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s ...", t->first);
 	for (unsigned i = t->n > 4 ? t->n - 4 : 0; i < t->n; i++)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " | " : "", t->last[i % 4]);
 	return buf;

@@ -164,7 +164,7 @@ static void sweep(const char *dir)
 
 /* The kernel command line. HOTSIM_BOOT_APPEND: extra arguments (tests
  * boot a kernel that panics this way); part of the cache key. */
-static const char *full_append(char *buf, size_t len, uint64_t taskset)
+static const char *full_append(char *buf, size_t len, const struct hs_vm_points *pts)
 {
 	const char *extra = getenv("HOTSIM_BOOT_APPEND");
 	size_t n = (size_t)snprintf(buf, len, "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
@@ -172,8 +172,16 @@ static const char *full_append(char *buf, size_t len, uint64_t taskset)
 	/* pinned: the kernel starts /taskset, which pins itself to the CPUs
 	 * and executes /init; the mask reaches it as an environment variable,
 	 * as every parameter the kernel does not know reaches init */
-	if (taskset && n < len)
-		snprintf(buf + n, len - n, " rdinit=/taskset hotsim_cpus=%llx", (unsigned long long)taskset);
+	if (pts->taskset && !pts->cgroup && n < len)
+		snprintf(buf + n, len - n, " rdinit=/taskset hotsim_cpus=%llx", (unsigned long long)pts->taskset);
+	/* in a cgroup: /cgroup first, which moves itself there and executes
+	 * /taskset (pinned) or /init */
+	else if (pts->cgroup && n < len) {
+		n += (size_t)snprintf(buf + n, len - n, " rdinit=/cgroup hotsim_cgroup=%s hotsim_controllers=%s",
+				      pts->cgroup->path, pts->cgroup->controllers);
+		if (pts->taskset && n < len)
+			snprintf(buf + n, len - n, " hotsim_cpus=%llx", (unsigned long long)pts->taskset);
+	}
 	return buf;
 }
 
@@ -197,12 +205,13 @@ static int boot_params(const struct hs_core *core, const struct hs_vm_points *pt
 	b->timeout_s = boot_timeout();
 	b->midr = core->boot.midr;
 	b->whole_ram = getenv("HOTSIM_RAM_WHOLE") != NULL;
-	b->append = full_append(append, len, pts->taskset);
+	b->append = full_append(append, len, pts);
 	b->points = pts->v;
 	b->npoints = pts->n;
 	b->wl = pts->wl;
 	b->ncpus = pts->ncpus;
 	b->taskset = pts->taskset;
+	b->cgroup = pts->cgroup;
 	return 0;
 }
 
@@ -286,11 +295,14 @@ static uint64_t boot_key(const struct hs_vm_points *pts, const char *qemu)
 	uint64_t key = hs_snap_hash(qemu, strlen(qemu), hs_workload_id(pts->wl) + SNAP_RECIPE);
 
 	snprintf(recipe, sizeof(recipe), "%s|%s|%u%s", hs_qemu_recipe(machine, sizeof(machine), pts->ncpus <= 1, pts->ncpus),
-		 full_append(append, sizeof(append), pts->taskset), MEM_MB, pts->ncpus > 1 ? "|points with the other CPUs idle|a run a point" : "");
+		 full_append(append, sizeof(append), pts), MEM_MB, pts->ncpus > 1 ? "|points with the other CPUs idle|a run a point" : "");
 	key = hs_snap_hash(recipe, strlen(recipe), key);
 	/* pinned: /taskset runs first */
 	if (pts->taskset)
 		key = hs_snap_hash(hs_taskset_elf, hs_taskset_elf_size, key);
+	/* in a cgroup: /cgroup runs first */
+	if (pts->cgroup)
+		key = hs_snap_hash(hs_cgroup_elf, hs_cgroup_elf_size, key);
 	return points_key(pts, key);
 }
 
@@ -303,7 +315,8 @@ int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const
 	int fd, rc;
 
 	*booted = 0;
-	if (hs_vm_taskset_fits(pts->ncpus, pts->taskset) || qemu_version(qemu, sizeof(qemu)))
+	if (hs_vm_taskset_fits(pts->ncpus, pts->taskset) || hs_vm_cgroup_fits(pts->cgroup) ||
+	    qemu_version(qemu, sizeof(qemu)))
 		return -1;
 	image_id(img, id, sizeof(id));
 	key = boot_key(pts, qemu);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "hotsim/cgroup.h"
 #include "hotsim/core.h"
 #include "hotsim/image.h"
 #include "hotsim/point.h"
@@ -25,12 +26,12 @@
 int hs_vm_write_flat_image(const struct hs_image *img, const char *path);
 
 /* A newc cpio with /dev/console, /dev/zero, /init = the given program and,
- * with wl, /user = its program; a Debian program's boot has /program (what
- * the runner starts) and the program's own archive after it; a pinned
- * boot's has /taskset too. */
+ * with b's wl, /user = its program; a Debian program's boot has /program
+ * (what the runner starts) and the program's own archive after it; a
+ * pinned boot's has /taskset too, and one in a cgroup /cgroup. */
 struct hs_workload;
-int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_workload *wl,
-			  int taskset);
+struct hs_vm_boot;
+int hs_vm_write_initramfs(const char *path, const void *init, size_t init_size, const struct hs_vm_boot *b);
 
 /* A file of the workload's root filesystem. */
 struct hs_vm_file {
@@ -104,6 +105,10 @@ int hs_program_load(const struct hs_program *p, struct hs_workload *w);
  * a pinned boot starts it instead of /init (initramfs.c, snapcache.c). */
 extern const unsigned char hs_taskset_elf[];
 extern const size_t hs_taskset_elf_size;
+/* /cgroup (kernels/workload/cgroup.c), the same way: a boot in a cgroup
+ * starts it first (cgroup_blob.S). */
+extern const unsigned char hs_cgroup_elf[];
+extern const size_t hs_cgroup_elf_size;
 /* The offset from the library's base of the first svc in its function fn
  * (the archive's copy of the library, program.h); -1 if it has none. */
 int hs_program_svc(const struct hs_workload *w, const char *fn, uint64_t *off);
@@ -160,9 +165,12 @@ const char *hs_qemu_recipe(char *buf, size_t len, int record, unsigned ncpus);
 void hs_qemu_map_ram(struct hs_qemu *q, size_t len);
 /* Kill it and reap it; harmless when it is gone. */
 void hs_qemu_stop(struct hs_qemu *q);
-/* What a guest kernel said last, as one line (logtail.c): the first line
- * saying why it died, then the last four, " | " between them. */
+/* What a guest kernel said last, as one line (logtail.c): the last line
+ * in which a program of the boot (/init, /taskset, /cgroup) said why it
+ * gives up, the first line saying why the kernel died, then the last four,
+ * " | " between them. */
 struct hs_vm_tail {
+	char said[200];
 	char first[200];
 	char last[4][200];
 	unsigned n;
@@ -292,6 +300,8 @@ struct hs_vm_boot {
 	unsigned ncpus;				/* the machine's CPUs (0: one) */
 	uint64_t taskset;			/* the CPUs /init and all it starts are
 						 * pinned to (taskset's mask), 0: unpinned */
+	const struct hs_cgroup *cgroup;		/* where /init and all it starts run
+						 * (cgroup.h), NULL: the root */
 };
 
 /* The why a machine's point gets when its operation needs a kernel
@@ -305,6 +315,8 @@ int hs_vm_boot_image(const struct hs_image *img, const struct hs_vm_boot *b, str
 /* 0 when a machine of ncpus CPUs has every CPU of the mask taskset (and
  * hotsim has its /taskset); else -1 naming both. */
 int hs_vm_taskset_fits(unsigned ncpus, uint64_t taskset);
+/* 0 when hotsim has its /cgroup, or cg is NULL; else -1 saying so. */
+int hs_vm_cgroup_fits(const struct hs_cgroup *cg);
 
 /*
  * The snapshot of img on a QEMU CPU at the given points: loaded from the
@@ -320,6 +332,7 @@ struct hs_vm_points {
 	const struct hs_workload *wl;	/* a user workload to run, or NULL */
 	unsigned ncpus;			/* the machine's CPUs (0: one) */
 	uint64_t taskset;		/* the workload's CPUs (hs_vm_boot.taskset) */
+	const struct hs_cgroup *cgroup;	/* its cgroup (hs_vm_boot.cgroup) */
 };
 int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		   struct hs_snap *s, int *booted);
