@@ -182,3 +182,21 @@ Test(fit, a_board_runs_in_a_login_session)
 	cr_assert_eq(ms_board_set(&bad, 0, &set), -1);
 	cr_assert(strstr(hs_errmsg(), "board am62x: no cgroup nope"), "%s", hs_errmsg());
 }
+
+/*
+ * A round trip "ran on one CPU" when every other CPU was idle the whole
+ * op: a CPU that did any work (idle short of the op by more than half a
+ * cycle) counts. J721E's unix.stream with the fit's values: each CPU idle
+ * about 100 of 25,814 cycles - both worked, though the IPI was off the
+ * critical path; pinned to CPU 1 of 4, the others idle the whole op.
+ */
+Test(fit, one_cpu_is_every_other_idle)
+{
+	const double both[] = { 97, 131 }, pinned[] = { 14377, 0, 14377, 14377 }, edge[] = { 1000, 999.4 };
+
+	cr_assert_eq(ms_one_cpu(2, both, 25814), -1);
+	cr_assert_eq(ms_one_cpu(4, pinned, 14377), 1);
+	cr_assert_eq(ms_one_cpu(1, pinned + 1, 14377), -1);
+	/* CPU 1, 0.6 short of the op, worked; CPU 0 was idle all of it */
+	cr_assert_eq(ms_one_cpu(2, edge, 1000), 1);
+}

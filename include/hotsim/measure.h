@@ -97,6 +97,11 @@ struct ms_row {
 	double idle[HS_MACHINE_MAX_CPUS];
 };
 
+/* The CPU that did a machine's round trips alone - every other one idle
+ * the whole op, its mean idle within half a cycle of the op's mean
+ * cycles, whole - or -1 (one CPU, or more did work). */
+int ms_one_cpu(unsigned ncpus, const double *idle, double whole);
+
 struct ms_param {
 	char core[8];			/* "" for all cores */
 	char name[48];

@@ -94,16 +94,15 @@ static const struct ms_row *row_of(const struct ms_image *m, const char *path)
 	return NULL;
 }
 
-/* A machine's round trip that sent no IPI in the ops it sampled (its
- * ".ipi" part is zero): both sides ran on one CPU. */
+/* A machine's round trip whose sampled ops one CPU did alone
+ * (ms_one_cpu). Not its ".ipi" part: that is the IPI's share of the
+ * critical path, zero also when both CPUs work and the wakee's is still
+ * busy when the IPI arrives. */
 static int stayed_on_one_cpu(const struct ms_image *m, const char *path)
 {
-	char ipi[80];
-	const struct ms_row *r;
+	const struct ms_row *r = row_of(m, path);
 
-	snprintf(ipi, sizeof(ipi), "%s.ipi", path);
-	r = row_of(m, ipi);
-	return r && r->ok && r->s[MS_TYPICAL].d.mean == 0;
+	return r && r->ok && ms_one_cpu(r->ncpus, r->idle, r->s[MS_TYPICAL].d.mean) >= 0;
 }
 
 /* A cell from its terms' rows: the typical means summed, the intervals

@@ -150,25 +150,34 @@ void ms_machine_waits_said(const struct ms_machine_cost *mc, const char *sep, ch
 			 mc->spin_waits > 1 ? "s" : "", (unsigned long long)mc->spin_insns);
 }
 
+int ms_one_cpu(unsigned ncpus, const double *idle, double whole)
+{
+	unsigned ran = 0, cpu = 0;
+
+	for (unsigned i = 0; i < ncpus; i++)
+		if (idle[i] < whole - 0.5) {
+			ran++;
+			cpu = i;
+		}
+	return ran == 1 && ncpus > 1 ? (int)cpu : -1;
+}
+
 /* "; every sampled round trip ran on cpuK alone" when one CPU did all
- * the work (an idle CPU's idle time is the whole op): unpinned, where the
- * kernel kept both sides of the round trip - its choice, which holds from
- * the point on; pinned, what taskset asked for. */
+ * the work (ms_one_cpu): unpinned, where the kernel kept both sides of
+ * the round trip - its choice, which holds from the point on; pinned,
+ * what taskset asked for. */
 static void one_cpu_said(const struct ms_machine_cost *mc, const struct samples *s, unsigned n, int pinned,
 			 char *buf, size_t len)
 {
-	double whole = 0;
-	unsigned ran = 0, cpu = 0;
+	double whole = 0, idle[HS_MACHINE_MAX_CPUS];
+	int cpu;
 
 	for (unsigned j = 0; j < n; j++)
 		whole += s->v[P_WHOLE][j];
 	for (unsigned i = 0; i < mc->run.ncpus; i++)
-		if (s->idle[i] < whole - 0.5 * n) {
-			ran++;
-			cpu = i;
-		}
-	if (ran == 1 && mc->run.ncpus > 1)
-		snprintf(buf, len, "; every sampled round trip ran on cpu%u alone%s", cpu,
+		idle[i] = s->idle[i] / n;
+	if ((cpu = ms_one_cpu(mc->run.ncpus, idle, whole / n)) >= 0)
+		snprintf(buf, len, "; every sampled round trip ran on cpu%d alone%s", cpu,
 			 pinned ? "" : ": unpinned, the kernel kept both processes there (its choice at the point "
 					   "holds)");
 }
