@@ -96,6 +96,20 @@ Test(cgroup, pinned_in_a_session, .timeout = 900)
 	run_says(0, "6.12-board", "--smp 4 --taskset 1 --cgroup session --path sched-pipe", words);
 }
 
+/* In the session the replay is still QEMU's own run, every CPU's stream
+ * (the boards' setting: fidelity replays its round trips so). */
+Test(cgroup, a_session_validates_on_every_cpu, .timeout = 900)
+{
+	char cmd[700], *out;
+
+	not_under_sanitizers();
+	snprintf(cmd, sizeof(cmd), "%s validate %s --cpu a53 --smp 4 --cgroup session --path sched-pipe 2>&1", hs_bin(),
+		 hs_kernel("6.12-board"));
+	cr_assert_eq(hs_sh(cmd, &out, 1u << 20), 0, "%.3000s", out);
+	cr_assert(hs_says(out, "sched-pipe a53 identical on 4 CPUs"), "%.3000s", out);
+	free(out);
+}
+
 /* The 7.2 line's config has no CONFIG_CGROUPS: /cgroup says so, init dies,
  * and the boot fails with both, not at the timeout (the run goes on
  * without the rows that need it). */
