@@ -43,7 +43,8 @@ san() {
 	fi
 	n=$((n + 1))
 }
-for k in 7.2-base 7.2-cswitch-inline 7.2-64k debian-7.2-16k 6.12-clang-minimal 6.1-base debian-7.2 debian-6.12; do
+for k in 7.2-base 7.2-cswitch-inline 7.2-64k debian-7.2-16k 6.12-clang-minimal 6.1-base debian-7.2 debian-6.12 \
+	6.12-board; do
 	[ -r "$K/$k.vmlinux" ] || { echo "san-kernels: $K/$k.vmlinux missing (make kernels)" >&2; exit 2; }
 done
 san 0 validate $K/7.2-base.vmlinux --cpu a55
@@ -74,6 +75,10 @@ san 0 validate $K/7.2-base.vmlinux --cpu a53 --smp 2 --path sched-pipe
 # a Debian program's boot: its archive, the library's svc, the op's end in its process
 san 0 run $K/7.2-base.vmlinux --cpu a53 --smp 2 --path sched-pipe,perf.sched-pipe --taskset 1 --noise 2
 san 0 validate $K/7.2-base.vmlinux --cpu a53 --workload perf
+# the workload in a login's cgroup (the boards' setting), and a kernel
+# without cgroups refusing it (the failure the normal pass recorded)
+san 0 run $K/6.12-board.vmlinux --cpu a53 --cgroup session --path syscall.getppid,unix.stream
+san 0 run $K/7.2-base.vmlinux --cpu a53 --cgroup session --path syscall.getppid
 san 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
 	--explain cswitch
 san 2 run $K/7.2-base.vmlinux --cpu a53 --path no-such-path
