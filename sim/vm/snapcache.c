@@ -169,19 +169,18 @@ static const char *full_append(char *buf, size_t len, const struct hs_vm_points 
 	const char *extra = getenv("HOTSIM_BOOT_APPEND");
 	size_t n = (size_t)snprintf(buf, len, "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
 
-	/* pinned: the kernel starts /taskset, which pins itself to the CPUs
-	 * and executes /init; the mask reaches it as an environment variable,
-	 * as every parameter the kernel does not know reaches init */
-	if (pts->taskset && !pts->cgroup && n < len)
-		snprintf(buf + n, len - n, " rdinit=/taskset hotsim_cpus=%llx", (unsigned long long)pts->taskset);
-	/* in a cgroup: /cgroup first, which moves itself there and executes
-	 * /taskset (pinned) or /init */
-	else if (pts->cgroup && n < len) {
+	/* the first process: /cgroup in a cgroup (it moves itself there and
+	 * executes /taskset or /init), else /taskset when pinned (it pins
+	 * itself and executes /init); the mask and the cgroup reach them as
+	 * environment variables, as every parameter the kernel does not know
+	 * reaches init */
+	if (pts->cgroup && n < len)
 		n += (size_t)snprintf(buf + n, len - n, " rdinit=/cgroup hotsim_cgroup=%s hotsim_controllers=%s",
 				      pts->cgroup->path, pts->cgroup->controllers);
-		if (pts->taskset && n < len)
-			snprintf(buf + n, len - n, " hotsim_cpus=%llx", (unsigned long long)pts->taskset);
-	}
+	else if (pts->taskset && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " rdinit=/taskset");
+	if (pts->taskset && n < len)
+		snprintf(buf + n, len - n, " hotsim_cpus=%llx", (unsigned long long)pts->taskset);
 	return buf;
 }
 
