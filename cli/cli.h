@@ -62,6 +62,9 @@ int cli_error(void);
 #define CLI_CGROUP_HELP "the workload's processes (hotsim's own, yours or perf's) in this cgroup, as systemd puts " \
 	"a login shell: session (systemd 252 on: cpu, memory, pids) or session-pre252 (memory, pids); a boot of its " \
 	"own (default: the root cgroup)"
+/* --cmdline's (read with --workload too) */
+#define CLI_CMDLINE_HELP "kernel parameters added to the guest's command line, as a boot loader passes them " \
+	"(audit=1, mitigations=off, preempt=none): a boot of its own"
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
 void cli_workload_done(void);
 const struct hs_path_set *cli_path_set(void);

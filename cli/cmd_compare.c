@@ -22,7 +22,7 @@ struct cmp_opts {
 	struct opt_state state;
 	enum hs_state_source src;
 	const struct hs_path_def *explain, *timeline;
-	const char *svg, *md, *txt, *workload, *taskset, *cgroup, *shard;
+	const char *svg, *md, *txt, *workload, *taskset, *cgroup, *cmdline, *shard;
 	struct opt_window window;
 	enum opt_format format;
 	struct opt_pct fail_above;
@@ -392,6 +392,7 @@ static int run_run(void *p, char **args)
 	OPT("workload", "FILE", OPT_STRING, t, workload, CLI_WORKLOAD_HELP), \
 	OPT("taskset", "CPUS", OPT_STRING, t, taskset, CLI_TASKSET_HELP), \
 	OPT("cgroup", "NAME", OPT_STRING, t, cgroup, CLI_CGROUP_HELP), \
+	OPT("cmdline", "ARGS", OPT_STRING, t, cmdline, CLI_CMDLINE_HELP), \
 	OPT("state", "LIST", OPT_STATE, t, state, \
 	    "typical (the mean over sampled ops; default), warm, cold, both, all"), \
 	OPT_N("samples", "N", t, samples, 2, 1024, \

@@ -25,7 +25,7 @@ struct state_opts {
 	struct opt_params params;
 	long smp, ops;
 	const char *point;
-	const char *workload, *taskset, *cgroup;
+	const char *workload, *taskset, *cgroup, *cmdline;
 	enum opt_format format;
 };
 
@@ -345,6 +345,7 @@ static const struct cli_opt opts[] = {
 	OPT("workload", "FILE", OPT_STRING, struct state_opts, workload, CLI_WORKLOAD_HELP),
 	OPT("taskset", "CPUS", OPT_STRING, struct state_opts, taskset, CLI_TASKSET_HELP),
 	OPT("cgroup", "NAME", OPT_STRING, struct state_opts, cgroup, CLI_CGROUP_HELP),
+	OPT("cmdline", "ARGS", OPT_STRING, struct state_opts, cmdline, CLI_CMDLINE_HELP),
 	OPT("format", "FMT", OPT_FORMAT, struct state_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

@@ -20,7 +20,7 @@ struct trace_opts {
 	long limit;
 	long op;			/* -1: the whole run */
 	long smp;
-	const char *workload, *taskset, *cgroup;
+	const char *workload, *taskset, *cgroup, *cmdline;
 	enum opt_format format;
 };
 
@@ -224,6 +224,7 @@ static const struct cli_opt opts[] = {
 	OPT("workload", "FILE", OPT_STRING, struct trace_opts, workload, CLI_WORKLOAD_HELP),
 	OPT("taskset", "CPUS", OPT_STRING, struct trace_opts, taskset, CLI_TASKSET_HELP),
 	OPT("cgroup", "NAME", OPT_STRING, struct trace_opts, cgroup, CLI_CGROUP_HELP),
+	OPT("cmdline", "ARGS", OPT_STRING, struct trace_opts, cmdline, CLI_CMDLINE_HELP),
 	OPT_N("smp", "N", struct trace_opts, smp, 1, 8,
 	      "a machine of N CPUs: every CPU's stream of the path's round trip (default 1)"),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,

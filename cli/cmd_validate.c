@@ -20,7 +20,7 @@ struct validate_opts {
 	struct opt_cpus cpus;
 	long smp;
 	struct opt_paths paths;
-	const char *workload, *taskset, *cgroup;
+	const char *workload, *taskset, *cgroup, *cmdline;
 	enum opt_format format;
 };
 
@@ -166,6 +166,7 @@ static const struct cli_opt opts[] = {
 	OPT("workload", "FILE", OPT_STRING, struct validate_opts, workload, CLI_WORKLOAD_HELP),
 	OPT("taskset", "CPUS", OPT_STRING, struct validate_opts, taskset, CLI_TASKSET_HELP),
 	OPT("cgroup", "NAME", OPT_STRING, struct validate_opts, cgroup, CLI_CGROUP_HELP),
+	OPT("cmdline", "ARGS", OPT_STRING, struct validate_opts, cmdline, CLI_CMDLINE_HELP),
 	OPT("format", "FMT", OPT_FORMAT, struct validate_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

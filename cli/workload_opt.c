@@ -8,7 +8,7 @@
  * pins the workload's processes, whichever it is, as `taskset -c` does:
  * that is a boot of its own (its snapshot), not a way of replaying one;
  * --cgroup runs them in a cgroup, as a login under systemd does, the same
- * way.
+ * way; --cmdline boots the kernel with parameters added, the same way.
  * Without --workload a path list may name a program's path beside
  * hotsim's own (--path sched-pipe,perf.sched-pipe): the program's set is
  * opened then, and the library boots it beside the registry's
@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "hotsim/err.h"
 #include "hotsim/cgroup.h"
+#include "hotsim/cmdline.h"
 #include "hotsim/cpulist.h"
 
 static struct hs_user_paths *cur;	/* --workload's */
@@ -28,6 +29,7 @@ static struct hs_user_paths *prog;	/* a program's, its path named without --work
 static struct hs_path_set prog_set;	/* prog's, with the machine's CPUs */
 static struct hs_path_set builtin;	/* the registry's, pinned as --taskset says */
 static const struct hs_cgroup *cg;	/* --cgroup's, NULL: the root */
+static const char *cmdline;		/* --cmdline's, NULL: none */
 
 /* The cgroups' names, ", " between them. */
 static const char *cgroup_names(void)
@@ -74,6 +76,8 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 	(void)c;
 	if (cgroup && !(cg = hs_cgroup_find(cgroup)))
 		return hs_fail("--cgroup %s: no such cgroup (%s)", cgroup, cgroup_names());
+	if ((cmdline = arg(argc, argv, "cmdline")) && hs_cmdline_check(cmdline))
+		return -1;
 	/* a CPU the machine lacks is known before any image is read */
 	if (taskset && (hs_cpulist_parse(taskset, &cpus) ||
 			hs_cpulist_fits(cpus, arg(argc, argv, "smp") ? (unsigned)atoi(arg(argc, argv, "smp")) : 1)))
@@ -81,6 +85,7 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 	builtin = hs_path_set_builtin;
 	builtin.taskset = cpus;
 	builtin.cgroup = cg;
+	builtin.cmdline = cmdline;
 	if (!file)
 		return 0;
 	if (!*file)
@@ -92,6 +97,7 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 		return -1;
 	cur->set.taskset = cpus;
 	cur->set.cgroup = cg;
+	cur->set.cmdline = cmdline;
 	return 0;
 }
 
@@ -113,6 +119,7 @@ int cli_program_path(const char *name, const struct hs_path_def **d)
 	if (!prog && !(prog = hs_program_paths_open(hs_path_program(p), hs_program_paths, builtin.taskset, &found)))
 		return -1;
 	prog->set.cgroup = cg;
+	prog->set.cmdline = cmdline;
 	*d = p;
 	return 1;
 }

@@ -75,9 +75,11 @@ san 0 validate $K/7.2-base.vmlinux --cpu a53 --smp 2 --path sched-pipe
 # a Debian program's boot: its archive, the library's svc, the op's end in its process
 san 0 run $K/7.2-base.vmlinux --cpu a53 --smp 2 --path sched-pipe,perf.sched-pipe --taskset 1 --noise 2
 san 0 validate $K/7.2-base.vmlinux --cpu a53 --workload perf
-# the workload in a login's cgroup (the boards' setting), and a kernel
-# without cgroups refusing it (the failure the normal pass recorded)
-san 0 run $K/6.12-board.vmlinux --cpu a53 --cgroup session --path syscall.getppid,unix.stream
+# the workload in a login's cgroup with auditing on (the boards' setting),
+# a parameter hotsim's boot owns refused, and a kernel without cgroups
+# refusing them (the failure the normal pass recorded)
+san 0 run $K/6.12-board.vmlinux --cpu a53 --cgroup session --cmdline audit=1 --path syscall.getppid,unix.stream
+san 2 run $K/6.12-board.vmlinux --cpu a53 --cmdline 'audit=1 rdinit=/bin/sh'
 san 0 run $K/7.2-base.vmlinux --cpu a53 --cgroup session --path syscall.getppid
 san 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
 	--explain cswitch

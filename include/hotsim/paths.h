@@ -213,6 +213,8 @@ struct hs_path_set {
 	unsigned ncpus;				/* the booted machine's CPUs (0: one) */
 	uint64_t taskset;			/* a program's CPUs (taskset's mask), 0: unpinned */
 	const struct hs_cgroup *cgroup;		/* its cgroup (cgroup.h), NULL: the root */
+	const char *cmdline;			/* kernel parameters added to the guest's
+						 * command line (audit=1 ...), NULL: none */
 };
 /* The registry's paths with hotsim's own workload (registry.c). */
 extern const struct hs_path_set hs_path_set_builtin;

@@ -104,6 +104,7 @@ static void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *
 	out->ncpus = set->ncpus;
 	out->taskset = set->taskset;
 	out->cgroup = set->cgroup;
+	out->cmdline = set->cmdline;
 }
 
 /* The points of set, the checks before a boot; the snapshot is the
@@ -148,6 +149,9 @@ static int finish(struct hs_boot_state *b, const struct hs_patched *pt)
 	if (b->set->cgroup)
 		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc), "; in cgroup %s (%s)",
 			 b->set->cgroup->path, b->set->cgroup->controllers);
+	if (b->set->cmdline)
+		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc), "; kernel parameters %s",
+			 b->set->cmdline);
 	b->ok = 1;
 	return 0;
 }

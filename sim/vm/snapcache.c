@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hotsim/cmdline.h"
 #include "hotsim/err.h"
 #include "vm/snapshot.h"
 #include "vm/vm.h"
@@ -162,12 +163,14 @@ static void sweep(const char *dir)
 		closedir(d);
 }
 
-/* The kernel command line. HOTSIM_BOOT_APPEND: extra arguments (tests
- * boot a kernel that panics this way); part of the cache key. */
+/* The kernel command line: hotsim's, the set's parameters (--cmdline,
+ * a board's), HOTSIM_BOOT_APPEND's (tests boot a kernel that panics this
+ * way); part of the cache key. */
 static const char *full_append(char *buf, size_t len, const struct hs_vm_points *pts)
 {
 	const char *extra = getenv("HOTSIM_BOOT_APPEND");
-	size_t n = (size_t)snprintf(buf, len, "%s%s%s", APPEND, extra && *extra ? " " : "", extra ? extra : "");
+	size_t n = (size_t)snprintf(buf, len, "%s%s%s%s%s", APPEND, pts->cmdline ? " " : "",
+				    pts->cmdline ? pts->cmdline : "", extra && *extra ? " " : "", extra ? extra : "");
 
 	/* the first process: /cgroup in a cgroup (it moves itself there and
 	 * executes /taskset or /init), else /taskset when pinned (it pins
@@ -198,6 +201,8 @@ static int boot_params(const struct hs_core *core, const struct hs_vm_points *pt
 {
 	if (!core->boot_cpu)
 		return hs_fail("no QEMU CPU is chosen for %s", core->name);
+	if (pts->cmdline && hs_cmdline_check(pts->cmdline))
+		return -1;
 	memset(b, 0, sizeof(*b));
 	b->cpu = core->boot_cpu;
 	b->mem_mb = MEM_MB;
@@ -315,7 +320,7 @@ int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const
 
 	*booted = 0;
 	if (hs_vm_taskset_fits(pts->ncpus, pts->taskset) || hs_vm_cgroup_fits(pts->cgroup) ||
-	    qemu_version(qemu, sizeof(qemu)))
+	    (pts->cmdline && hs_cmdline_check(pts->cmdline)) || qemu_version(qemu, sizeof(qemu)))
 		return -1;
 	image_id(img, id, sizeof(id));
 	key = boot_key(pts, qemu);

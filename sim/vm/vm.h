@@ -333,6 +333,8 @@ struct hs_vm_points {
 	unsigned ncpus;			/* the machine's CPUs (0: one) */
 	uint64_t taskset;		/* the workload's CPUs (hs_vm_boot.taskset) */
 	const struct hs_cgroup *cgroup;	/* its cgroup (hs_vm_boot.cgroup) */
+	const char *cmdline;		/* kernel parameters added, or NULL
+					 * (hs_path_set.cmdline) */
 };
 int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		   struct hs_snap *s, int *booted);
