@@ -167,9 +167,6 @@ static inline unsigned hs_count(const char *hay, const char *needle)
 	return n;
 }
 
-/* The first number after "PATH CPU STATE" on a line of a text table
- * (columns split by blanks: the name column's width follows the longest
- * name), or -1 when no line has that row. */
 /* Does the report say needle, whatever line breaks its wrapping put
  * between the words? (Each run of blanks and newlines is one blank.) */
 static inline int hs_says(const char *out, const char *needle)
