@@ -13,7 +13,16 @@
  * (meta-arago's arago.conf) and whose systemd is 255 (openembedded-core's
  * systemd_255.4.bb): a benchmark started from a login, on the console or
  * over ssh, runs in the login's session scope, with the cpu, memory and
- * pids controllers above it (cgroup.c's "session").
+ * pids controllers above it (cgroup.c's "session"). That systemd's
+ * presets (its presets/90-systemd.preset, which the image's preset-all
+ * applies: openembedded-core's image.bbclass, systemd_preset_all) enable
+ * systemd-journald-audit.socket, and journald, opening it, turns the
+ * kernel's auditing on (journald.conf Audit=, default yes; v255's
+ * journald-audit.c server_open_audit) - no audit daemon, no rules
+ * (neither meta-arago nor meta-tisdk install one): every process started
+ * after it, the benchmarks too, builds an audit context at each system
+ * call. audit=1 on the command line leaves the kernel in that state
+ * (audit_enabled on, no rules): the boards' ".cmdline".
  *
  * A cell's hotsim number is what lmbench computes: lat_sig catch is the
  * caught kill() less kill(self, 0), and lat_sig prot the protection fault
@@ -81,6 +90,7 @@ static const struct hs_board am62x = {
 	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
 	.smccc = 1,
 	.cgroup = "session",
+	.cmdline = "audit=1",
 	.source = "TexasInstruments/processor-sdk-doc source/devices/AM62X/linux/Linux_Performance_Guide.rst "
 		  "at fc5d30a0, column am62xx_sk",
 	.params = am62x_params,
@@ -108,6 +118,7 @@ static const struct hs_board j721e = {
 	.kernel = "Linux 6.12.57 (TI Processor SDK 11.02): arm64 defconfig + TI board fragments; TF-A at EL3",
 	.smccc = 1,
 	.cgroup = "session",
+	.cmdline = "audit=1",
 	.source = "TexasInstruments/processor-sdk-doc source/devices/J7_Family/linux/"
 		  "Release_Specific_Kernel_Performance_Guide.rst at b6059c30, column j721e",
 	.params = j721e_params,

@@ -159,8 +159,10 @@ Test(fit, a_board_runs_its_own_firmware)
  * TI's Arago has systemd 255 with pam, so a login is in
  * user.slice/user-0.slice/session-N.scope with cpu (delegated to
  * user@.service since systemd 252), memory and pids enabled above it; the
- * sets fidelity and fit boot say so, on the CPUs asked for. A board naming
- * a cgroup hotsim has no row for is refused, by name.
+ * sets fidelity and fit boot say so, on the CPUs asked for. Their systemd
+ * (255, its presets applied) has journald turn the kernel's auditing on,
+ * no rules: the sets boot with audit=1. A board naming a cgroup hotsim has
+ * no row for is refused, by name.
  */
 Test(fit, a_board_runs_in_a_login_session)
 {
@@ -176,6 +178,7 @@ Test(fit, a_board_runs_in_a_login_session)
 		cr_assert_str_eq(set.cgroup->path, "user.slice/user-0.slice/session-1.scope");
 		cr_assert_str_eq(set.cgroup->controllers, "cpu,memory,pids");
 		cr_assert_eq(set.defs, hs_paths);
+		cr_assert_str_eq(set.cmdline, "audit=1");
 	}
 	bad = *am;
 	bad.cgroup = "nope";

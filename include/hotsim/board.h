@@ -47,6 +47,8 @@ struct hs_board {
 					 * Spectre calls (platform.c) */
 	const char *cgroup;		/* where its benchmarks ran: a row of
 					 * cgroup.h (NULL: the root cgroup) */
+	const char *cmdline;		/* kernel parameters that give its
+					 * kernel's state (cmdline.h), or NULL */
 	const char *source;		/* where the cells are published */
 	const struct hs_board_param *params;	/* terminated by name NULL */
 	const struct hs_board_cell *cells;

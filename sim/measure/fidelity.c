@@ -49,6 +49,7 @@ int ms_board_set(const struct hs_board *b, unsigned ncpus, struct hs_path_set *s
 	set->ncpus = ncpus;
 	if (b->cgroup && !(set->cgroup = hs_cgroup_find(b->cgroup)))
 		return hs_fail("board %s: no cgroup %s", b->name, b->cgroup);
+	set->cmdline = b->cmdline;
 	return 0;
 }
 
@@ -137,9 +138,9 @@ static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, str
 	out->ci95 = sqrt(var);
 	out->ok = 1;
 	snprintf(out->note, sizeof(out->note), "%s%s", c->note,
-		 out->one_cpu ? "; here the sampled round trips never left the site's CPU (no IPI): from this "
-				"point QEMU's round-robin ran both sides there, its turn lasting to the next tick, so "
-				"the number is not an unpinned one" : "");
+		 out->one_cpu ? "; here the sampled round trips never left the site's CPU (no IPI): the "
+				"kernel woke each side there - still queued, as 6.12's delayed dequeue leaves a "
+				"sleeper, or no other CPU idle when it woke - so the number is not an unpinned one" : "");
 }
 
 /* The errors: mean |hotsim / board - 1| of the fitted cells, the
