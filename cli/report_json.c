@@ -2,10 +2,11 @@
  * report_json.c - machine-readable results. Schema (versioned, documented in
  * docs/reference.md): "hotsim-compare/2" or "hotsim-run/2"; one entry per
  * (path, cpu, state) with its samples' distribution (and, compared, the
- * difference's interval, Welch's p and the verdict), the summary, and the
- * --explain / --timeline views when asked for.
+ * difference's interval, Welch's p and the verdict), the summary, each
+ * core's state, and the --explain / --timeline views when asked for.
  */
 #include <math.h>
+#include <string.h>
 
 #include "hotsim/a64.h"
 #include "hotsim/model.h"
@@ -285,6 +286,33 @@ static void timeline(struct json *j, const struct ms_compare *c, const struct rp
 	json_end_arr(j);
 }
 
+/* Each state the rows of m ran from, once a core and text - the text
+ * report's "state" lines: QEMU, the patching overlaid, the machine, the
+ * cgroup, the kernel parameters - so a script comparing two runs can
+ * tell whether they booted alike. */
+static void states(struct json *j, const char *key, const struct ms_image *m)
+{
+	const struct ms_row *done[32];
+	int n = 0;
+
+	json_begin_arr(j, key);
+	for (int i = 0; i < m->nrows; i++) {
+		const struct ms_row *r = &m->rows[i];
+		int seen = !r->state[0];
+
+		for (int k = 0; k < n && !seen; k++)
+			seen = done[k]->core == r->core && !strcmp(done[k]->state, r->state);
+		if (seen || n == 32)
+			continue;
+		done[n++] = r;
+		json_begin_obj(j, NULL);
+		json_str(j, "cpu", r->core->name);
+		json_str(j, "state", r->state);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
 void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 {
 	struct json j;
@@ -303,6 +331,9 @@ void rp_json(FILE *f, const struct ms_compare *c, const struct rp_details *d)
 	for (int i = 0; i < c->nwarnings; i++)
 		json_str(&j, NULL, c->warnings[i]);
 	json_end_arr(&j);
+	states(&j, c->patched ? "base_states" : "states", c->base);
+	if (c->patched)
+		states(&j, "patched_states", c->patched);
 	summary(&j, c);
 	json_begin_arr(&j, "results");
 	for (int i = 0; i < c->npairs; i++)

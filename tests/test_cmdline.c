@@ -72,6 +72,9 @@ static void run_says(int status, const char *args, const char *const *words)
 Test(cmdline, the_state_names_the_parameters, .timeout = 900)
 {
 	run_says(0, "--path syscall.getppid --cmdline audit=1", (const char *const[]){ "kernel parameters audit=1", NULL });
+	/* and the JSON, where a script comparing two runs looks */
+	run_says(0, "--path syscall.getppid --cmdline audit=1 --json",
+		 (const char *const[]){ "\"states\": [ { \"cpu\": \"a53\",", "kernel parameters audit=1\"", NULL });
 }
 
 /* Where the boot starts, its console and its fixed layout are hotsim's;
