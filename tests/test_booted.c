@@ -15,14 +15,6 @@
 
 #define MAX_OUT (4 << 20)
 
-/* The sanitizer pass runs the replay, not QEMU again: validation and the
- * cache's failure cases (minutes of boots) run in the normal build. */
-static void not_under_sanitizers(void)
-{
-	if (getenv("HOTSIM_SAN"))
-		cr_skip_test("QEMU-heavy: run by the normal build");
-}
-
 /* Run "ENV hotsim ARGS", capture stdout (bounded), return the exit status. */
 static int run(const char *env, const char *args, char **out)
 {
@@ -750,7 +742,7 @@ Test(cache, concurrent_runs_boot_once, .timeout = 600)
 	char d[] = "/tmp/hotsim-conc-XXXXXX", cmd[2048], f[300];
 	char *first = NULL;
 	unsigned boots = 0;
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 
 	cr_assert(mkdtemp(d));
 	snprintf(cmd, sizeof(cmd),
@@ -836,7 +828,7 @@ Test(cache, killed_during_boot, .timeout = 600)
 {
 	char d[] = "/tmp/hotsim-kill-XXXXXX", cmd[2048], args[512], env[400], *out;
 	unsigned ms = 500 + (unsigned)(getpid() % 3500);	/* a moment during the boot */
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 
 	cr_assert(mkdtemp(d));
 	snprintf(cmd, sizeof(cmd), "HOTSIM_CACHE=%s %s run %s --cpu a53 --path syscall.getpid "
@@ -863,7 +855,7 @@ Test(cache, killed_during_boot, .timeout = 600)
 Test(cache, damaged_snapshot_rebuilt, .timeout = 600)
 {
 	char d[] = "/tmp/hotsim-dmg-XXXXXX", cmd[1024], env[300], args[300], *good, *out;
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 
 	cr_assert(mkdtemp(d));
 	snprintf(env, sizeof(env), "HOTSIM_CACHE=%s", d);
@@ -895,7 +887,7 @@ Test(cache, damaged_snapshot_rebuilt, .timeout = 600)
 Test(cache, full_disk, .timeout = 300)
 {
 	char d[] = "/tmp/hotsim-full-XXXXXX", cmd[2048], *out;
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 
 	cr_assert(mkdtemp(d));
 	if (system("unshare -m true 2>/dev/null") != 0) {
@@ -930,7 +922,7 @@ Test(booted, extra_path_boots_from_its_own_file, .timeout = 600)
 	char cmd[1024], *out;
 	const char *bin = hs_bin(), *slash = strrchr(bin, '/');
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(cmd, sizeof(cmd), "%.*shotsim-extra paths %s --cpu a53 --path extra.probe --state-source booted 2>&1",
 		 slash ? (int)(slash - bin + 1) : 0, bin, hs_kernel("7.2-base"));
 	cr_assert_eq(hs_sh(cmd, &out, MAX_OUT), 0, "%.4000s", out);
@@ -965,7 +957,7 @@ Test(booted, plugin_follows_the_installed_qemu, .timeout = 1200)
 	char t[] = "/tmp/hotsim-qemu-build-XXXXXX", cmd[1024], *out;
 	const char *img = hs_kernel("7.2-base");
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	cr_assert(mkdtemp(t));
 	snprintf(cmd, sizeof(cmd), "make -s BUILD=%s QEMU_PKG=hotsim-no-such-qemu %s/hotsim 2>&1 | tail -5 && "
 		 "%s/hotsim validate %s --cpu a53 --path irq-el1 2>&1; echo rc=$?", t, t, t, img);
@@ -1088,7 +1080,7 @@ Test(smp, two_and_four_cpus_snapshot_every_cpu, .timeout = 900)
 	char args[512], *one, *out, *again, pc1[40], pcn[40];
 	struct cpu_line v[8], u;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &one), 0, "%.4000s", one);
 	cr_assert_eq(cpu_lines(one, &u, 1), 1, "%.4000s", one);
@@ -1187,7 +1179,7 @@ Test(smp, a_machine_stops_only_at_its_points, .timeout = 900)
 	const char *p;
 	unsigned n = 0;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	for (p = strstr(out, "\npoint "); p; p = strstr(p + 1, "\npoint "))
@@ -1216,7 +1208,7 @@ static void side_by_side(const char *args)
 	pid_t pid;
 	int st;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	cr_assert(mkdtemp(a) && mkdtemp(b));
 	/* the Debian programs (perf) are fetched once, into the real cache */
 	snprintf(cmd, sizeof(cmd), "ln -s %s/programs %s/programs && ln -s %s/programs %s/programs",
@@ -1265,7 +1257,7 @@ Test(smp, two_boots_two_host_cpus, .timeout = 900)
 	const char *bin = getenv("HOTSIM_BIN") ? getenv("HOTSIM_BIN") : "build/hotsim";
 	unsigned seen = 0, both = 0;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	cr_assert(mkdtemp(a) && mkdtemp(b));
 	snprintf(cmd, sizeof(cmd), "for d in %s %s; do HOTSIM_CACHE=$d %s run %s --cpu a53 --smp 4 --taskset 3 "
 		 "--path sched-pipe --noise 0 > $d/out 2>&1 & done; echo started", a, b, bin, hs_kernel("7.2-base"));
@@ -1306,7 +1298,7 @@ Test(smp, replay_every_cpu_round_trips, .timeout = 900)
 	unsigned long v[8][4][4];
 	unsigned long one = 0;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --ops 6", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(op_lines(out, 1, v, 8), 6, "%.4000s", out);
@@ -1357,7 +1349,7 @@ Test(smp, trace_every_cpu, .timeout = 900)
 	unsigned long v[8][4][4];
 	unsigned sends = 0, wakes = 0;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --smp 2 --ops 3", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &st), 0, "%.4000s", st);
 	cr_assert_eq(op_lines(st, 2, v, 8), 3, "%.4000s", st);
@@ -1474,7 +1466,7 @@ Test(smp, round_trip_cycles_through_both_cpus, .timeout = 900)
 	double ipi, exit, ipi2, exit2, mean, part[5], peer;
 	const char *pp;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --point pipe --ops 6", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(cy_lines(out, 1, one, 8, &ipi, &exit), 6, "%.4000s", out);
@@ -1551,7 +1543,7 @@ Test(smp, validate_every_cpu_identical, .timeout = 900)
 {
 	char args[512], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	for (unsigned n = 2; n <= 4; n += 2) {
 		snprintf(args, sizeof(args), "validate %s --cpu a53 --smp %u --path sched-pipe", hs_kernel("7.2-base"), n);
 		cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
@@ -1573,7 +1565,7 @@ Test(smp, lmbench_round_trips_validate, .timeout = 900)
 {
 	char args[512], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "validate %s --cpu a53 --smp 2 --path unix.stream,ctx.ring",
 		 hs_kernel("6.12-board"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
@@ -1670,7 +1662,7 @@ Test(smp, a_round_trip_starts_with_the_other_cpus_idle, .timeout = 900)
 	char args[512], *out;
 	struct cpu_line v[2];
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a72 --smp 2 --point pipe --ops 6", hs_kernel("6.12-board"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(cpu_lines(out, v, 2), 2, "%.4000s", out);
@@ -1697,7 +1689,7 @@ Test(smp, a_spin_on_wfe_yields_the_turn, .timeout = 900)
 	char args[512], *out;
 	unsigned long v[8][4][4];
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2 --workload tests/workloads/wfe_spin.c "
 		 "--point user.pass --ops 8", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
@@ -1732,7 +1724,7 @@ Test(smp, a_spin_waits_for_the_store_that_ends_it, .timeout = 900)
 	double lat, site, other, ipi, exit, irq;
 	unsigned long busy0;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2 --workload tests/workloads/wfe_spin.c "
 		 "--point user.pass --ops 8", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
@@ -1843,7 +1835,7 @@ Test(smp, rows_of_the_round_trip, .timeout = 900)
 {
 	char args[600], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	for (unsigned n = 2; n <= 4; n += 2) {
 		double ipi, exit, whole, parts, idle[4];
 		unsigned long snap;
@@ -1910,7 +1902,7 @@ Test(smp, debian_images_unpinned, .timeout = 1800)
 	static const char *const images[] = { "debian-6.12", "debian-7.2" };
 	char args[600], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	for (unsigned i = 0; i < 2; i++) {
 		double ipi, whole, parts;
 		const char *p;
@@ -2002,7 +1994,7 @@ Test(smp, the_irq_patch_moves_the_irq_part, .timeout = 900)
 	unsigned long irq[2], pair[2];
 	char args[600], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	for (unsigned i = 0; i < 2; i++) {
 		struct op_insns v[64];
 		unsigned long iv[64], pv[64];
@@ -2040,7 +2032,7 @@ Test(lmbench, ctx_ring_and_its_overhead, .timeout = 900)
 	double ring, user, over, ipi;
 	const char *p;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "run %s --cpu a53 --path ctx.ring,ctx.overhead", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	user = row_insns(out, "ctx.ring.user", "a53");
@@ -2075,7 +2067,7 @@ Test(smp, an_op_is_one_pass_however_turns_fall, .timeout = 900)
 	char args[600], *out;
 	unsigned long v[32][4][4], least = ~0UL;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 4 --point ctxr --ops 26", hs_kernel("6.12-board"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert_eq(op_lines(out, 4, v, 32), 26, "%.4000s", out);
@@ -2139,7 +2131,7 @@ Test(smp, hotsims_own_workload_pinned, .timeout = 900)
 	char args[600], *pinned, *free_;
 	const char *a, *b;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	pinned_to("", "pipe", "sched-pipe", 3);
 	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 4 --taskset 3 --path sched-pipe", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &pinned), 0, "%.4000s", pinned);
@@ -2162,7 +2154,7 @@ Test(smp, pinned_without_initramfs, .timeout = 900)
 {
 	char args[600], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "state %s --cpu a53 --smp 2 --taskset 1 --point pipe --ops 6",
 		 hs_kernel("7.2-minimal"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
@@ -2203,7 +2195,7 @@ Test(smp, perf_bench_sched_pipe_itself, .timeout = 900)
 	unsigned ran = 0, idle = 0;
 	double du;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "run %s --cpu a53 --workload perf", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	snprintf(args, sizeof(args), "run %s --cpu a53 --path sched-pipe", hs_kernel("7.2-base"));
@@ -2284,7 +2276,7 @@ Test(lmbench, unix_stream_or_the_kernels_reason, .timeout = 900)
 	double ipi;
 	const char *p;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(args, sizeof(args), "run %s --cpu a53 --path unix.stream,syscall.getppid", hs_kernel("7.2-base"));
 	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
 	cr_assert((p = strstr(out, "\nunix.stream ")) && strstr(p, "n/a") < strchr(p + 1, '\n'), "%.4000s", out);

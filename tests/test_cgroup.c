@@ -8,28 +8,11 @@
 
 #include "testutil.h"
 
-/* Entries into fn (its first instruction) in operation 3 of sched-pipe on
- * the board's 6.12 image, one CPU, with args ("" or "--cgroup NAME"). */
+/* Entries into fn in operation 3 of sched-pipe on the board's 6.12 image,
+ * one A53, with args ("" or "--cgroup NAME"). */
 static unsigned entries(const char *args, const char *fn)
 {
-	char cmd[700], want[120], *out;
-	unsigned n = 0;
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "%s trace %s sched-pipe --cpu a53 %s --op 3 --limit 200000 2>&1", hs_bin(),
-		 hs_kernel("6.12-board"), args);
-	st = hs_sh(cmd, &out, 64u << 20);
-	cr_assert_eq(st, 0, "%s: %.3000s", cmd, out ? out : "");
-	snprintf(want, sizeof(want), " %s+0x0 ", fn);
-	n = hs_count(out, want);
-	free(out);
-	return n;
-}
-
-static void not_under_sanitizers(void)
-{
-	if (getenv("HOTSIM_SAN"))
-		cr_skip_test("QEMU-heavy: run by the normal build");
+	return hs_trace_entries("6.12-board", "sched-pipe", "a53", 3, args, fn);
 }
 
 /*
@@ -49,7 +32,7 @@ Test(cgroup, a_session_runs_in_its_cgroup, .timeout = 900)
 {
 	unsigned root_acct, root_curr, old_acct, old_curr, acct, curr;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	root_acct = entries("", "__cgroup_account_cputime");
 	root_curr = entries("", "update_curr");
 	old_acct = entries("--cgroup session-pre252", "__cgroup_account_cputime");
@@ -70,7 +53,7 @@ static void run_says(int status, const char *kernel, const char *args, const cha
 {
 	char cmd[700], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(cmd, sizeof(cmd), "%s run %s --cpu a53 %s 2>&1", hs_bin(), hs_kernel(kernel), args);
 	cr_assert_eq(hs_sh(cmd, &out, 1u << 20), status, "%s: %.3000s", cmd, out);
 	for (int i = 0; words[i]; i++)
@@ -102,7 +85,7 @@ Test(cgroup, a_session_validates_on_every_cpu, .timeout = 900)
 {
 	char cmd[700], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(cmd, sizeof(cmd), "%s validate %s --cpu a53 --smp 4 --cgroup session --path sched-pipe 2>&1", hs_bin(),
 		 hs_kernel("6.12-board"));
 	cr_assert_eq(hs_sh(cmd, &out, 1u << 20), 0, "%.3000s", out);

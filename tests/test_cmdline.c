@@ -10,28 +10,11 @@
 #include "hotsim/err.h"
 #include "testutil.h"
 
-/* Entries into fn (its first instruction) in operation 3 of getppid on
- * the board's 6.12 image, one A53, with args ("" or "--cmdline ..."). */
+/* Entries into fn in operation 3 of getppid on the board's 6.12 image,
+ * one A53, with args ("" or "--cmdline ..."). */
 static unsigned entries(const char *args, const char *fn)
 {
-	char cmd[700], want[120], *out;
-	unsigned n = 0;
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "%s trace %s syscall.getppid --cpu a53 %s --op 3 --limit 20000 2>&1", hs_bin(),
-		 hs_kernel("6.12-board"), args);
-	st = hs_sh(cmd, &out, 16u << 20);
-	cr_assert_eq(st, 0, "%s: %.3000s", cmd, out ? out : "");
-	snprintf(want, sizeof(want), " %s+0x0 ", fn);
-	n = hs_count(out, want);
-	free(out);
-	return n;
-}
-
-static void not_under_sanitizers(void)
-{
-	if (getenv("HOTSIM_SAN"))
-		cr_skip_test("QEMU-heavy: run by the normal build");
+	return hs_trace_entries("6.12-board", "syscall.getppid", "a53", 3, args, fn);
 }
 
 /*
@@ -46,7 +29,7 @@ static void not_under_sanitizers(void)
  */
 Test(cmdline, audit_on_audits_every_system_call, .timeout = 900)
 {
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	cr_assert_eq(entries("", "__audit_syscall_entry"), 0);
 	cr_assert_eq(entries("", "__audit_syscall_exit"), 0);
 	cr_assert_eq(entries("--cmdline audit=1", "__audit_syscall_entry"), 1);
@@ -59,7 +42,7 @@ static void run_says(int status, const char *args, const char *const *words)
 {
 	char cmd[700], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(cmd, sizeof(cmd), "%s run %s --cpu a53 %s 2>&1", hs_bin(), hs_kernel("6.12-board"), args);
 	cr_assert_eq(hs_sh(cmd, &out, 1u << 20), status, "%s: %.3000s", cmd, out);
 	if (status)
@@ -120,7 +103,7 @@ Test(cmdline, an_audited_call_validates, .timeout = 900)
 {
 	char cmd[700], *out;
 
-	not_under_sanitizers();
+	hs_not_under_sanitizers();
 	snprintf(cmd, sizeof(cmd), "%s validate %s --cpu a53 --cmdline audit=1 --path syscall.getppid 2>&1", hs_bin(),
 		 hs_kernel("6.12-board"));
 	cr_assert_eq(hs_sh(cmd, &out, 1u << 20), 0, "%s: %.3000s", cmd, out);

@@ -203,4 +203,32 @@ static inline long hs_row_value(const char *out, const char *path, const char *c
 	return -1;
 }
 
+/* The sanitizer pass runs the replay, not QEMU again: a test whose work
+ * is boots and validation (minutes of them) runs in the normal build. */
+static inline void hs_not_under_sanitizers(void)
+{
+	if (getenv("HOTSIM_SAN"))
+		cr_skip_test("QEMU-heavy: run by the normal build");
+}
+
+/* Entries into fn (its first instruction) in operation op of path on
+ * kernel, one CPU of core cpu, with args ("" or options such as
+ * "--cgroup NAME"): counted in `hotsim trace`'s listing. */
+static inline unsigned hs_trace_entries(const char *kernel, const char *path, const char *cpu, unsigned op,
+					const char *args, const char *fn)
+{
+	char cmd[700], want[120], *out;
+	unsigned n;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s trace %s %s --cpu %s %s --op %u --limit 200000 2>&1", hs_bin(),
+		 hs_kernel(kernel), path, cpu, args, op);
+	st = hs_sh(cmd, &out, 64u << 20);
+	cr_assert_eq(st, 0, "%s: %.3000s", cmd, out ? out : "");
+	snprintf(want, sizeof(want), " %s+0x0 ", fn);
+	n = hs_count(out, want);
+	free(out);
+	return n;
+}
+
 #endif
