@@ -316,7 +316,8 @@ test-suites: hotsim fixtures $(TESTS) $(BUILD)/hotsim-extra lint
 
 # The dependency rule between the layers (docs/how-it-works.md), nothing built
 # tracked in git, no function over 80 lines anywhere (named phases,
-# tables), and every file's header naming the file.
+# tables), every file's header naming the file, and every link in the
+# documents leading to its file and heading.
 LINT_C = $(sort $(wildcard sim/*/*.[ch] models/*.[ch] cli/*.[ch] kernels/paths/*.[ch] include/hotsim/*.h \
 		tests/*.[ch] tests/*/*.[ch] kernels/qemu/*.c kernels/workload/*.[ch]))
 lint: $(LIB_OBJS) $(CLI_OBJS)
@@ -326,6 +327,7 @@ lint: $(LIB_OBJS) $(CLI_OBJS)
 	 if [ -n "$$long" ]; then echo "$$long" >&2; echo "lint: functions over 80 lines" >&2; exit 1; fi; \
 	 echo "lint: no function over 80 lines"
 	@scripts/file-headers.sh $(LINT_C) >&2 || { echo "lint: file headers that do not name their file" >&2; exit 1; }
+	@scripts/check-links
 
 # The demo needs only the 7.2 baseline and the seed pairs (minutes, once).
 demo: deps

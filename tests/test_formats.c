@@ -81,6 +81,40 @@ Test(formats, markdown_checker_rejects_a_ragged_table)
 	cr_assert_eq(md_tables("| a \\| b |\n|---|\n", &t, &r, why, sizeof(why)), 0, "an escaped pipe is text");
 }
 
+/*
+ * The documents' links (scripts/check-links, run by make lint too): the
+ * project's own lead to their files and headings, and the checker refuses
+ * a link to a heading that is not there (GitHub's anchor: lower case, the
+ * punctuation dropped, blanks as hyphens, a repeated heading numbered), to
+ * a missing file, and reads no code block.
+ */
+Test(formats, every_link_leads_to_its_file_and_heading)
+{
+	char dir[] = "/tmp/hotsim-links-XXXXXX", cmd[600], *out;
+	FILE *f;
+
+	cr_assert_eq(hs_sh("scripts/check-links 2>&1", &out, 1u << 20), 0, "%s", out);
+	cr_assert(strstr(out, "every one leads to its file and heading"), "%s", out);
+	free(out);
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "%s/a.md", dir);
+	cr_assert_not_null(f = fopen(cmd, "w"));
+	fputs("# A\n\n## Here, it is\n\n[1](#here-it-is) [2](b.md#two-1) [3](b.md#three) [4](c.md)\n"
+	      "```\n[5](d.md)\n```\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s/b.md", dir);
+	cr_assert_not_null(f = fopen(cmd, "w"));
+	fputs("# B\n\n## Two\n\n## Two\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "d=$(pwd); cd %s && \"$d\"/scripts/check-links a.md 2>&1", dir);
+	cr_assert_eq(hs_sh(cmd, &out, 1u << 20), 1, "%s", out);
+	cr_assert(strstr(out, "a.md:5: b.md#three: b.md has no such heading"), "%s", out);
+	cr_assert(strstr(out, "a.md:5: c.md: no such file"), "%s", out);
+	cr_assert(strstr(out, "check-links: 2 of 4 links lead nowhere"), "%s", out);
+	free(out);
+	hs_rm_rf(dir);
+}
+
 /* Fast tier: a fixture pair where nothing can run still gives a text table
  * of 72 columns and well-formed markdown. */
 static int npaths(void)
