@@ -628,7 +628,8 @@ Test(compare, every_path_every_core_on_every_image, .timeout = 600)
 			/* only a core without the image's granule may refuse it
 			 * (16K: the A53 and A73), each of its rows saying so */
 			unsigned no = hs_count(out, "\"status\": \"cannot_run\""),
-				 granule = hs_count(out, "K pages and "), ok = hs_count(out, "\"status\": \"ok\"");
+				 granule = hs_count(out, "\"why\": \"the image uses "),
+				 ok = hs_count(out, "\"status\": \"ok\"");
 
 			unsigned ncores = hs_ndefault_cores(), per_core = (unsigned)ALL_RESULTS / ncores, npaths = 0,
 				 nbooted = 0;
