@@ -65,6 +65,10 @@ int cli_error(void);
 /* --cmdline's (read with --workload too) */
 #define CLI_CMDLINE_HELP "kernel parameters added to the guest's command line, as a boot loader passes them " \
 	"(audit=1, mitigations=off, preempt=none): a boot of its own"
+/* --boot's (read with --workload too) */
+#define CLI_BOOT_HELP "which boot of the machine: 0 the first (default); K > 0 boots the same kernel and " \
+	"workload again with hotsim_boot=K added, which moves the boot's timing: a state of its own (where the " \
+	"scheduler left each task, which CPUs sleep)"
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
 void cli_workload_done(void);
 const struct hs_path_set *cli_path_set(void);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hotsim/cmdline.h"
 #include "hotsim/err.h"
 #include "report.h"
 #include "shard.h"
@@ -23,6 +24,7 @@ struct cmp_opts {
 	enum hs_state_source src;
 	const struct hs_path_def *explain, *timeline;
 	const char *svg, *md, *txt, *workload, *taskset, *cgroup, *cmdline, *shard;
+	long boot;
 	struct opt_window window;
 	enum opt_format format;
 	struct opt_pct fail_above;
@@ -393,6 +395,7 @@ static int run_run(void *p, char **args)
 	OPT("taskset", "CPUS", OPT_STRING, t, taskset, CLI_TASKSET_HELP), \
 	OPT("cgroup", "NAME", OPT_STRING, t, cgroup, CLI_CGROUP_HELP), \
 	OPT("cmdline", "ARGS", OPT_STRING, t, cmdline, CLI_CMDLINE_HELP), \
+	OPT_N("boot", "K", t, boot, 0, HS_BOOT_MAX - 1, CLI_BOOT_HELP), \
 	OPT("state", "LIST", OPT_STATE, t, state, \
 	    "typical (the mean over sampled ops; default), warm, cold, both, all"), \
 	OPT_N("samples", "N", t, samples, 2, 1024, \

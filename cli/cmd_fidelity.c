@@ -10,19 +10,27 @@
 
 #include "cli.h"
 #include "hotsim/board.h"
+#include "hotsim/cmdline.h"
 #include "hotsim/err.h"
 #include "json.h"
 #include "report.h"
 
 struct fidelity_opts {
 	const char *boards;
+	long boots;
 	struct opt_params params;
 	enum opt_format format;
 };
 
+/* Boots of each board's machine: enough to see a cell's spread and
+ * whether its round trips cross CPUs, few enough to stay a minute. */
+#define DEFAULT_BOOTS 4
+
 static void defaults(void *p)
 {
-	(void)p;
+	struct fidelity_opts *o = p;
+
+	o->boots = DEFAULT_BOOTS;
 }
 
 /* fit, held out, or unpinned - on the board's machine or on one CPU */
@@ -70,7 +78,19 @@ static void text_head(const struct ms_fidelity *f)
 	printf("\nboard %s: %s\n", b->name, b->full);
 	rp_wrap(stdout, "  ran    ", "         ", b->kernel, RP_TEXT_WIDTH);
 	rp_wrap(stdout, "  cells  ", "         ", b->source, RP_TEXT_WIDTH);
-	state_line("  cpus   ", &f->machine, state_line("  state  ", &f->img, NULL));
+	const char *said = state_line("  state  ", &f->img, NULL);
+
+	if (!f->nboots)
+		return;
+	state_line("  cpus   ", &f->machine[0], said);
+	if (f->nboots > 1) {
+		char line[300];
+
+		snprintf(line, sizeof(line), "%u of the machine, each a state of its own (the later ones with hotsim_boot="
+			 "1..%u on the command line): an unpinned cell is the mean of the boots whose round trips crossed "
+			 "CPUs", f->nboots, f->nboots - 1);
+		rp_wrap(stdout, "  boots  ", "         ", line, RP_TEXT_WIDTH);
+	}
 }
 
 /* The error line's unpinned part, "" when no cell ran on the machine */
@@ -139,6 +159,7 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 	json_num(j, "mape_fit", f->mape_fit, 2);
 	json_num(j, "mape_held_out", f->mape_held, 2);
 	json_uint(j, "cpus", f->b->cpus);
+	json_uint(j, "boots", f->nboots);
 	json_num(j, "mape_unpinned", f->mape_unpinned, 2);
 	json_begin_arr(j, "cells");
 	for (int i = 0; i < f->ncells; i++) {
@@ -155,6 +176,17 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 			json_bool(j, "booted", c->booted);
 			json_uint(j, "cpus", c->cpus ? c->cpus : 1);
 			json_bool(j, "one_cpu", c->one_cpu);
+		}
+		if (c->ok && c->nboots) {
+			json_begin_arr(j, "boots");
+			for (unsigned k = 0; k < c->nboots; k++) {
+				json_begin_obj(j, NULL);
+				json_uint(j, "boot", k);
+				json_num(j, "hotsim_cycles", c->boot_cycles[k], 1);
+				json_bool(j, "one_cpu", c->boot_one_cpu[k]);
+				json_end_obj(j);
+			}
+			json_end_arr(j);
 		}
 		json_str(j, "note", c->note);
 		json_end_obj(j);
@@ -199,7 +231,7 @@ static int run(void *p, char **args)
 	for (int i = 0; i < n && rc == HS_EXIT_OK; i++) {
 		struct ms_fidelity f;
 
-		if (ms_fidelity(args[0], b[i], o->params.v, o->params.n, &f))
+		if (ms_fidelity(args[0], b[i], o->params.v, o->params.n, (unsigned)o->boots, &f))
 			rc = cli_error();
 		else if (o->format == FORMAT_JSON)
 			json_board(&j, &f);
@@ -220,6 +252,8 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("board", "NAME", OPT_STRING, struct fidelity_opts, boards, "one board (default: every one)"),
 	OPT("param", "[CORE.]NAME=V", OPT_PARAM, struct fidelity_opts, params, "override a model parameter"),
+	OPT_N("boots", "N", struct fidelity_opts, boots, 1, HS_BOOT_MAX,
+	      "boots of each board's machine for its unpinned cells: their mean, their range (default 4)"),
 	OPT_CHOICE("format", "FMT", OPT_FORMAT, struct fidelity_opts, format, "text markdown json",
 		   "text, markdown or json (--json)"),
 	OPT_TABLE_END
@@ -229,7 +263,8 @@ static const char *const notes[] = {
 	"each board's lmbench cells (models/boards.c) beside hotsim's, on the board's core with its caches;",
 	"VMLINUX should be configured as the boards' kernel (6.12-board: arm64 defconfig); held-out cells",
 	"were not fitted to; unpinned ones ran on several CPUs on the board: those a machine replays run",
-	"unpinned on the board's CPUs (their own error: the IPI and idle exit costs are guessed)",
+	"unpinned on the board's CPUs (their own error: the IPI and idle exit costs are guessed), booted",
+	"--boots times: each boot is one draw of where the kernel puts each task",
 	NULL
 };
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hotsim/cmdline.h"
 #include "hotsim/err.h"
 #include "hotsim/machine_cost.h"
 #include "hotsim/measure.h"
@@ -26,6 +27,7 @@ struct state_opts {
 	long smp, ops;
 	const char *point;
 	const char *workload, *taskset, *cgroup, *cmdline;
+	long boot;
 	enum opt_format format;
 };
 
@@ -346,6 +348,7 @@ static const struct cli_opt opts[] = {
 	OPT("taskset", "CPUS", OPT_STRING, struct state_opts, taskset, CLI_TASKSET_HELP),
 	OPT("cgroup", "NAME", OPT_STRING, struct state_opts, cgroup, CLI_CGROUP_HELP),
 	OPT("cmdline", "ARGS", OPT_STRING, struct state_opts, cmdline, CLI_CMDLINE_HELP),
+	OPT_N("boot", "K", struct state_opts, boot, 0, HS_BOOT_MAX - 1, CLI_BOOT_HELP),
 	OPT("format", "FMT", OPT_FORMAT, struct state_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

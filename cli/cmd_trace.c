@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hotsim/cmdline.h"
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "hotsim/paths.h"
@@ -21,6 +22,7 @@ struct trace_opts {
 	long op;			/* -1: the whole run */
 	long smp;
 	const char *workload, *taskset, *cgroup, *cmdline;
+	long boot;
 	enum opt_format format;
 };
 
@@ -225,6 +227,7 @@ static const struct cli_opt opts[] = {
 	OPT("taskset", "CPUS", OPT_STRING, struct trace_opts, taskset, CLI_TASKSET_HELP),
 	OPT("cgroup", "NAME", OPT_STRING, struct trace_opts, cgroup, CLI_CGROUP_HELP),
 	OPT("cmdline", "ARGS", OPT_STRING, struct trace_opts, cmdline, CLI_CMDLINE_HELP),
+	OPT_N("boot", "K", struct trace_opts, boot, 0, HS_BOOT_MAX - 1, CLI_BOOT_HELP),
 	OPT_N("smp", "N", struct trace_opts, smp, 1, 8,
 	      "a machine of N CPUs: every CPU's stream of the path's round trip (default 1)"),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "hotsim/cmdline.h"
 #include "hotsim/err.h"
 #include "hotsim/paths.h"
 #include "json.h"
@@ -21,6 +22,7 @@ struct validate_opts {
 	long smp;
 	struct opt_paths paths;
 	const char *workload, *taskset, *cgroup, *cmdline;
+	long boot;
 	enum opt_format format;
 };
 
@@ -167,6 +169,7 @@ static const struct cli_opt opts[] = {
 	OPT("taskset", "CPUS", OPT_STRING, struct validate_opts, taskset, CLI_TASKSET_HELP),
 	OPT("cgroup", "NAME", OPT_STRING, struct validate_opts, cgroup, CLI_CGROUP_HELP),
 	OPT("cmdline", "ARGS", OPT_STRING, struct validate_opts, cmdline, CLI_CMDLINE_HELP),
+	OPT_N("boot", "K", struct validate_opts, boot, 0, HS_BOOT_MAX - 1, CLI_BOOT_HELP),
 	OPT("format", "FMT", OPT_FORMAT, struct validate_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

@@ -8,7 +8,8 @@
  * pins the workload's processes, whichever it is, as `taskset -c` does:
  * that is a boot of its own (its snapshot), not a way of replaying one;
  * --cgroup runs them in a cgroup, as a login under systemd does, the same
- * way; --cmdline boots the kernel with parameters added, the same way.
+ * way; --cmdline boots the kernel with parameters added, the same way;
+ * --boot K boots the same again, a later draw of the machine's state.
  * Without --workload a path list may name a program's path beside
  * hotsim's own (--path sched-pipe,perf.sched-pipe): the program's set is
  * opened then, and the library boots it beside the registry's
@@ -30,6 +31,7 @@ static struct hs_path_set prog_set;	/* prog's, with the machine's CPUs */
 static struct hs_path_set builtin;	/* the registry's, pinned as --taskset says */
 static const struct hs_cgroup *cg;	/* --cgroup's, NULL: the root */
 static const char *cmdline;		/* --cmdline's, NULL: none */
+static unsigned boot;			/* --boot's, 0: the first */
 
 /* The cgroups' names, ", " between them. */
 static const char *cgroup_names(void)
@@ -69,7 +71,7 @@ static const struct hs_path_def *program_path(const char *name)
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 {
 	const char *file = arg(argc, argv, "workload"), *taskset = arg(argc, argv, "taskset");
-	const char *cgroup = arg(argc, argv, "cgroup");
+	const char *cgroup = arg(argc, argv, "cgroup"), *k = arg(argc, argv, "boot");
 	uint64_t cpus = 0;
 	int found;
 
@@ -86,6 +88,10 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 	builtin.taskset = cpus;
 	builtin.cgroup = cg;
 	builtin.cmdline = cmdline;
+	/* one the option table refuses (out of 0..HS_BOOT_MAX - 1) it refuses
+	 * with the command's usage, after this */
+	boot = k && atoi(k) > 0 && atoi(k) < HS_BOOT_MAX ? (unsigned)atoi(k) : 0;
+	builtin.boot = boot;
 	if (!file)
 		return 0;
 	if (!*file)
@@ -98,6 +104,7 @@ int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv)
 	cur->set.taskset = cpus;
 	cur->set.cgroup = cg;
 	cur->set.cmdline = cmdline;
+	cur->set.boot = boot;
 	return 0;
 }
 
@@ -120,6 +127,7 @@ int cli_program_path(const char *name, const struct hs_path_def **d)
 		return -1;
 	prog->set.cgroup = cg;
 	prog->set.cmdline = cmdline;
+	prog->set.boot = boot;
 	*d = p;
 	return 1;
 }

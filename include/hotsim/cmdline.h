@@ -18,4 +18,8 @@
  * refused. */
 int hs_cmdline_check(const char *args);
 
+/* Boots of one machine hotsim tells apart: boot K > 0 adds hotsim_boot=K
+ * to the command line (0 .. HS_BOOT_MAX - 1; hs_path_set.boot). */
+#define HS_BOOT_MAX 8
+
 #endif

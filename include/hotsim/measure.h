@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 
+#include "hotsim/cmdline.h"
 #include "hotsim/model.h"
 #include "hotsim/paths.h"
 
@@ -251,8 +252,15 @@ struct ms_cell {
 	unsigned cpus;			/* a term ran on the board's machine of
 					 * this many CPUs (0: every one on one) */
 	int one_cpu;			/* ...but its sampled round trips never
-					 * left one CPU (no IPI) */
-	char note[600];			/* the board's note on it; !ok: why there
+					 * left one CPU (no IPI), in every boot */
+	/* On the machine (cpus): the cell in each boot of it, and whether
+	 * that boot's round trips stayed on one CPU. hotsim is the mean of the
+	 * boots whose round trips crossed CPUs (of every boot when none did),
+	 * ci95 then the interval of that mean over the boots. */
+	unsigned nboots, one_cpu_boots;
+	double boot_cycles[HS_BOOT_MAX];
+	unsigned char boot_one_cpu[HS_BOOT_MAX];
+	char note[700];			/* the board's note on it; !ok: why there
 					 * is no number */
 };
 
@@ -261,7 +269,9 @@ struct ms_fidelity {
 	const struct hs_board *b;
 	struct hs_core board_core;	/* the core on the board's firmware (hs_board_core) */
 	struct ms_image img;		/* the rows measured (the board's core) */
-	struct ms_image machine;	/* ... on a machine of the board's CPUs */
+	struct ms_image *machine;	/* ... on a machine of the board's CPUs,
+					 * booted nboots times (boot 0 .. nboots - 1) */
+	unsigned nboots;
 	struct ms_cell cells[MS_MAX_CELLS];
 	int ncells;
 	/* mean absolute percentage error of the fitted cells, of the held-out
@@ -272,11 +282,13 @@ struct ms_fidelity {
 };
 
 /* The board's paths on image, its core with the board's own parameters
- * (its caches) and params on top, every cell computed as lmbench does:
+ * (its caches) and params on top, every cell computed as lmbench does; the
+ * unpinned cells on the board's machine, booted nboots times (1 ..
+ * HS_BOOT_MAX: each boot is one draw of where the kernel puts things):
  * -1 with hs_errmsg() when the image cannot be measured at all; a cell
  * that has no number says why. */
 int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_param *params, int nparams,
-		struct ms_fidelity *out);
+		unsigned nboots, struct ms_fidelity *out);
 void ms_fidelity_free(struct ms_fidelity *f);
 /* The board's parameters and params as one list of at most max (board's
  * first, core-qualified); their count, or -1 with hs_errmsg(). */

@@ -215,6 +215,9 @@ struct hs_path_set {
 	const struct hs_cgroup *cgroup;		/* its cgroup (cgroup.h), NULL: the root */
 	const char *cmdline;			/* kernel parameters added to the guest's
 						 * command line (audit=1 ...), NULL: none */
+	unsigned boot;				/* which boot of this machine: 0 the
+						 * first; K > 0 boots again with
+						 * hotsim_boot=K (cmdline.h) */
 };
 /* The registry's paths with hotsim's own workload (registry.c). */
 extern const struct hs_path_set hs_path_set_builtin;

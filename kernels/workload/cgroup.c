@@ -25,13 +25,16 @@
 
 #define ROOT "/sys/fs/cgroup"
 
+/* The reason on the console, and init's exit status: the kernel panics
+ * with it. A console that cannot be written leaves only the panic. */
 static int fail(const char *what, const char *why)
 {
 	char msg[400];
+	ssize_t n;
 
 	snprintf(msg, sizeof(msg), "HOTSIM cgroup: %s: %s\n", what, why);
-	if (write(1, msg, strlen(msg)) < 0)
-		return 1;
+	n = write(1, msg, strlen(msg));
+	(void)n;
 	return 1;
 }
 
@@ -49,7 +52,8 @@ static int put(const char *file, const char *s)
 }
 
 /* Every controller of list (commas) in the root's cgroup.controllers, and
- * "+a +b ..." into ctl; else the first missing one's name into missing. */
+ * "+a +b ..." into ctl: 0; else the first missing one's name into missing
+ * (-1), or -2 when ctl cannot hold them all. */
 static int controllers(const char *list, char *ctl, size_t len, char *missing, size_t mlen)
 {
 	char have[256] = " ", one[32];
@@ -77,7 +81,11 @@ static int controllers(const char *list, char *ctl, size_t len, char *missing, s
 			snprintf(missing, mlen, "%s", one);
 			return -1;
 		}
-		at += (size_t)snprintf(ctl + at, len - at, "%s+%s", at ? " " : "", one);
+		int w = snprintf(ctl + at, len - at, "%s+%s", at ? " " : "", one);
+
+		if (w < 0 || (size_t)w >= len - at)
+			return -2;
+		at += (size_t)w;
 		p += k + (p[k] == ',');
 	}
 	return 0;
@@ -101,7 +109,9 @@ int main(int argc, char **argv, char **envp)
 	if (mount("cgroup2", ROOT, "cgroup2", 0, NULL))
 		return fail("mount cgroup2 at " ROOT, errno == ENODEV ? "this kernel has no cgroup2 (CONFIG_CGROUPS)"
 								       : strerror(errno));
-	if (list && *list && controllers(list, ctl, sizeof(ctl), missing, sizeof(missing))) {
+	if (list && *list && (e = controllers(list, ctl, sizeof(ctl), missing, sizeof(missing)))) {
+		if (e == -2)
+			return fail("hotsim_controllers", "more controllers than fit in one cgroup.subtree_control write");
 		snprintf(why, sizeof(why), "this kernel has no %s controller (its config lacks it)", missing);
 		return fail(ROOT "/cgroup.controllers", why);
 	}

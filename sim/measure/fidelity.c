@@ -9,7 +9,10 @@
  * ctx.ring) run on a machine of the board's CPUs, unpinned as the board
  * ran them, and the error of those cells is reported on its own, since
  * the cost of an IPI and of an idle exit in them is guessed; the rest
- * (lat_proc's) are shown.
+ * (lat_proc's) are shown. Where a machine's boot leaves each task is one
+ * draw of many - the board's run averages over whatever the kernel does
+ * for seconds - so the machine boots several times (hs_path_set.boot) and
+ * an unpinned cell is the mean of its boots, their range in its note.
  */
 #include <math.h>
 #include <stdio.h>
@@ -47,6 +50,7 @@ int ms_board_set(const struct hs_board *b, unsigned ncpus, struct hs_path_set *s
 {
 	*set = hs_path_set_builtin;
 	set->ncpus = ncpus;
+	set->boot = 0;
 	if (b->cgroup && !(set->cgroup = hs_cgroup_find(b->cgroup)))
 		return hs_fail("board %s: no cgroup %s", b->name, b->cgroup);
 	set->cmdline = b->cmdline;
@@ -106,11 +110,64 @@ static int stayed_on_one_cpu(const struct ms_image *m, const char *path)
 	return r && r->ok && ms_one_cpu(r->ncpus, r->idle, r->s[MS_TYPICAL].d.mean) >= 0;
 }
 
+/* A cell's number from its terms' rows in boot k of the machine (img for
+ * the terms on one CPU): 0, or -1 with the missing row's reason in
+ * out->note. */
+static int cell_in_boot(const struct ms_fidelity *f, const struct hs_board_cell *c, unsigned k, struct ms_cell *out,
+			double *var)
+{
+	double v = 0;
+	int one = 0;
+
+	*var = 0;
+	for (int t = 0; t < 3 && c->terms[t].path; t++) {
+		int m = on_machine(f->b, c, hs_path_find(c->terms[t].path));
+		const struct ms_row *r = row_of(m ? &f->machine[k] : &f->img, c->terms[t].path);
+
+		if (!r || !r->ok) {
+			snprintf(out->note, sizeof(out->note), "%s: %.200s", c->terms[t].path,
+				 r ? r->why : "not measured");
+			return -1;
+		}
+		out->cpus = m ? f->b->cpus : out->cpus;
+		one |= m && stayed_on_one_cpu(&f->machine[k], c->terms[t].path);
+		v += c->terms[t].coef * r->s[MS_TYPICAL].d.mean;
+		*var += c->terms[t].coef * c->terms[t].coef * r->s[MS_TYPICAL].d.ci95 * r->s[MS_TYPICAL].d.ci95;
+		out->booted &= r->booted;
+	}
+	out->boot_cycles[k] = v;
+	out->boot_one_cpu[k] = (unsigned char)one;
+	return 0;
+}
+
+/* The boots' note: their range, and those whose round trips stayed on
+ * one CPU */
+static void boots_note(struct ms_cell *out)
+{
+	double lo = out->boot_cycles[0], hi = lo, one = 0;
+	size_t n = strlen(out->note);
+
+	for (unsigned k = 0; k < out->nboots; k++) {
+		lo = out->boot_cycles[k] < lo ? out->boot_cycles[k] : lo;
+		hi = out->boot_cycles[k] > hi ? out->boot_cycles[k] : hi;
+		one += out->boot_one_cpu[k] ? out->boot_cycles[k] : 0;
+	}
+	n += (size_t)snprintf(out->note + n, sizeof(out->note) - n, "; over %u boots of the machine %.0f to %.0f",
+			      out->nboots, lo, hi);
+	if (out->one_cpu_boots && out->one_cpu_boots < out->nboots && n < sizeof(out->note))
+		snprintf(out->note + n, sizeof(out->note) - n, ", %u of them on one CPU (%.0f, left out of the mean)",
+			 out->one_cpu_boots, one / out->one_cpu_boots);
+}
+
 /* A cell from its terms' rows: the typical means summed, the intervals
- * added in quadrature (the paths are measured independently). */
+ * added in quadrature (the paths are measured independently). On the
+ * machine, the mean of the boots whose round trips crossed CPUs (an
+ * unpinned number), of every boot when none did, with the interval of
+ * that mean over the boots when there are several. */
 static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, struct ms_cell *out)
 {
-	double var = 0;
+	double var = 0, v[HS_BOOT_MAX];
+	unsigned nb = 1, n = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->c = c;
@@ -120,27 +177,35 @@ static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, str
 		snprintf(out->note, sizeof(out->note), "%s", c->note);
 		return;
 	}
-	for (int t = 0; t < 3 && c->terms[t].path; t++) {
-		int m = on_machine(f->b, c, hs_path_find(c->terms[t].path));
-		const struct ms_row *r = row_of(m ? &f->machine : &f->img, c->terms[t].path);
-
-		if (!r || !r->ok) {
-			snprintf(out->note, sizeof(out->note), "%s: %.200s", c->terms[t].path,
-				 r ? r->why : "not measured");
+	for (int t = 0; t < 3 && c->terms[t].path; t++)
+		nb = on_machine(f->b, c, hs_path_find(c->terms[t].path)) ? f->nboots : nb;
+	for (unsigned k = 0; k < nb; k++)
+		if (cell_in_boot(f, c, k, out, &var))
 			return;
-		}
-		out->cpus = m ? f->b->cpus : out->cpus;
-		out->one_cpu |= m && stayed_on_one_cpu(&f->machine, c->terms[t].path);
-		out->hotsim += c->terms[t].coef * r->s[MS_TYPICAL].d.mean;
-		var += c->terms[t].coef * c->terms[t].coef * r->s[MS_TYPICAL].d.ci95 * r->s[MS_TYPICAL].d.ci95;
-		out->booted &= r->booted;
+	for (unsigned k = 0; k < nb; k++)
+		out->one_cpu_boots += out->boot_one_cpu[k];
+	out->one_cpu = out->cpus && out->one_cpu_boots == nb;
+	for (unsigned k = 0; k < nb; k++)
+		if (out->one_cpu || !out->boot_one_cpu[k])
+			v[n++] = out->boot_cycles[k];
+	if (n == 1) {
+		out->hotsim = v[0];
+		out->ci95 = sqrt(var);
+	} else {
+		struct ms_dist d;
+
+		ms_dist_of(v, n, &d);
+		out->hotsim = d.mean;
+		out->ci95 = d.ci95;
 	}
-	out->ci95 = sqrt(var);
+	out->nboots = out->cpus ? nb : 0;
 	out->ok = 1;
 	snprintf(out->note, sizeof(out->note), "%s%s", c->note,
 		 out->one_cpu ? "; here the sampled round trips never left the site's CPU (no IPI): the "
 				"kernel woke each side there - still queued, as 6.12's delayed dequeue leaves a "
 				"sleeper, or no other CPU idle when it woke - so the number is not an unpinned one" : "");
+	if (out->nboots > 1)
+		boots_note(out);
 }
 
 /* The errors: mean |hotsim / board - 1| of the fitted cells, the
@@ -182,30 +247,54 @@ static void errors(struct ms_fidelity *f)
 }
 
 int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_param *params, int nparams,
-		struct ms_fidelity *out)
+		unsigned nboots, struct ms_fidelity *out)
 {
-	struct ms_options o = { .want[MS_TYPICAL] = 1, .src = HS_SRC_AUTO, .ncores = 1 };
-	struct ms_options mo = { .want[MS_TYPICAL] = 1, .src = HS_SRC_BOOTED, .ncores = 1 };
-	struct hs_path_set one, set;
-	struct ms_image *imgs[2] = { &out->img, &out->machine };
-	const struct ms_options *opts[2] = { &o, &mo };
+	struct ms_options o, mo[HS_BOOT_MAX];
+	struct hs_path_set one, set[HS_BOOT_MAX];
+	struct ms_image *imgs[1 + HS_BOOT_MAX] = { &out->img };
+	const struct ms_options *opts[1 + HS_BOOT_MAX] = { &o };
+	int nimgs = 1;
 
 	memset(out, 0, sizeof(*out));
 	out->b = b;
 	if (b->ncells > MS_MAX_CELLS)
 		return hs_fail("board %s: more than %d cells", b->name, MS_MAX_CELLS);
-	if (!(o.cores[0] = mo.cores[0] = hs_board_core(b, &out->board_core)))
+	if (nboots < 1 || nboots > HS_BOOT_MAX)
+		return hs_fail("board %s: %u boots of its machine; 1 to %d", b->name, nboots, HS_BOOT_MAX);
+	memset(&o, 0, sizeof(o));
+	memset(&mo[0], 0, sizeof(mo[0]));
+	o.want[MS_TYPICAL] = mo[0].want[MS_TYPICAL] = 1;
+	o.src = HS_SRC_AUTO;
+	mo[0].src = HS_SRC_BOOTED;
+	o.ncores = mo[0].ncores = 1;
+	if (!(o.cores[0] = mo[0].cores[0] = hs_board_core(b, &out->board_core)))
 		return hs_fail("board %s: no core %s", b->name, b->core);
-	if (ms_board_set(b, 0, &one) || ms_board_set(b, b->cpus, &set))
+	if (ms_board_set(b, 0, &one) || ms_board_set(b, b->cpus, &set[0]))
 		return -1;
 	o.set = &one;
-	mo.set = &set;
-	if (cell_paths(b, &o, &mo) || (o.nparams = ms_board_params(b, params, nparams, o.params, MS_MAX_PARAMS)) < 0)
+	mo[0].set = &set[0];
+	if (cell_paths(b, &o, &mo[0]) ||
+	    (o.nparams = ms_board_params(b, params, nparams, o.params, MS_MAX_PARAMS)) < 0)
 		return -1;
-	mo.nparams = o.nparams;
-	memcpy(mo.params, o.params, sizeof(o.params));
-	if (ms_open(image, &out->img) || (mo.npaths && ms_open(image, &out->machine)) ||
-	    ms_measure_images(imgs, opts, mo.npaths ? 2 : 1))
+	mo[0].nparams = o.nparams;
+	memcpy(mo[0].params, o.params, sizeof(o.params));
+	out->nboots = mo[0].npaths ? nboots : 0;
+	if (ms_open(image, &out->img))
+		return -1;
+	if (out->nboots && !(out->machine = calloc(out->nboots, sizeof(*out->machine))))
+		return hs_fail("out of memory for %u boots of board %s's machine", out->nboots, b->name);
+	/* boot k of the same machine: the same paths and parameters */
+	for (unsigned k = 0; k < out->nboots; k++) {
+		set[k] = set[0];
+		set[k].boot = k;
+		mo[k] = mo[0];
+		mo[k].set = &set[k];
+		if (ms_open(image, &out->machine[k]))
+			return -1;
+		imgs[nimgs] = &out->machine[k];
+		opts[nimgs++] = &mo[k];
+	}
+	if (ms_measure_images(imgs, opts, nimgs))
 		return -1;
 	for (unsigned i = 0; i < b->ncells; i++)
 		cell(out, &b->cells[i], &out->cells[out->ncells++]);
@@ -216,6 +305,9 @@ int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_par
 void ms_fidelity_free(struct ms_fidelity *f)
 {
 	ms_free(&f->img);
-	if (f->machine.img)
-		ms_free(&f->machine);
+	for (unsigned k = 0; f->machine && k < f->nboots; k++)
+		if (f->machine[k].img)
+			ms_free(&f->machine[k]);
+	free(f->machine);
+	f->machine = NULL;
 }

@@ -105,6 +105,7 @@ static void hs_boot_points(const struct hs_path_set *set, struct hs_boot_point *
 	out->taskset = set->taskset;
 	out->cgroup = set->cgroup;
 	out->cmdline = set->cmdline;
+	out->boot = set->boot;
 }
 
 /* The points of set, the checks before a boot; the snapshot is the
@@ -152,6 +153,9 @@ static int finish(struct hs_boot_state *b, const struct hs_patched *pt)
 	if (b->set->cmdline)
 		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc), "; kernel parameters %s",
 			 b->set->cmdline);
+	if (b->set->boot)
+		snprintf(b->desc + strlen(b->desc), sizeof(b->desc) - strlen(b->desc), "; boot %u (hotsim_boot=%u)",
+			 b->set->boot, b->set->boot);
 	b->ok = 1;
 	return 0;
 }

@@ -165,7 +165,11 @@ static void sweep(const char *dir)
 
 /* The kernel command line: hotsim's, the set's parameters (--cmdline,
  * a board's), HOTSIM_BOOT_APPEND's (tests boot a kernel that panics this
- * way); part of the cache key. */
+ * way); part of the cache key. Boot K > 0 of a machine adds hotsim_boot=K:
+ * the kernel passes it to init unread, and its bytes move the boot's
+ * timing (QEMU's -icount counts every instruction that parses them), so
+ * the machine reaches a state of its own - where the scheduler left each
+ * task, which CPUs sleep - from the same kernel and workload. */
 static const char *full_append(char *buf, size_t len, const struct hs_vm_points *pts)
 {
 	const char *extra = getenv("HOTSIM_BOOT_APPEND");
@@ -183,7 +187,9 @@ static const char *full_append(char *buf, size_t len, const struct hs_vm_points 
 	else if (pts->taskset && n < len)
 		n += (size_t)snprintf(buf + n, len - n, " rdinit=/taskset");
 	if (pts->taskset && n < len)
-		snprintf(buf + n, len - n, " hotsim_cpus=%llx", (unsigned long long)pts->taskset);
+		n += (size_t)snprintf(buf + n, len - n, " hotsim_cpus=%llx", (unsigned long long)pts->taskset);
+	if (pts->boot && n < len)
+		snprintf(buf + n, len - n, " hotsim_boot=%u", pts->boot);
 	return buf;
 }
 
@@ -319,6 +325,9 @@ int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const
 	int fd, rc;
 
 	*booted = 0;
+	if (pts->boot >= HS_BOOT_MAX)
+		return hs_fail("boot %u of a machine: hotsim boots one at most %d times (0-%d)", pts->boot,
+			       HS_BOOT_MAX, HS_BOOT_MAX - 1);
 	if (hs_vm_taskset_fits(pts->ncpus, pts->taskset) || hs_vm_cgroup_fits(pts->cgroup) ||
 	    (pts->cmdline && hs_cmdline_check(pts->cmdline)) || qemu_version(qemu, sizeof(qemu)))
 		return -1;

@@ -335,6 +335,7 @@ struct hs_vm_points {
 	const struct hs_cgroup *cgroup;	/* its cgroup (hs_vm_boot.cgroup) */
 	const char *cmdline;		/* kernel parameters added, or NULL
 					 * (hs_path_set.cmdline) */
+	unsigned boot;			/* which boot (hs_path_set.boot) */
 };
 int hs_vm_snapshot(const struct hs_image *img, const struct hs_core *core, const struct hs_vm_points *pts,
 		   struct hs_snap *s, int *booted);
