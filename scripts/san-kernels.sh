@@ -80,6 +80,8 @@ san 0 validate $K/7.2-base.vmlinux --cpu a53 --workload perf
 # refusing them (the failure the normal pass recorded)
 san 0 run $K/6.12-board.vmlinux --cpu a53 --cgroup session --cmdline audit=1 --path syscall.getppid,unix.stream
 san 2 run $K/6.12-board.vmlinux --cpu a53 --cmdline 'audit=1 rdinit=/bin/sh'
+# a board's machine booted twice: each boot's rows, the cells their mean
+san 0 fidelity $K/6.12-board.vmlinux --board j721e --boots 2 --format json
 san 0 run $K/7.2-base.vmlinux --cpu a53 --cgroup session --path syscall.getppid
 san 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
 	--explain cswitch

@@ -34,6 +34,8 @@ vg 0 state $K/7.2-base.vmlinux --cpu a53 --smp 2 --point pipe --ops 4
 vg 0 run $K/7.2-base.vmlinux --cpu a55 --smp 2 --path sched-pipe,syscall.getpid --samples 8 --noise 2
 vg 0 run $K/7.2-base.vmlinux --cpu a53 --smp 2 --path sched-pipe,perf.sched-pipe --taskset 1 --samples 8 --noise 2
 vg 0 run $K/6.12-board.vmlinux --cpu a53 --cgroup session --cmdline audit=1 --path syscall.getppid --samples 8
+vg 0 run $K/6.12-board.vmlinux --cpu a72 --smp 2 --cgroup session --cmdline audit=1 --boot 1 --path sched-pipe \
+	--samples 8 --noise 1
 vg 2 run $K/6.12-board.vmlinux --cmdline kaslr
 vg 2 run $K/6.12-board.vmlinux --cgroup nowhere
 vg 0 snippet kernels/fixtures/build/user_sum.elf --entry sum --cpu a55 --iterations 4

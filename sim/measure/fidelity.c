@@ -166,8 +166,8 @@ static void boots_note(struct ms_cell *out)
  * that mean over the boots when there are several. */
 static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, struct ms_cell *out)
 {
-	double var = 0, v[HS_BOOT_MAX];
-	unsigned nb = 1, n = 0;
+	double var[HS_BOOT_MAX], v[HS_BOOT_MAX];
+	unsigned nb = 1, n = 0, last = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->c = c;
@@ -180,17 +180,19 @@ static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, str
 	for (int t = 0; t < 3 && c->terms[t].path; t++)
 		nb = on_machine(f->b, c, hs_path_find(c->terms[t].path)) ? f->nboots : nb;
 	for (unsigned k = 0; k < nb; k++)
-		if (cell_in_boot(f, c, k, out, &var))
+		if (cell_in_boot(f, c, k, out, &var[k]))
 			return;
 	for (unsigned k = 0; k < nb; k++)
 		out->one_cpu_boots += out->boot_one_cpu[k];
 	out->one_cpu = out->cpus && out->one_cpu_boots == nb;
 	for (unsigned k = 0; k < nb; k++)
-		if (out->one_cpu || !out->boot_one_cpu[k])
+		if (out->one_cpu || !out->boot_one_cpu[k]) {
 			v[n++] = out->boot_cycles[k];
+			last = k;
+		}
 	if (n == 1) {
 		out->hotsim = v[0];
-		out->ci95 = sqrt(var);
+		out->ci95 = sqrt(var[last]);
 	} else {
 		struct ms_dist d;
 
@@ -200,10 +202,12 @@ static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, str
 	}
 	out->nboots = out->cpus ? nb : 0;
 	out->ok = 1;
-	snprintf(out->note, sizeof(out->note), "%s%s", c->note,
-		 out->one_cpu ? "; here the sampled round trips never left the site's CPU (no IPI): the "
-				"kernel woke each side there - still queued, as 6.12's delayed dequeue leaves a "
-				"sleeper, or no other CPU idle when it woke - so the number is not an unpinned one" : "");
+	snprintf(out->note, sizeof(out->note), "%s%s%s%s", c->note,
+		 out->one_cpu ? "; here the sampled round trips never left the site's CPU (no IPI)" : "",
+		 out->one_cpu && nb > 1 ? " in any boot" : "",
+		 out->one_cpu ? ": the kernel woke each side there - still queued, as 6.12's delayed dequeue "
+				"leaves a sleeper, on the waker's CPU, as a synchronous wakeup may place it, or "
+				"no other CPU idle when it woke - so the number is not an unpinned one" : "");
 	if (out->nboots > 1)
 		boots_note(out);
 }
