@@ -78,6 +78,16 @@ static void text_head(const struct ms_fidelity *f)
 	printf("\nboard %s: %s\n", b->name, b->full);
 	rp_wrap(stdout, "  ran    ", "         ", b->kernel, RP_TEXT_WIDTH);
 	rp_wrap(stdout, "  cells  ", "         ", b->source, RP_TEXT_WIDTH);
+	char own[300] = "";
+
+	/* the core file's values the board's own replace (models/boards.c) */
+	for (const struct hs_board_param *p = b->params; p && p->name; p++)
+		snprintf(own + strlen(own), sizeof(own) - strlen(own), "%s%s %.10g", own[0] ? ", " : "", p->name,
+			 p->value);
+	if (own[0]) {
+		snprintf(own + strlen(own), sizeof(own) - strlen(own), " (the board's, over the core file's)");
+		rp_wrap(stdout, "  params ", "         ", own, RP_TEXT_WIDTH);
+	}
 	const char *said = state_line("  state  ", &f->img, NULL);
 
 	if (!f->nboots)

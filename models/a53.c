@@ -77,6 +77,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(CHEAP_LSL, 0, "E: IB add (reg<<2) 2.01: no cheap shifted forms"),
 	HS_CAL(CHEAP_LOGIC, 0, "E: IB and/orr/eor (reg<<2) 2.01: no cheap shifted forms"),
 	HS_CAL(SHIFT_ON_MUL, 0, "E: IB add/and (reg<<2) 1.99 per cycle: on both ALU pipes"),
+	HS_CAL(LOAD_PASS_STORE, 1, "E: in order: no load issues ahead of an older store; unused"),
 	/* latencies */
 	HS_CAL(LAT_ALU, 1, "E: IB add/sub/logic/csel 1.00"),
 	HS_CAL(LAT_ALU_SHIFT, 2, "E: IB add (reg<<2) 2.01"),

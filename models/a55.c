@@ -72,6 +72,7 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(CHEAP_LSL, 0, "D: SLO add_shifted 2 for any shift (the lat_alu_shift source)"),
 	HS_CAL(CHEAP_LOGIC, 0, "D: SLO shifted logical ops 2, as add_shifted"),
 	HS_UNCAL(SHIFT_ON_MUL, 0, "A: both pipes take shifted ops (AT55 symmetric dual issue); nf"),
+	HS_CAL(LOAD_PASS_STORE, 1, "E: in order: no load issues ahead of an older store; unused"),
 	/* latencies */
 	HS_CAL(LAT_ALU, 1, "D: L55 WriteI 3 with ReadAdvance 2; SLO add 1"),
 	HS_CAL(LAT_ALU_SHIFT, 2, "D: SLO add_shifted 2; L55 ReadShifted"),

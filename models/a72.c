@@ -81,6 +81,9 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(CHEAP_LSL, 0, "E: IB72 add (reg<<2) 2.00: no cheap shifted forms"),
 	HS_CAL(CHEAP_LOGIC, 0, "E: IB72 and/orr/eor (reg<<2) 2.00: no cheap shifted forms"),
 	HS_CAL(SHIFT_ON_MUL, 1, "E: IB72 shifted add/logical 1.00 per cycle against 2.00; L57 WriteISReg on M"),
+	HS_CAL(LOAD_PASS_STORE, 1, "D: TFA72 TF-A sets CPUACTLR_EL1[55] DIS_LOAD_PASS_STORE only as its "
+				   "CVE-2018-3639 workaround; the Pi 4's firmware has none (RPF1451): loads pass "
+				   "older stores; a board whose firmware sets it says so (models/boards.c)"),
 	/* latencies: IB72 measured */
 	HS_CAL(LAT_ALU, 1, "E: IB72 add 1.00"),
 	HS_CAL(LAT_ALU_SHIFT, 2, "E: IB72 add/and (reg<<2) 2.00"),

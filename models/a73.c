@@ -77,6 +77,8 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(CHEAP_LSL, 0, "D: L57 WriteISReg 2 for every shift (A57 proxy)"),
 	HS_CAL(CHEAP_LOGIC, 0, "D: L57 WriteISReg 2 for every shift (A57 proxy)"),
 	HS_UNCAL(SHIFT_ON_MUL, 0, "A: AT73's two ALUs both take shifted ops (L57's M routing not taken: nf for A73)"),
+	HS_CAL(LOAD_PASS_STORE, 0, "D: TFA73 the static Spectre-v4 mitigation this file assumes (above) is "
+				   "IMP_DEF_REG1's DISABLE_LOAD_PASS_STORE, set at reset: loads wait for older stores"),
 	/* latencies: LLVM A57 model (A57 proxy) */
 	HS_CAL(LAT_ALU, 1, "D: L57 1 (A57 proxy)"),
 	HS_CAL(LAT_ALU_SHIFT, 2, "D: L57 2 (A57 proxy)"),

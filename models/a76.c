@@ -82,6 +82,9 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_CAL(CHEAP_LSL, 4, "D: IBG2 add (reg<<2) 1.00, (reg<<17) 2.00; LN1 IsCheapLSL <= 4 (N1 proxy)"),
 	HS_CAL(CHEAP_LOGIC, 1, "D: IBG2 and/orr/eor shifted 1.00, ands/bics 2.00 (N1 proxy)"),
 	HS_CAL(SHIFT_ON_MUL, 1, "D: IBG2 the other shifted ops 1.00 per cycle; LN1 N1Write_2c_1M (N1 proxy)"),
+	HS_CAL(LOAD_PASS_STORE, 0, "D: with SSBS Linux runs the kernel with PSTATE.SSBS clear (proton-pack.c "
+				   "spectre_v4_enable_hw_mitigation; SCTLR_EL1.DSSBS 0 sets it so at every exception "
+				   "entry): the kernel's loads wait for older stores"),
 	/* latencies (N1 proxy: IBG2/IBALT measured) */
 	HS_CAL(LAT_ALU, 1, "D: IBG2 add 1.00 (N1 proxy)"),
 	HS_CAL(LAT_ALU_SHIFT, 2, "D: IBG2 add (reg<<17), ands (reg<<2) 2.00 (N1 proxy)"),

@@ -106,6 +106,9 @@ static const struct hs_board_param j721e_params[] = {
 	{ "l1i_size", 49152, "TDA4VM/J721E datasheet (SPRSP36): 48 KB L1 I-cache per A72" },
 	{ "l1d_size", 32768, "TDA4VM/J721E datasheet: 32 KB L1 D-cache per A72" },
 	{ "l2_size", 1048576, "TDA4VM/J721E datasheet: 1 MB L2 shared by the two A72" },
+	{ "load_pass_store", 0, "TF-A's CVE-2018-3639 workaround (WORKAROUND_CVE_2018_3639, on by default; TI's K3 "
+				"platform keeps it: plat/ti/common/plat_common.mk) sets CPUACTLR_EL1[55] on every A72 "
+				"at reset (cortex_a72.S): loads no longer pass older stores" },
 	{ NULL, 0, NULL }
 };
 

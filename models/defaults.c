@@ -48,6 +48,9 @@ const struct hs_param hs_param_defaults[HS_NPARAMS] = {
 	D(CHEAP_LSL, 0, "every shifted operand costs lat_alu_shift"),
 	D(CHEAP_LOGIC, 0, "every shifted operand costs lat_alu_shift"),
 	D(SHIFT_ON_MUL, 0, "shifted-operand ops issue on the ALU pipes"),
+	D(LOAD_PASS_STORE, 1, "a load issues ahead of older stores; the Spectre-v4 mitigations stop that where they "
+	  "are on (TF-A's reset workaround on the A72 and A73; a kernel clearing PSTATE.SSBS on a core that has "
+	  "it): 0 for those"),
 	/* latencies */
 	D(LAT_ALU, 1, "one cycle"),
 	D(LAT_ALU_SHIFT, 2, "the A53's"),

@@ -19,7 +19,11 @@
  * exceptions execute at the head of the window (after everything older has
  * retired); MSR/DSB hold later issue for their cost; DMB holds later memory
  * ops until older ones completed plus its cost. Memory disambiguation and
- * store-to-load forwarding are not modelled (loads never wait for stores).
+ * store-to-load forwarding are not modelled: loads pass older stores, or,
+ * where firmware has turned that off (load_pass_store 0: TF-A's
+ * CVE-2018-3639 workaround on the A72, CPUACTLR_EL1[55]), a load issues no
+ * earlier than the cycle after every older store issued (its address
+ * known), a wait counted as serialisation.
  *
  * Attribution: instruction i is charged retire(i) - retire(i-1) (the first
  * retire + 1); cycles beyond one go to what made it complete late. The tail
@@ -64,7 +68,9 @@ struct ooo_state {
 	uint8_t block_uncal;
 	uint64_t membar_until;		/* memory ops wait for this (DMB) */
 	uint64_t mem_done, posted_done;
+	uint64_t stores_issued;		/* the cycle after the last older store issued */
 	unsigned rob_size, issue_width, retire_width;	/* the core's, read once a run */
+	int loads_wait;			/* !load_pass_store */
 };
 
 static unsigned cap_of(const struct hs_model *m, unsigned u)
@@ -230,6 +236,10 @@ static uint64_t issue(const struct hs_model *m, struct ooo_state *st, struct cal
 		e0 = st->membar_until;
 		x->e_ser = 1;
 	}
+	if ((op->fl & HS_OP_LOAD) && st->loads_wait && st->stores_issued > e0) {
+		e0 = st->stores_issued;
+		x->e_ser = 1;
+	}
 	if (op->unit == HS_U_DIV) {
 		/* the divider free first; it stays busy for the divide's latency */
 		unsigned d = 0;
@@ -244,6 +254,8 @@ static uint64_t issue(const struct hs_model *m, struct ooo_state *st, struct cal
 		return data_ready;
 	}
 	x->e = book(cal, gen, op, e0);
+	if ((op->fl & HS_OP_STORE) && x->e + 1 > st->stores_issued)
+		st->stores_issued = x->e + 1;
 	return data_ready;
 }
 
@@ -375,6 +387,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 	st.rob_size = m->v[HS_P_ROB_SIZE] < 1 ? 1 : (unsigned)m->v[HS_P_ROB_SIZE];
 	st.issue_width = (unsigned)m->v[HS_P_ISSUE_WIDTH];
 	st.retire_width = (unsigned)m->v[HS_P_RETIRE_WIDTH];
+	st.loads_wait = !m->v[HS_P_LOAD_PASS_STORE];
 	hs_fe_reset(m, &fe);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct hs_tinsn *rec = &t->v[i];

@@ -91,6 +91,7 @@
 	X(CHEAP_LSL, "cheap_lsl_max", "shift amount") \
 	X(CHEAP_LOGIC, "cheap_logic_shift", "bool") \
 	X(SHIFT_ON_MUL, "shift_ops_on_mul", "bool") \
+	X(LOAD_PASS_STORE, "load_pass_store", "bool") \
 	/* latencies (cycles from issue to a dependent issue) and occupancies */ \
 	X(LAT_ALU, "lat_alu", "cycles") \
 	X(LAT_ALU_SHIFT, "lat_alu_shift", "cycles") \
