@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "hotsim/cmdline.h"
 #include "options.h"
 
 #define HS_EXIT_OK 0
@@ -49,26 +50,37 @@ void cli_bash_completion(FILE *f);
 /* "hotsim: <hs_errmsg()>" on stderr; returns HS_EXIT_ERROR */
 int cli_error(void);
 
-/* --workload (workload_opt.c): read before the other options; then the
- * paths every path option names, and the set the library boots for (the
- * registry's, hotsim's own workload, or the workload's). */
-/* --workload's help, one text for every command that takes it */
+/* The options that choose the boot: --workload, --taskset, --cgroup,
+ * --cmdline, --boot. workload_opt.c reads them from argv before the others;
+ * a command's table takes them (CLI_BOOT_OPTS) so that its parser and help
+ * know them, into one member it never reads. */
+/* --workload's help, one text for every command that takes it (paths
+ * takes it alone) */
 #define CLI_WORKLOAD_HELP "your workload: C source or a static aarch64 program marking ops (rows user.NAME); " \
 	"or perf: Debian's `perf bench sched pipe` itself (rows perf.NAME)"
-/* --taskset's, the same way (read with --workload) */
-#define CLI_TASKSET_HELP "the workload's processes (hotsim's own, yours or perf's) pinned to these CPUs as " \
-	"taskset -c pins them: a boot of its own (0, 0,2, 0-1; default unpinned)"
-/* --cgroup's (read with --workload too) */
-#define CLI_CGROUP_HELP "the workload's processes (hotsim's own, yours or perf's) in this cgroup, as systemd puts " \
-	"a login shell: session (systemd 252 on: cpu, memory, pids) or session-pre252 (memory, pids); a boot of its " \
-	"own (default: the root cgroup)"
-/* --cmdline's (read with --workload too) */
-#define CLI_CMDLINE_HELP "kernel parameters added to the guest's command line, as a boot loader passes them " \
-	"(audit=1, mitigations=off, preempt=none): a boot of its own"
-/* --boot's (read with --workload too) */
-#define CLI_BOOT_HELP "which boot of the machine: 0 the first (default); K > 0 boots the same kernel and " \
-	"workload again with hotsim_boot=K added, which moves the boot's timing: a state of its own (where the " \
-	"scheduler left each task, which CPUs sleep)"
+struct cli_boot_opts {
+	const char *workload, *taskset, *cgroup, *cmdline;
+	long boot;
+};
+#define CLI_BOOT_OPTS(t) \
+	OPT("workload", "FILE", OPT_STRING, t, boot_opts.workload, CLI_WORKLOAD_HELP), \
+	OPT("taskset", "CPUS", OPT_STRING, t, boot_opts.taskset, \
+	    "the workload's processes (hotsim's own, yours or perf's) pinned to these CPUs as " \
+	    "taskset -c pins them: a boot of its own (0, 0,2, 0-1; default unpinned)"), \
+	OPT("cgroup", "NAME", OPT_STRING, t, boot_opts.cgroup, \
+	    "the workload's processes (hotsim's own, yours or perf's) in this cgroup, as systemd puts " \
+	    "a login shell: session (systemd 252 on: cpu, memory, pids) or session-pre252 (memory, pids); a boot of its " \
+	    "own (default: the root cgroup)"), \
+	OPT("cmdline", "ARGS", OPT_STRING, t, boot_opts.cmdline, \
+	    "kernel parameters added to the guest's command line, as a boot loader passes them " \
+	    "(audit=1, mitigations=off, preempt=none): a boot of its own"), \
+	OPT_N("boot", "K", t, boot_opts.boot, 0, HS_BOOT_MAX - 1, \
+	      "which boot of the machine: 0 the first (default); K > 0 boots the same kernel and " \
+	      "workload again with hotsim_boot=K added, which moves the boot's timing: a state of its own (where the " \
+	      "scheduler left each task, which CPUs sleep)")
+/* workload_opt.c: the boot options read before the others; then the paths
+ * every path option names, and the set the library boots for (the
+ * registry's, hotsim's own workload, or the workload's). */
 int cli_workload_prescan(const struct cli_cmd *c, int argc, char **argv);
 void cli_workload_done(void);
 const struct hs_path_set *cli_path_set(void);

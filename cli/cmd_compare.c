@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hotsim/cmdline.h"
 #include "hotsim/err.h"
 #include "report.h"
 #include "shard.h"
@@ -23,8 +22,8 @@ struct cmp_opts {
 	struct opt_state state;
 	enum hs_state_source src;
 	const struct hs_path_def *explain, *timeline;
-	const char *svg, *md, *txt, *workload, *taskset, *cgroup, *cmdline, *shard;
-	long boot;
+	const char *svg, *md, *txt, *shard;
+	struct cli_boot_opts boot_opts;
 	struct opt_window window;
 	enum opt_format format;
 	struct opt_pct fail_above;
@@ -391,11 +390,7 @@ static int run_run(void *p, char **args)
 #define COMMON(t) \
 	OPT("cpu", "LIST", OPT_CPUS, t, cpus, "cores"), \
 	OPT("path", "LIST", OPT_PATHS, t, paths, "paths"), \
-	OPT("workload", "FILE", OPT_STRING, t, workload, CLI_WORKLOAD_HELP), \
-	OPT("taskset", "CPUS", OPT_STRING, t, taskset, CLI_TASKSET_HELP), \
-	OPT("cgroup", "NAME", OPT_STRING, t, cgroup, CLI_CGROUP_HELP), \
-	OPT("cmdline", "ARGS", OPT_STRING, t, cmdline, CLI_CMDLINE_HELP), \
-	OPT_N("boot", "K", t, boot, 0, HS_BOOT_MAX - 1, CLI_BOOT_HELP), \
+	CLI_BOOT_OPTS(t), \
 	OPT("state", "LIST", OPT_STATE, t, state, \
 	    "typical (the mean over sampled ops; default), warm, cold, both, all"), \
 	OPT_N("samples", "N", t, samples, 2, 1024, \

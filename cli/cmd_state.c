@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hotsim/cmdline.h"
 #include "hotsim/err.h"
 #include "hotsim/machine_cost.h"
 #include "hotsim/measure.h"
@@ -26,8 +25,7 @@ struct state_opts {
 	struct opt_params params;
 	long smp, ops;
 	const char *point;
-	const char *workload, *taskset, *cgroup, *cmdline;
-	long boot;
+	struct cli_boot_opts boot_opts;
 	enum opt_format format;
 };
 
@@ -344,11 +342,7 @@ static const struct cli_opt opts[] = {
 	      "replay N operations from each point shown, every CPU: what each ran and sent"),
 	OPT("param", "[CORE.]NAME=V", OPT_PARAM, struct state_opts, params,
 	    "override a model parameter for --ops (ipi_latency, wfi_exit, ...)"),
-	OPT("workload", "FILE", OPT_STRING, struct state_opts, workload, CLI_WORKLOAD_HELP),
-	OPT("taskset", "CPUS", OPT_STRING, struct state_opts, taskset, CLI_TASKSET_HELP),
-	OPT("cgroup", "NAME", OPT_STRING, struct state_opts, cgroup, CLI_CGROUP_HELP),
-	OPT("cmdline", "ARGS", OPT_STRING, struct state_opts, cmdline, CLI_CMDLINE_HELP),
-	OPT_N("boot", "K", struct state_opts, boot, 0, HS_BOOT_MAX - 1, CLI_BOOT_HELP),
+	CLI_BOOT_OPTS(struct state_opts),
 	OPT("format", "FMT", OPT_FORMAT, struct state_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

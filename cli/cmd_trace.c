@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hotsim/cmdline.h"
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "hotsim/paths.h"
@@ -21,8 +20,7 @@ struct trace_opts {
 	long limit;
 	long op;			/* -1: the whole run */
 	long smp;
-	const char *workload, *taskset, *cgroup, *cmdline;
-	long boot;
+	struct cli_boot_opts boot_opts;
 	enum opt_format format;
 };
 
@@ -223,11 +221,7 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct trace_opts, cpus, "cores"),
 	OPT("state-source", "SRC", OPT_SOURCE, struct trace_opts, src, "booted, synthesized or auto"),
-	OPT("workload", "FILE", OPT_STRING, struct trace_opts, workload, CLI_WORKLOAD_HELP),
-	OPT("taskset", "CPUS", OPT_STRING, struct trace_opts, taskset, CLI_TASKSET_HELP),
-	OPT("cgroup", "NAME", OPT_STRING, struct trace_opts, cgroup, CLI_CGROUP_HELP),
-	OPT("cmdline", "ARGS", OPT_STRING, struct trace_opts, cmdline, CLI_CMDLINE_HELP),
-	OPT_N("boot", "K", struct trace_opts, boot, 0, HS_BOOT_MAX - 1, CLI_BOOT_HELP),
+	CLI_BOOT_OPTS(struct trace_opts),
 	OPT_N("smp", "N", struct trace_opts, smp, 1, 8,
 	      "a machine of N CPUs: every CPU's stream of the path's round trip (default 1)"),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,

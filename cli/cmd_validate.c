@@ -12,7 +12,6 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "hotsim/cmdline.h"
 #include "hotsim/err.h"
 #include "hotsim/paths.h"
 #include "json.h"
@@ -21,8 +20,7 @@ struct validate_opts {
 	struct opt_cpus cpus;
 	long smp;
 	struct opt_paths paths;
-	const char *workload, *taskset, *cgroup, *cmdline;
-	long boot;
+	struct cli_boot_opts boot_opts;
 	enum opt_format format;
 };
 
@@ -165,11 +163,7 @@ static const struct cli_opt opts[] = {
 	OPT("path", "LIST", OPT_PATHS, struct validate_opts, paths, "paths"),
 	OPT_N("smp", "N", struct validate_opts, smp, 1, 8,
 	      "a machine of N CPUs: every CPU's stream (from validation's own boot; a path whose operation returns to its site)"),
-	OPT("workload", "FILE", OPT_STRING, struct validate_opts, workload, CLI_WORKLOAD_HELP),
-	OPT("taskset", "CPUS", OPT_STRING, struct validate_opts, taskset, CLI_TASKSET_HELP),
-	OPT("cgroup", "NAME", OPT_STRING, struct validate_opts, cgroup, CLI_CGROUP_HELP),
-	OPT("cmdline", "ARGS", OPT_STRING, struct validate_opts, cmdline, CLI_CMDLINE_HELP),
-	OPT_N("boot", "K", struct validate_opts, boot, 0, HS_BOOT_MAX - 1, CLI_BOOT_HELP),
+	CLI_BOOT_OPTS(struct validate_opts),
 	OPT("format", "FMT", OPT_FORMAT, struct validate_opts, format, "text or json (--json)"),
 	OPT_TABLE_END
 };

@@ -254,7 +254,7 @@ static uint64_t issue(const struct hs_model *m, struct ooo_state *st, struct cal
 		return data_ready;
 	}
 	x->e = book(cal, gen, op, e0);
-	if ((op->fl & HS_OP_STORE) && x->e + 1 > st->stores_issued)
+	if (st->loads_wait && (op->fl & HS_OP_STORE) && x->e + 1 > st->stores_issued)
 		st->stores_issued = x->e + 1;
 	return data_ready;
 }

@@ -257,7 +257,7 @@ struct ms_cell {
 	 * that boot's round trips stayed on one CPU. hotsim is the mean of the
 	 * boots whose round trips crossed CPUs (of every boot when none did),
 	 * ci95 then the interval of that mean over the boots. */
-	unsigned nboots, one_cpu_boots;
+	unsigned nboots;
 	double boot_cycles[HS_BOOT_MAX];
 	unsigned char boot_one_cpu[HS_BOOT_MAX];
 	char note[700];			/* the board's note on it; !ok: why there

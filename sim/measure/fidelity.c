@@ -50,7 +50,6 @@ int ms_board_set(const struct hs_board *b, unsigned ncpus, struct hs_path_set *s
 {
 	*set = hs_path_set_builtin;
 	set->ncpus = ncpus;
-	set->boot = 0;
 	if (b->cgroup && !(set->cgroup = hs_cgroup_find(b->cgroup)))
 		return hs_fail("board %s: no cgroup %s", b->name, b->cgroup);
 	set->cmdline = b->cmdline;
@@ -140,11 +139,22 @@ static int cell_in_boot(const struct ms_fidelity *f, const struct hs_board_cell 
 	return 0;
 }
 
+/* How many of the first nb boots kept the round trips on one CPU */
+static unsigned one_cpu_boots(const struct ms_cell *out, unsigned nb)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < nb; k++)
+		n += out->boot_one_cpu[k];
+	return n;
+}
+
 /* The boots' note: their range, and those whose round trips stayed on
  * one CPU */
 static void boots_note(struct ms_cell *out)
 {
 	double lo = out->boot_cycles[0], hi = lo, one = 0;
+	unsigned nones = one_cpu_boots(out, out->nboots);
 	size_t n = strlen(out->note);
 
 	for (unsigned k = 0; k < out->nboots; k++) {
@@ -154,9 +164,9 @@ static void boots_note(struct ms_cell *out)
 	}
 	n += (size_t)snprintf(out->note + n, sizeof(out->note) - n, "; over %u boots of the machine %.0f to %.0f",
 			      out->nboots, lo, hi);
-	if (out->one_cpu_boots && out->one_cpu_boots < out->nboots && n < sizeof(out->note))
+	if (nones && nones < out->nboots && n < sizeof(out->note))
 		snprintf(out->note + n, sizeof(out->note) - n, ", %u of them on one CPU (%.0f, left out of the mean)",
-			 out->one_cpu_boots, one / out->one_cpu_boots);
+			 nones, one / nones);
 }
 
 /* A cell from its terms' rows: the typical means summed, the intervals
@@ -182,9 +192,7 @@ static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, str
 	for (unsigned k = 0; k < nb; k++)
 		if (cell_in_boot(f, c, k, out, &var[k]))
 			return;
-	for (unsigned k = 0; k < nb; k++)
-		out->one_cpu_boots += out->boot_one_cpu[k];
-	out->one_cpu = out->cpus && out->one_cpu_boots == nb;
+	out->one_cpu = out->cpus && one_cpu_boots(out, nb) == nb;
 	for (unsigned k = 0; k < nb; k++)
 		if (out->one_cpu || !out->boot_one_cpu[k]) {
 			v[n++] = out->boot_cycles[k];
