@@ -33,11 +33,14 @@ static void defaults(void *p)
 	o->boots = DEFAULT_BOOTS;
 }
 
-/* fit, held out, or unpinned - on the board's machine or on one CPU */
+/* fit, held out, unlike, or unpinned - on the board's machine or on one
+ * CPU */
 static const char *use_of(const struct ms_cell *c)
 {
 	static char buf[40];
 
+	if (c->c->flags & HS_CELL_UNLIKE)
+		return "unlike";
 	if (!(c->c->flags & HS_CELL_UNPINNED))
 		return c->c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
 	if (!c->ok)
@@ -274,7 +277,8 @@ static const char *const notes[] = {
 	"VMLINUX should be configured as the boards' kernel (6.12-board: arm64 defconfig); held-out cells",
 	"were not fitted to; unpinned ones ran on several CPUs on the board: those a machine replays run",
 	"unpinned on the board's CPUs (their own error: the IPI and idle exit costs are guessed), booted",
-	"--boots times: each boot is one draw of where the kernel puts each task",
+	"--boots times: each boot is one draw of where the kernel puts each task; unlike ones measured",
+	"what hotsim does not boot (their note says what) and are in no mean",
 	NULL
 };
 

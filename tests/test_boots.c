@@ -115,6 +115,27 @@ Test(boots, an_unpinned_cell_is_the_mean_of_its_boots, .timeout = 900)
 	}
 	/* lat_pipe, lat_unix and lat_ctx (lat_proc's run on one CPU) */
 	cr_assert_eq(machine_cells, 3);
+	/* the file cells are shown and in no mean: the fitted cells' error is
+	 * the mean over the others not held out */
+	{
+		double sum = 0;
+		int n = 0, unlike = 0;
+
+		for (int i = 0; i < one.ncells; i++) {
+			const struct ms_cell *c = &one.cells[i];
+
+			if (c->c->flags & HS_CELL_UNLIKE) {
+				cr_assert(c->ok && c->hotsim > 0, "%s is shown", c->c->bench);
+				unlike++;
+			} else if (c->ok && !c->c->flags) {
+				sum += fabs(c->hotsim / c->board - 1);
+				n++;
+			}
+		}
+		cr_assert_eq(unlike, 2);
+		cr_assert_eq(one.nfit, n);
+		cr_assert(fabs(one.mape_fit - 100 * sum / n) < 1e-9, "%.3f against %.3f", one.mape_fit, 100 * sum / n);
+	}
 	ms_fidelity_free(&one);
 	ms_fidelity_free(&two);
 }

@@ -18,6 +18,9 @@
 				 * CPU): not fitted; its paths a machine replays
 				 * run on the board's CPUs, unpinned, and count
 				 * in an error of their own (the rest: shown) */
+#define HS_CELL_UNLIKE 0x4	/* the board measured something hotsim does
+				 * not boot (its note says what): shown, in no
+				 * fit and no mean */
 
 struct hs_board_cell {
 	const char *bench;		/* "lat_syscall null" */

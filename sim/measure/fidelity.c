@@ -222,7 +222,8 @@ static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, str
 
 /* The errors: mean |hotsim / board - 1| of the fitted cells, the
  * held-out ones, and the unpinned ones run on the board's machine (not
- * one whose round trips stayed on one CPU there: it is not unpinned). */
+ * one whose round trips stayed on one CPU there: it is not unpinned).
+ * An unlike cell is in none. */
 static void errors(struct ms_fidelity *f)
 {
 	double sum[2] = { 0, 0 }, unpinned = 0;
@@ -234,7 +235,7 @@ static void errors(struct ms_fidelity *f)
 		int held = (c->c->flags & HS_CELL_HELD_OUT) != 0;
 		double e;
 
-		if (!c->ok)
+		if (!c->ok || (c->c->flags & HS_CELL_UNLIKE))
 			continue;
 		e = fabs(c->hotsim / c->board - 1);
 		if (c->c->flags & HS_CELL_UNPINNED) {

@@ -143,7 +143,7 @@ static int eval(struct fitting *f, const double *x, double *cells, double *r, in
 			for (int i = 0; i < f->nruns; i++)
 				if (!strcmp(f->run[i].def->name, bc->terms[t].path))
 					cells[c] += bc->terms[t].coef * mean[i];
-		if (bc->terms[0].path && !(bc->flags & (HS_CELL_HELD_OUT | HS_CELL_UNPINNED)))
+		if (bc->terms[0].path && !(bc->flags & (HS_CELL_HELD_OUT | HS_CELL_UNPINNED | HS_CELL_UNLIKE)))
 			r[(*nr)++] = log((cells[c] > 1 ? cells[c] : 1) / board);
 	}
 	return 0;
