@@ -50,14 +50,14 @@ void cli_bash_completion(FILE *f);
 /* "hotsim: <hs_errmsg()>" on stderr; returns HS_EXIT_ERROR */
 int cli_error(void);
 
-/* The options that choose the boot: --workload, --taskset, --cgroup,
- * --cmdline, --boot. workload_opt.c reads them from argv before the others;
- * a command's table takes them (CLI_BOOT_OPTS) so that its parser and help
- * know them, into one member it never reads. */
 /* --workload's help, one text for every command that takes it (paths
  * takes it alone) */
 #define CLI_WORKLOAD_HELP "your workload: C source or a static aarch64 program marking ops (rows user.NAME); " \
 	"or perf: Debian's `perf bench sched pipe` itself (rows perf.NAME)"
+/* The options that choose the boot: --workload, --taskset, --cgroup,
+ * --cmdline, --boot. workload_opt.c reads them from argv before the others;
+ * a command's table takes them (CLI_BOOT_OPTS) so that its parser and help
+ * know them, into one member it never reads. */
 struct cli_boot_opts {
 	const char *workload, *taskset, *cgroup, *cmdline;
 	long boot;

@@ -43,9 +43,23 @@ static void knobs(const struct ms_fit *f)
 	}
 }
 
+/* The cells with a flag, named under a heading (none: nothing) */
+static void names(const struct ms_fit *f, unsigned flag, const char *heading)
+{
+	char list[600] = "";
+
+	for (int i = 0; i < f->ncells; i++)
+		if (f->cells[i].c->flags & flag)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? ", " : "",
+				 f->cells[i].c->bench);
+	if (list[0]) {
+		printf("%s:\n", heading);
+		rp_wrap(stdout, "  ", "  ", list, RP_TEXT_WIDTH);
+	}
+}
+
 static void cells(const struct ms_fit *f)
 {
-	char unpinned[600] = "";
 
 	printf("\n%-28s %8s %8s %8s %s\n", "lmbench (cycles per op)", "board", "before", "after", "use");
 	for (int i = 0; i < f->ncells; i++) {
@@ -57,14 +71,8 @@ static void cells(const struct ms_fit *f)
 	}
 	printf("rms of the fitted cells' log ratios: %.3f before, %.3f after (%d cells, %d evaluations)\n",
 	       f->rms_before, f->rms_after, f->nfit, f->evaluations);
-	for (int i = 0; i < f->ncells; i++)
-		if (f->cells[i].c->flags & HS_CELL_UNPINNED)
-			snprintf(unpinned + strlen(unpinned), sizeof(unpinned) - strlen(unpinned), "%s%s",
-				 unpinned[0] ? ", " : "", f->cells[i].c->bench);
-	if (unpinned[0]) {
-		printf("not fitted (hotsim fidelity runs them unpinned on the board's CPUs):\n");
-		rp_wrap(stdout, "  ", "  ", unpinned, RP_TEXT_WIDTH);
-	}
+	names(f, HS_CELL_UNPINNED, "not fitted (hotsim fidelity runs them unpinned on the board's CPUs)");
+	names(f, HS_CELL_UNLIKE, "not fitted, unlike (their notes in hotsim fidelity say why)");
 }
 
 /* The determined knobs' members, as the core file's fitted entries take
