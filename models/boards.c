@@ -44,16 +44,23 @@
  * cycles in the boards' state (4.9 and 1.9 us at their clocks). On NFS,
  * fstat's getattr (nfs_getattr) writes back and waits on the file's cached
  * pages before it reports mtime, and stat's walk revalidates every NFS
- * directory it passes (d_revalidate): work no local file system does. */
+ * directory it passes (d_revalidate): work no local file system does.
+ * lat_mmap writes to its shared mapping of the file: on NFS each write
+ * fault runs nfs_vm_page_mkwrite (fs/nfs/file.c: a write request for the
+ * page) and the dirty pages are written back to the server. lat_pagefault
+ * only reads: NFS maps the cached page with the generic filemap code. */
 #define UNLIKE_FILE_NOTE "unlike: the board's file is not in a local page cache as hotsim's is (tmpfs): its " \
 	"lat_syscall open took 175 us on the AM62x and 157 us on the J721E, a server's round trip as on NFS, where " \
 	"hotsim's open and close of a local file take 4.9 and 1.9 us; there getattr flushes the file's cached pages " \
 	"and the walk revalidates each directory: shown, not fitted"
 #define FILE_NOTE "the file is in the root filesystem's page cache (tmpfs); the board's in its own, warm, " \
 	"on a network file system (see lat_syscall stat): a read fault maps the cached page alike"
-#define MMAP_NOTE FILE_NOTE "; hotsim's addresses are not randomized: one layout, where each op zeroes one " \
-		  "page-table page; the board's lie where each run's random mmap base puts them, and booted " \
-		  "with random layouts hotsim's op zeroed from a quarter of a page to two"
+#define MMAP_NOTE "unlike: lat_mmap writes to the file it maps shared, on the board a network file system's " \
+	"(see lat_syscall stat), where each write fault runs NFS's page_mkwrite (a write request a page) and the " \
+	"dirty pages go back to the server; hotsim's file is in tmpfs: shown, not held out. And hotsim's " \
+	"addresses are not randomized: one layout, where each op zeroes one page-table page; the board's lie " \
+	"where each run's random mmap base puts them, and booted with random layouts hotsim's op zeroed from a " \
+	"quarter of a page to two"
 #define PROC_NOTE "unpinned on the board, the child runs on another CPU (fork balancing picks an idle one) and " \
 		  "the parent's idles in wait(): IPIs and idle exits; hotsim: one CPU, its static workload " \
 		  "(lmbench's process is dynamically linked)"
@@ -84,7 +91,7 @@
 	{ "lat_proc fork", fork, { { "proc.fork", 1 } }, HS_CELL_UNPINNED, PROC_NOTE },			\
 	{ "lat_proc exec", exec, { { "proc.exec", 1 } }, HS_CELL_UNPINNED, PROC_NOTE "; its hello is static too" },	\
 	{ "lat_pagefault", pf, { { "fault.file", 1 } }, 0, FILE_NOTE },					\
-	{ "lat_mmap 1 MB", mm, { { "mmap.file", 1 } }, HS_CELL_HELD_OUT, MMAP_NOTE }
+	{ "lat_mmap 1 MB", mm, { { "mmap.file", 1 } }, HS_CELL_UNLIKE, MMAP_NOTE }
 
 static const struct hs_board_cell am62x_cells[] = {
 	CELLS(0.46, 0.82, 0.78, 4.80, 1.98, 0.66, 5.52, 0.65, 25.77, 29.79, 7.99, 831.78, 979.70, 0.71, 55.13)
