@@ -39,12 +39,8 @@ static const char *use_of(const struct ms_cell *c)
 {
 	static char buf[40];
 
-	if (c->c->flags & HS_CELL_UNLIKE)
-		return "unlike";
-	if (!(c->c->flags & HS_CELL_UNPINNED))
-		return c->c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
-	if (!c->ok)
-		return "unpinned";
+	if (!(c->c->flags & HS_CELL_UNPINNED) || (c->c->flags & HS_CELL_UNLIKE) || !c->ok)
+		return hs_board_cell_use(c->c);
 	if (!c->cpus)
 		return "unpinned, hotsim 1 CPU";
 	if (c->one_cpu)

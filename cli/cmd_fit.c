@@ -64,7 +64,7 @@ static void cells(const struct ms_fit *f)
 	printf("\n%-28s %8s %8s %8s %s\n", "lmbench (cycles per op)", "board", "before", "after", "use");
 	for (int i = 0; i < f->ncells; i++) {
 		const struct ms_fit_cell *c = &f->cells[i];
-		const char *use = c->c->flags & HS_CELL_UNLIKE ? "unlike" : c->c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
+		const char *use = hs_board_cell_use(c->c);
 
 		if (c->ok)
 			printf("%-28.28s %8.0f %8.0f %8.0f %s\n", c->c->bench, c->board, c->before, c->after, use);

@@ -172,3 +172,12 @@ const struct hs_core *hs_board_core(const struct hs_board *b, struct hs_core *bu
 	buf->no_smccc = !b->smccc;
 	return buf;
 }
+
+const char *hs_board_cell_use(const struct hs_board_cell *c)
+{
+	if (c->flags & HS_CELL_UNLIKE)
+		return "unlike";
+	if (c->flags & HS_CELL_UNPINNED)
+		return "unpinned";
+	return c->flags & HS_CELL_HELD_OUT ? "held out" : "fit";
+}

@@ -61,6 +61,9 @@ struct hs_board {
 /* The boards, NULL-terminated; by name (NULL if none). */
 extern const struct hs_board *const hs_boards[];
 const struct hs_board *hs_board_find(const char *name);
+/* How the fit uses a cell, as the tables name it: "unlike", "unpinned",
+ * "held out" or "fit" */
+const char *hs_board_cell_use(const struct hs_board_cell *c);
 
 /* The board's core as the board runs it: the core file's, on the board's
  * firmware where the core file assumes another platform's (the A72's is a
