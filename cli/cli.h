@@ -91,6 +91,16 @@ int cli_program_path(const char *name, const struct hs_path_def **d);
 /* The Debian program whose path name is (perf for perf.sched-pipe), else
  * NULL: what a command taking one boot's path asks --workload for. */
 const char *cli_path_program(const char *name);
+/* --turns HOW: how a machine's replay takes turns (enum hs_turns) - a
+ * replay of the same boot, not a boot of its own. cli_turns sets set's
+ * (and the program's set's, cli_more_set) from it: -1 with hs_errmsg()
+ * for the woken CPU first on one CPU. */
+#define CLI_TURNS_OPT(t) \
+	OPT_CHOICE("turns", "HOW", OPT_STRING, t, turns, "qemu wakee", \
+		   "how a machine's replay (--smp N) takes turns: qemu (QEMU's round robin: a CPU runs on until " \
+		   "it halts; default, and validate's) or wakee (a CPU's turn ends at each SGI it sends, so the " \
+		   "CPU it woke runs first)")
+int cli_turns(const char *turns, long smp, struct hs_path_set *set);
 /* The program's set those paths boot with, on a machine of smp CPUs;
  * NULL when no path list named one (ms_options.more). */
 const struct hs_path_set *cli_more_set(int smp);
@@ -121,6 +131,7 @@ void cli_trace_json(struct json *j, const struct hs_image *img, const struct hs_
 struct cli_machine_trace {
 	const struct hs_path_def *d;
 	unsigned smp;
+	const char *turns;		/* --turns (cli_turns) */
 	long op, limit;
 	struct json *json;
 };

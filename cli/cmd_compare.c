@@ -33,6 +33,7 @@ struct cmp_opts {
 	long noise;
 	long samples;
 	long smp;
+	const char *turns;
 	struct hs_path_set set;		/* the paths' set, booted on smp CPUs */
 	long limit;
 	int all;
@@ -322,6 +323,8 @@ int cli_compare(void *opts, const char *base_file, const char *patched_file, con
 	int rc = HS_EXIT_OK;
 
 	ms_opts(o, &m);
+	if (cli_turns(o->turns, o->smp, &o->set))
+		return cli_error();
 	mp = m;
 	mp.pin_from = &base;	/* the patched image at the baseline's sites */
 	memset(&d, 0, sizeof(d));
@@ -397,6 +400,7 @@ static int run_run(void *p, char **args)
 	      "sampled operations per booted row (default: each path's own, 40 to 128)"), \
 	OPT_N("smp", "N", t, smp, 1, 8, \
 	      "boot N CPUs, the workload unpinned: each path's round trip across them (default 1)"), \
+	CLI_TURNS_OPT(t), \
 	OPT("state-source", "SRC", OPT_SOURCE, t, src, \
 	    "booted (QEMU boot snapshot), synthesized, or auto (booted where the image boots)"), \
 	OPT("explain", "PATH", OPT_PATH, t, explain, "where a path's cycles go: per function, per instruction"), \

@@ -133,7 +133,7 @@ static void text(const struct ms_fidelity *f)
 	if (f->worst_cell >= 0)
 		printf("largest: %.1f%% (%s)\n", f->worst, f->cells[f->worst_cell].c->bench);
 	for (int i = 0; i < f->ncells; i++) {
-		char note[680];
+		char note[1100];
 
 		snprintf(note, sizeof(note), "%s: %s", f->cells[i].c->bench, f->cells[i].note);
 		rp_wrap(stdout, "  ", "    ", note, RP_TEXT_WIDTH);
@@ -196,6 +196,10 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 				json_end_obj(j);
 			}
 			json_end_arr(j);
+			json_uint(j, "order_flips", c->flips);
+			json_uint(j, "sampled_round_trips", c->flip_ops);
+			if (c->wakee > 0)
+				json_num(j, "wakee_first_cycles", c->wakee, 1);
 		}
 		json_str(j, "note", c->note);
 		json_end_obj(j);

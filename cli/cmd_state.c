@@ -24,7 +24,7 @@ struct state_opts {
 	struct opt_cpus cpus;
 	struct opt_params params;
 	long smp, ops;
-	const char *point;
+	const char *point, *turns;
 	struct cli_boot_opts boot_opts;
 	enum opt_format format;
 };
@@ -120,10 +120,11 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 	uint64_t sum = 0, lo = UINT64_MAX, hi = 0, part[5] = { 0 };
 	unsigned from = steady_from(mr), n = 0;
 	char params[200];
-	char waits[400];
+	char waits[800];
 
-	printf("  replayed, every CPU (instructions, SGIs sent, IRQs taken, wfi halts); op 0 takes the "
-	       "point's tick, op 1 warms the models' caches\n");
+	printf("  replayed, every CPU%s (instructions, SGIs sent, IRQs taken, wfi halts); op 0 takes the "
+	       "point's tick, op 1 warms the models' caches\n", mr->turns == HS_TURNS_WAKEE ?
+	       ", the woken CPU first (a turn ends at each SGI sent)" : "");
 	for (unsigned o = 0; o < mr->nops; o++) {
 		printf("  op %-3u", o);
 		for (unsigned i = 0; i < mr->ncpus; i++) {
@@ -176,8 +177,10 @@ static void json_ops(struct json *j, const struct ms_machine_cost *mc)
 	json_num(j, "ipi_latency", mc->ipi_latency, 0);
 	json_num(j, "wfi_exit", mc->wfi_exit, 0);
 	json_num(j, "peer_latency", mc->peer_latency, 0);
+	json_str(j, "turns", mc->run.turns == HS_TURNS_WAKEE ? "wakee" : "qemu");
 	json_uint(j, "read_waits", mc->read_waits);
 	json_uint(j, "spin_waits", mc->spin_waits);
+	json_uint(j, "order_flips", mc->order_flips);
 	json_uint(j, "spin_insns", mc->spin_insns);
 	json_begin_arr(j, "ops");
 	for (unsigned o = 0; o < mr->nops; o++) {
@@ -306,7 +309,8 @@ static int run(void *p, char **args)
 	if (o->ops && !o->point)
 		return hs_fail("--ops replays one point: name it with --point (hotsim state %s lists them)",
 			       args[0]), cli_error();
-	if (cli_check_params(&o->params, &o->cpus) || !(img = hs_image_open(args[0])))
+	if (cli_check_params(&o->params, &o->cpus) || cli_turns(o->turns, o->smp, &set) ||
+	    !(img = hs_image_open(args[0])))
 		return cli_error();
 	pr.img = img;
 	cli_walk_options(&m, &o->cpus, NULL, HS_SRC_BOOTED);
@@ -337,6 +341,7 @@ static int run(void *p, char **args)
 static const struct cli_opt opts[] = {
 	OPT("cpu", "LIST", OPT_CPUS, struct state_opts, cpus, "cores (the QEMU CPU each boots on)"),
 	OPT_N("smp", "N", struct state_opts, smp, 1, 8, "CPUs of the booted machine (default 1)"),
+	CLI_TURNS_OPT(struct state_opts),
 	OPT("point", "NAME", OPT_STRING, struct state_opts, point, "only this point"),
 	OPT_N("ops", "N", struct state_opts, ops, 0, HS_MACHINE_MAX_OPS,
 	      "replay N operations from each point shown, every CPU: what each ran and sent"),

@@ -20,6 +20,7 @@ struct trace_opts {
 	long limit;
 	long op;			/* -1: the whole run */
 	long smp;
+	const char *turns;
 	struct cli_boot_opts boot_opts;
 	enum opt_format format;
 };
@@ -189,7 +190,7 @@ static int run(void *p, char **args)
 	if (o->smp > 1 && o->src == HS_SRC_SYNTH)
 		return hs_fail("--smp %ld replays a booted machine; synthesized state runs one CPU", o->smp),
 		       cli_error();
-	if (o->smp > 1 && cli_machine_path(def))
+	if ((o->smp > 1 && cli_machine_path(def)) || cli_turns(o->turns, o->smp, NULL))
 		return cli_error();
 	if (!(img = hs_image_open(args[0])))
 		return cli_error();
@@ -206,7 +207,8 @@ static int run(void *p, char **args)
 		json_begin_arr(&j, "cpus");
 	}
 	if (o->smp > 1 ? cli_trace_machine(img, &o->cpus, &(struct cli_machine_trace){
-			.d = def, .smp = (unsigned)o->smp, .op = o->op, .limit = o->limit, .json = pr.j })
+			.d = def, .smp = (unsigned)o->smp, .turns = o->turns, .op = o->op, .limit = o->limit,
+			.json = pr.j })
 		       : ms_walk(img, &m, &(struct ms_stages){ .ctx = &pr, .run = run_stage }))
 		rc = cli_error();
 	if (o->format == FORMAT_JSON && rc == HS_EXIT_OK) {
@@ -224,6 +226,7 @@ static const struct cli_opt opts[] = {
 	CLI_BOOT_OPTS(struct trace_opts),
 	OPT_N("smp", "N", struct trace_opts, smp, 1, 8,
 	      "a machine of N CPUs: every CPU's stream of the path's round trip (default 1)"),
+	CLI_TURNS_OPT(struct trace_opts),
 	OPT_N("limit", "N", struct trace_opts, limit, 0, MS_TRACE_CAP,
 	      "instructions printed per core (with --smp: per CPU and operation; default 2000)"),
 	OPT_N("op", "N", struct trace_opts, op, 0, 1000000,

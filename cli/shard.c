@@ -92,6 +92,7 @@ static void write_row(struct json *j, const struct ms_row *r)
 	json_int(j, "noise_n", r->noise_n);
 	json_int(j, "part", r->part);
 	json_uint(j, "nsamples", r->nsamples);
+	json_uint(j, "order_flips", r->order_flips);
 	json_begin_arr(j, "idle");
 	for (unsigned i = 0; i < r->ncpus; i++)
 		json_double(j, NULL, r->idle[i]);
@@ -370,7 +371,7 @@ static int read_row(const struct jr *v, struct ms_row *r)
 	    str_into(v, "site_fn", r->site_fn, sizeof(r->site_fn)) ||
 	    str_into(v, "state", r->state, sizeof(r->state)) || U64(v, "insns", r->insns) ||
 	    U64(v, "code_bytes", r->code_bytes) || U64(v, "sites", r->sites) ||
-	    U64(v, "nsamples", r->nsamples))
+	    U64(v, "nsamples", r->nsamples) || U64(v, "order_flips", r->order_flips))
 		return -1;
 	if (jr_int(jr_get(v, "ok"), 0, 1, &ok) || jr_int(jr_get(v, "booted"), 0, 1, &booted) ||
 	    jr_int(jr_get(v, "part"), 0, 1, &part) || jr_int(jr_get(v, "noise_n"), 0, 1024, &noise))

@@ -278,6 +278,8 @@ int cli_trace_machine(const struct hs_image *img, const struct opt_cpus *cpus, c
 		return -1;
 	cli_walk_options(&m, cpus, &one, HS_SRC_BOOTED);
 	set.ncpus = t->smp;
+	if (cli_turns(t->turns, t->smp, &set))
+		return -1;
 	m.set = &set;
 	return ms_walk(img, &m, &(struct ms_stages){ .ctx = &wk, .state = machine_stage });
 }

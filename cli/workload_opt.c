@@ -28,6 +28,7 @@
 static struct hs_user_paths *cur;	/* --workload's */
 static struct hs_user_paths *prog;	/* a program's, its path named without --workload */
 static struct hs_path_set prog_set;	/* prog's, with the machine's CPUs */
+static enum hs_turns turns;		/* --turns (cli_turns), for prog_set */
 static struct hs_path_set builtin;	/* the registry's, pinned as --taskset says */
 static const struct hs_cgroup *cg;	/* --cgroup's, NULL: the root */
 static const char *cmdline;		/* --cmdline's, NULL: none */
@@ -145,7 +146,19 @@ const struct hs_path_set *cli_more_set(int smp)
 		return NULL;
 	prog_set = prog->set;
 	prog_set.ncpus = smp > 1 ? (unsigned)smp : 0;
+	prog_set.turns = smp > 1 ? turns : HS_TURNS_QEMU;
 	return &prog_set;
+}
+
+int cli_turns(const char *name, long smp, struct hs_path_set *set)
+{
+	turns = name && !strcmp(name, "wakee") ? HS_TURNS_WAKEE : HS_TURNS_QEMU;
+	if (turns == HS_TURNS_WAKEE && smp < 2)
+		return hs_fail("--turns wakee: the turns of a machine's replay; add --smp N (N > 1)");
+	prog_set.turns = turns;
+	if (set)
+		set->turns = turns;
+	return 0;
 }
 
 const struct hs_path_set *cli_path_set(void)

@@ -24,6 +24,7 @@
 #include "hotsim/paths.h"
 #include "../models/bpred.h"
 #include "../models/cache.h"
+#include "../sim/measure/machine_clock.h"
 #include "testutil.h"
 
 
@@ -647,12 +648,15 @@ Test(models, coherence_finds_the_store_that_ends_a_spin)
  * word waits for the release - also when a read of the count fetched the
  * line just before -, its acquire read (ldar: it might have gone another
  * way) does not, nor does an exclusive read of the count, which no
- * release wrote, nor a second read of a release it has read.
+ * release wrote, nor a second read of a release it has read. Each
+ * handover names the releaser's own taking of the lock (its store-
+ * exclusive) when the releaser took it last.
  */
 #define W_STLR	0x889ffc01u	/* stlr w1, [x0] */
 #define W_LDAXR	0x885ffc01u	/* ldaxr w1, [x0] */
 #define W_LDAR	0x88dffc01u	/* ldar w1, [x0] */
 #define W_STRW	0xb9000001u	/* str w1, [x0] */
+#define W_STXR	0x88047c03u	/* stxr w4, w3, [x0] */
 Test(models, coherence_finds_a_lock_handed_over)
 {
 	struct tt c0, c1;
@@ -680,12 +684,31 @@ Test(models, coherence_finds_a_lock_handed_over)
 	cr_assert_eq(rel[0].wrote, 2u);
 	cr_assert_eq(rel[0].at, 2u);
 	cr_assert_eq(rel[0].spin, 0);
+	cr_assert_eq(rel[0].took, 0u);				/* cpu0 never took it */
 	tt_push(&c0, 0x40000c, W_STLR, 0x800000, 0);		/* 3: released again */
 	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, 3, rel, 4), 0);
 	tt_push(&c1, 0x500010, W_LDAXR, 0x800000, 0);		/* 4: handed over */
 	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, 4, rel, 4), 1);
 	cr_assert_eq(rel[0].wrote, 3u);
 	cr_assert_eq(rel[0].at, 4u);
+	/* each release names the releaser's own taking of the lock (its
+	 * stxr, record + 1): cpu1 takes it and releases it, cpu0 takes it
+	 * over and releases it */
+	tt_push(&c1, 0x500014, W_STXR, 0x800000, 0);		/* 5: cpu1 takes it */
+	tt_push(&c1, 0x500018, W_STLR, 0x800000, 0);		/* 6: and releases it */
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, 5, rel, 4), 0);
+	tt_push(&c0, 0x400010, W_LDAXR, 0x800000, 0);		/* 4: handed over */
+	tt_push(&c0, 0x400014, W_NOP, 0, 0);			/* 5 */
+	tt_push(&c0, 0x400018, W_STXR, 0x800000, 0);		/* 6: cpu0 takes it */
+	tt_push(&c0, 0x40001c, W_STRW, 0x800004, 0);		/* 7: the count */
+	tt_push(&c0, 0x400020, W_STLR, 0x800000, 0);		/* 8: the unlock */
+	cr_assert_eq(hs_coherence_note(co, 0, &c0.t, 4, rel, 4), 1);
+	cr_assert_eq(rel[0].wrote, 6u);
+	cr_assert_eq(rel[0].took, 6u);
+	tt_push(&c1, 0x50001c, W_LDAXR, 0x800000, 0);		/* 7: handed over */
+	cr_assert_eq(hs_coherence_note(co, 1, &c1.t, 7, rel, 4), 1);
+	cr_assert_eq(rel[0].wrote, 8u);
+	cr_assert_eq(rel[0].took, 7u);
 	hs_coherence_free(co);
 	tt_free(&c0);
 	tt_free(&c1);
@@ -830,4 +853,81 @@ Test(models, kernel_path, .timeout = 60)
 		hs_patched_free(pt);
 	}
 	hs_image_close(img);
+}
+
+/*
+ * A lock reached before its holder took it (machine_timeline.c): cpu0
+ * runs 2 cycles a record, cpu1 1, and cpu1 takes three locks cpu0
+ * released. In warm-up op 0 it reaches one (record 3, cycle 3) before
+ * cpu0 took it (record 5, cycle 10): it waits for the release (record 6,
+ * done at cycle 14), 11 cycles, but warm-up ops are not counted. In the
+ * sampled op 2 it reaches one (record 12: cycle 12 + 11 = 23) before cpu0
+ * took it (record 14, cycle 28) - the order flipped - and waits until 32;
+ * then one (record 20: 20 + 11 + 9 = 40) cpu0 holds (taken at record 19,
+ * cycle 38; released at 22, done at 46): a wait, the order kept. A lock
+ * whose taking is unknown (record 25: cycle 51; released at 28, done at
+ * 58) waits 7 and is no flip. So 4 reads waited, 1 flipped.
+ */
+Test(models, a_lock_reached_before_it_was_taken_is_an_order_flip)
+{
+	struct ms_machine_cost *mc = calloc(1, sizeof(*mc));
+	struct ms_cpu_clock clk[2];
+	struct tt x[2];
+	struct hs_trace tr[2];
+	const unsigned n = 30;
+
+	cr_assert_not_null(mc);
+	memset(clk, 0, sizeof(clk));
+	for (unsigned c = 0; c < 2; c++) {
+		struct ms_cpu_clock *k = &clk[c];
+
+		tt_init(&x[c]);
+		for (unsigned i = 0; i < n; i++)
+			tt_push(&x[c], 0x400000 + 4 * i, W_NOP, 0, 0);
+		tr[c] = x[c].t;
+		k->pre = calloc(n + 1, sizeof(uint64_t));
+		k->upre = calloc(n + 1, sizeof(uint64_t));
+		k->ipre = calloc(n + 1, sizeof(uint64_t));
+		k->icnt = calloc(n + 1, sizeof(uint64_t));
+		k->t = calloc(n + 1, sizeof(uint64_t));
+		k->w = calloc(8, sizeof(*k->w));
+		cr_assert(k->pre && k->upre && k->ipre && k->icnt && k->t && k->w);
+		k->n = n;
+		k->room = 8;
+		for (unsigned i = 0; i <= n; i++)
+			k->pre[i] = (c ? 1 : 2) * (uint64_t)i;
+	}
+	mc->run.ncpus = 2;
+	mc->run.nops = 3;
+	for (unsigned c = 0; c < 2; c++) {
+		mc->run.op[0][c].insns = mc->run.op[1][c].insns = 5;
+		mc->run.op[2][c].insns = 20;
+	}
+	mc->run.wake[0] = (struct hs_machine_wake){ .kind = HS_WAKE_LOCK, .cpu = 1, .from = 0, .at = 3,
+						    .from_at = 6, .from_took = 5 + 1 };
+	mc->run.wake[1] = (struct hs_machine_wake){ .kind = HS_WAKE_LOCK, .cpu = 1, .from = 0, .at = 12,
+						    .from_at = 15, .from_took = 14 + 1 };
+	mc->run.wake[2] = (struct hs_machine_wake){ .kind = HS_WAKE_LOCK, .cpu = 1, .from = 0, .at = 20,
+						    .from_at = 22, .from_took = 19 + 1 };
+	mc->run.wake[3] = (struct hs_machine_wake){ .kind = HS_WAKE_LOCK, .cpu = 1, .from = 0, .at = 25,
+						    .from_at = 28 };
+	mc->run.nwakes = 4;
+	ms_machine_timeline(mc, clk, tr);
+	cr_expect_eq(clk[1].nw, 4u);
+	cr_expect_eq(clk[1].w[0].cycles, 11u);
+	cr_expect_eq(clk[1].w[1].cycles, 9u);
+	cr_expect_eq(clk[1].w[2].cycles, 6u);
+	cr_expect_eq(clk[1].w[3].cycles, 7u);
+	cr_expect_eq(mc->read_waits, 4u);
+	cr_expect_eq(mc->order_flips, 1u);
+	for (unsigned c = 0; c < 2; c++) {
+		free(clk[c].pre);
+		free(clk[c].upre);
+		free(clk[c].ipre);
+		free(clk[c].icnt);
+		free(clk[c].t);
+		free(clk[c].w);
+		tt_free(&x[c]);
+	}
+	free(mc);
 }

@@ -54,6 +54,11 @@ struct ms_machine_cost {
 	 * spin-waits a store ended and their iterations' records, left
 	 * uncosted (machine_cost.c) */
 	unsigned read_waits, spin_waits;
+	/* of read_waits, in the sampled ops (MS_MACHINE_WARM_OPS on): locks
+	 * a CPU reached, in modelled time, before the other CPU took them - a
+	 * machine would have run the two critical sections the other way
+	 * round; the replay keeps the order its turns took */
+	unsigned order_flips;
 	uint64_t spin_insns;
 	/* distinct instruction bytes of ops 2 on: every CPU, the site's and
 	 * the others' outside IRQs, every CPU's in them */

@@ -96,6 +96,9 @@ struct ms_row {
 	 * bench divides wall time, idle included) */
 	unsigned ncpus;
 	double idle[HS_MACHINE_MAX_CPUS];
+	/* ... and the locks its sampled ops reached before the other CPU took
+	 * them, whose order the replay keeps (ms_machine_cost.order_flips) */
+	unsigned order_flips;
 };
 
 /* The CPU that did a machine's round trips alone - every other one idle
@@ -260,7 +263,13 @@ struct ms_cell {
 	unsigned nboots;
 	double boot_cycles[HS_BOOT_MAX];
 	unsigned char boot_one_cpu[HS_BOOT_MAX];
-	char note[700];			/* the board's note on it; !ok: why there
+	/* the locks its round trips reached before the other CPU took them
+	 * (ms_row.order_flips) in the boots of the mean, and then the same
+	 * boots replayed with the woken CPU first (HS_TURNS_WAKEE): the other
+	 * order throughout, the cell's mean so (0: not replayed) */
+	unsigned flips, flip_ops;
+	double wakee;
+	char note[1024];		/* the board's note on it; !ok: why there
 					 * is no number */
 };
 
@@ -271,6 +280,8 @@ struct ms_fidelity {
 	struct ms_image img;		/* the rows measured (the board's core) */
 	struct ms_image *machine;	/* ... on a machine of the board's CPUs,
 					 * booted nboots times (boot 0 .. nboots - 1) */
+	struct ms_image *wakee;		/* ... and each boot replayed with the
+					 * woken CPU first (--turns wakee) */
 	unsigned nboots;
 	struct ms_cell cells[MS_MAX_CELLS];
 	int ncells;

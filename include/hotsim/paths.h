@@ -207,6 +207,12 @@ const char *hs_path_machine_names(char *buf, size_t len);
  */
 struct hs_workload;	/* sim/vm: the user's program and its markers */
 struct hs_cgroup;
+/* How a machine's replay takes turns between its CPUs: QEMU's round
+ * robin, where a CPU runs on until it halts (and the replay is QEMU's own
+ * stream, validate's), or the woken CPU first: a CPU's turn ends at each
+ * SGI it sends, as on a machine where the wakee's way back is the
+ * shorter of the two (machine_run.c) */
+enum hs_turns { HS_TURNS_QEMU, HS_TURNS_WAKEE };
 struct hs_path_set {
 	const struct hs_path_def *const *defs;	/* NULL-terminated */
 	const struct hs_workload *wl;		/* NULL: hotsim's own workload */
@@ -218,6 +224,7 @@ struct hs_path_set {
 	unsigned boot;				/* which boot of this machine: 0 the
 						 * first; K > 0 boots again with
 						 * hotsim_boot=K (cmdline.h) */
+	enum hs_turns turns;			/* a machine's replay (not its boot) */
 };
 /* The registry's paths with hotsim's own workload (registry.c). */
 extern const struct hs_path_set hs_path_set_builtin;
@@ -349,9 +356,12 @@ struct hs_machine_wake {
 	enum hs_wake_kind kind;
 	unsigned cpu, from;		/* from: not for HS_WAKE_TIMER */
 	uint64_t at, from_at, spin_from;
+	uint64_t from_took;		/* HS_WAKE_LOCK: from's own acquire of the
+					 * lock before its release, record + 1; 0 unknown */
 };
 struct hs_machine_run {
 	unsigned ncpus, nops, site_cpu;		/* site_cpu: where the point stopped */
+	enum hs_turns turns;			/* how the CPUs took turns */
 	struct hs_machine_cpu_op op[HS_MACHINE_MAX_OPS][HS_MACHINE_MAX_CPUS];
 	unsigned end_cpu[HS_MACHINE_MAX_OPS];	/* the CPU whose return to the site
 						 * ended op k (the task may move) */

@@ -104,6 +104,9 @@ struct hs_release {
 	uint64_t at;		/* the read, a record of the reader's */
 	int spin;		/* it ended a spin-wait that began at... */
 	uint64_t spin_from;	/* ...the reader's first wfe/yield of it */
+	uint64_t took;		/* a lock's: the writer's own acquire of the word
+				 * before that release (its exclusive or atomic
+				 * store), a record of the writer's + 1; 0 unknown */
 };
 struct hs_coherence;
 struct hs_coherence *hs_coherence_new(void);

@@ -62,6 +62,9 @@ uint64_t hs_bt_until_deadline(const struct hs_runner *r);
  * which kicked every CPU (QEMU's rr_kick_vcpu_thread). A round of turns begins: QEMU runs the timers
  * whose deadline has passed (icount_handle_deadline). */
 int hs_bt_kicked(const struct hs_runner *r);
+/* on: a CPU's turn ends at each SGI it sends to another, so the CPU it
+ * woke runs next (a machine replayed with the woken CPU first) */
+void hs_bt_end_turn_at_sgi(struct hs_runner *r, int on);
 void hs_bt_round(struct hs_runner *r);
 void hs_bt_resume(struct hs_runner *r);
 /* An interrupt is pending for a halted CPU: it resumes past its wfi

@@ -115,6 +115,7 @@ struct hs_booted {
 	int halted;			/* stopped at a wfi with nothing to take */
 	int yielded;			/* stopped for another CPU's timer */
 	int kicked;			/* ... by its own kick (hs_bt_end_turn) */
+	int end_at_sgi;			/* a turn ends at each SGI it sends to another */
 	int fired;			/* its deadline passed and QEMU ran its timer */
 	uint64_t yield_at;		/* icount the slice ends after (hs_bt_slice) */
 	struct hs_bt_counts counts;	/* since the last enter */

@@ -320,6 +320,8 @@ void hs_bt_gic_sgi(struct hs_runner *r, uint64_t v)
 	int irm = (v >> 40) & 1, aff0 = !((v >> 16) & 0xff) && !((v >> 32) & 0xff) && !((v >> 48) & 0xff);
 
 	bt->counts.sgis++;
+	if (bt->end_at_sgi && (irm || !aff0 || (v & 0xffff & ~(1u << me))))
+		hs_bt_end_turn(r, 0);
 
 	for (unsigned i = 0; i < n && i < 16; i++) {
 		struct hs_runner *o = bt->ncpus > 1 ? bt->cpus[i] : r;
@@ -362,6 +364,11 @@ static void timer_written(struct hs_runner *r)
 			return;
 	}
 	hs_bt_end_turn(r, 1);
+}
+
+void hs_bt_end_turn_at_sgi(struct hs_runner *r, int on)
+{
+	bt_of(r)->end_at_sgi = on;
 }
 
 void hs_bt_end_turn(struct hs_runner *r, int kick)

@@ -139,6 +139,25 @@ static int cell_in_boot(const struct ms_fidelity *f, const struct hs_board_cell 
 	return 0;
 }
 
+/* The locks boot k's machine rows of c reached before the other CPU took
+ * them (ms_row.order_flips), their sampled round trips, and the cell in
+ * that boot replayed with the woken CPU first (its terms' rows there) */
+static void flips_in_boot(const struct ms_fidelity *f, const struct hs_board_cell *c, unsigned k, unsigned *flips,
+			  unsigned *ops, double *wakee)
+{
+	for (int t = 0; t < 3 && c->terms[t].path; t++) {
+		int m = on_machine(f->b, c, hs_path_find(c->terms[t].path));
+		const struct ms_row *r = row_of(m ? &f->machine[k] : &f->img, c->terms[t].path);
+		const struct ms_row *w = row_of(m ? &f->wakee[k] : &f->img, c->terms[t].path);
+
+		if (m && r && r->ok) {
+			*flips += r->order_flips;
+			*ops += r->nsamples;
+		}
+		*wakee += w && w->ok ? c->terms[t].coef * w->s[MS_TYPICAL].d.mean : NAN;
+	}
+}
+
 /* How many of the first nb boots kept the round trips on one CPU */
 static unsigned one_cpu_boots(const struct ms_cell *out, unsigned nb)
 {
@@ -167,6 +186,39 @@ static void boots_note(struct ms_cell *out)
 	if (nones && nones < out->nboots && n < sizeof(out->note))
 		snprintf(out->note + n, sizeof(out->note) - n, ", %u of them on one CPU (%.0f, left out of the mean)",
 			 nones, one / nones);
+}
+
+/* The locks the boots in the cell's mean reached, in modelled time, before
+ * the other CPU took them - a machine would have run those critical
+ * sections the other way round, the replay runs them as QEMU did - and
+ * where there are any, the cell with the woken CPU first throughout, the
+ * other order: what the order can move the cell by */
+static void flips_note(const struct ms_fidelity *f, const struct hs_board_cell *c, unsigned nb, struct ms_cell *out)
+{
+	size_t n = strlen(out->note);
+	const struct hs_path_def *d = hs_path_find(c->terms[0].path);
+	double wakee = 0;
+	unsigned used = 0;
+
+	for (unsigned k = 0; k < nb && out->cpus; k++)
+		if (out->one_cpu || !out->boot_one_cpu[k]) {
+			flips_in_boot(f, c, k, &out->flips, &out->flip_ops, &wakee);
+			used++;
+		}
+	if (!out->flips || n >= sizeof(out->note))
+		return;
+	out->wakee = used && isfinite(wakee) ? wakee / used : 0;
+	n += (size_t)snprintf(out->note + n, sizeof(out->note) - n, "; in the %u sampled round trips of the mean %u "
+			      "lock%s reached before the other CPU took %s, where a machine would run the two "
+			      "critical sections the other way round and the replay keeps QEMU's order (state "
+			      "--point %s --ops)", out->flip_ops, out->flips, out->flips > 1 ? "s were" : " was",
+			      out->flips > 1 ? "them" : "it", d && d->boot.point ? d->boot.point->name : c->terms[0].path);
+	if (out->wakee > 0 && n < sizeof(out->note))
+		snprintf(out->note + n, sizeof(out->note) - n, "; with the woken CPU first throughout (--turns "
+			 "wakee) %.0f cycles (%+.1f%%): the board's lies %s", out->wakee,
+			 100 * (out->wakee / out->board - 1),
+			 (out->board - out->hotsim) * (out->board - out->wakee) <= 0 ? "between the two" :
+			 "beyond both");
 }
 
 /* A cell from its terms' rows: the typical means summed, the intervals
@@ -218,6 +270,7 @@ static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, str
 				"no other CPU idle when it woke - so the number is not an unpinned one" : "");
 	if (out->nboots > 1)
 		boots_note(out);
+	flips_note(f, c, nb, out);
 }
 
 /* The errors: mean |hotsim / board - 1| of the fitted cells, the
@@ -262,10 +315,10 @@ static void errors(struct ms_fidelity *f)
 int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_param *params, int nparams,
 		unsigned nboots, struct ms_fidelity *out)
 {
-	struct ms_options o, mo[HS_BOOT_MAX];
-	struct hs_path_set one, set[HS_BOOT_MAX];
-	struct ms_image *imgs[1 + HS_BOOT_MAX] = { &out->img };
-	const struct ms_options *opts[1 + HS_BOOT_MAX] = { &o };
+	struct ms_options o, mo[2 * HS_BOOT_MAX];
+	struct hs_path_set one, set[2 * HS_BOOT_MAX];
+	struct ms_image *imgs[1 + 2 * HS_BOOT_MAX] = { &out->img };
+	const struct ms_options *opts[1 + 2 * HS_BOOT_MAX] = { &o };
 	int nimgs = 1;
 
 	memset(out, 0, sizeof(*out));
@@ -294,17 +347,23 @@ int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_par
 	out->nboots = mo[0].npaths ? nboots : 0;
 	if (ms_open(image, &out->img))
 		return -1;
-	if (out->nboots && !(out->machine = calloc(out->nboots, sizeof(*out->machine))))
+	if (out->nboots && (!(out->machine = calloc(out->nboots, sizeof(*out->machine))) ||
+			    !(out->wakee = calloc(out->nboots, sizeof(*out->wakee)))))
 		return hs_fail("out of memory for %u boots of board %s's machine", out->nboots, b->name);
-	/* boot k of the same machine: the same paths and parameters */
-	for (unsigned k = 0; k < out->nboots; k++) {
+	/* boot k of the same machine: the same paths and parameters; then
+	 * each replayed with the woken CPU first (the same snapshots) */
+	for (unsigned k = 0; k < 2 * out->nboots; k++) {
+		unsigned boot = k % out->nboots;
+		struct ms_image *img = k < out->nboots ? &out->machine[boot] : &out->wakee[boot];
+
 		set[k] = set[0];
-		set[k].boot = k;
+		set[k].boot = boot;
+		set[k].turns = k < out->nboots ? HS_TURNS_QEMU : HS_TURNS_WAKEE;
 		mo[k] = mo[0];
 		mo[k].set = &set[k];
-		if (ms_open(image, &out->machine[k]))
+		if (ms_open(image, img))
 			return -1;
-		imgs[nimgs] = &out->machine[k];
+		imgs[nimgs] = img;
 		opts[nimgs++] = &mo[k];
 	}
 	if (ms_measure_images(imgs, opts, nimgs))
@@ -321,6 +380,10 @@ void ms_fidelity_free(struct ms_fidelity *f)
 	for (unsigned k = 0; f->machine && k < f->nboots; k++)
 		if (f->machine[k].img)
 			ms_free(&f->machine[k]);
+	for (unsigned k = 0; f->wakee && k < f->nboots; k++)
+		if (f->wakee[k].img)
+			ms_free(&f->wakee[k]);
 	free(f->machine);
-	f->machine = NULL;
+	free(f->wakee);
+	f->machine = f->wakee = NULL;
 }

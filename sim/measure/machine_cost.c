@@ -264,7 +264,7 @@ static int cost_machine(const struct ms_options *o, const struct hs_core *core, 
 		if (cost_cpu(o, core, i, &tr[i], &clk[i], sc, out, lay))
 			return -1;
 	}
-	out->sgi_wakes = out->timer_wakes = out->spin_waits = out->read_waits = 0;
+	out->sgi_wakes = out->timer_wakes = out->spin_waits = out->read_waits = out->order_flips = 0;
 	ms_machine_timeline(out, clk, tr);
 	return 0;
 }
@@ -307,7 +307,7 @@ static int layouts(const struct ms_options *o, const struct hs_core *core, const
 {
 	struct ms_machine_op *rec = malloc(sizeof(out->op));
 	unsigned from = out->run.nops > 2 ? 2 : 0, sgi = out->sgi_wakes, timer = out->timer_wakes;
-	unsigned spin = out->spin_waits, read = out->read_waits;
+	unsigned spin = out->spin_waits, read = out->read_waits, flips = out->order_flips;
 	uint64_t spin_insns = out->spin_insns;
 	unsigned nq = ms_band_ops(out->run.nops - from);
 	struct ms_machine_means rq, q;
@@ -347,6 +347,7 @@ static int layouts(const struct ms_options *o, const struct hs_core *core, const
 	out->timer_wakes = timer;
 	out->spin_waits = spin;
 	out->read_waits = read;
+	out->order_flips = flips;
 	out->spin_insns = spin_insns;
 	rc = 0;
 out:

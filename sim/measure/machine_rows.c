@@ -144,6 +144,11 @@ void ms_machine_waits_said(const struct ms_machine_cost *mc, const char *sep, ch
 	if (mc->read_waits && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "%s%u read%s waited for another CPU's store (a lock handed over, "
 				      "a spin's end)", sep, mc->read_waits, mc->read_waits > 1 ? "s" : "");
+	if (mc->order_flips && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s%u of them (sampled ops) reached a lock before the other CPU "
+				      "took it: a machine would have run the two critical sections the other way round; "
+				      "the replay keeps the order its turns took, holding this CPU until the release", sep,
+				      mc->order_flips);
 	if (mc->spin_waits && n < len)
 		snprintf(buf + n, len - n, "%s%u spin-wait%s (wfe/yield) ended by a store: %llu instructions of their "
 			 "iterations (as many as the replay's turns gave) left uncosted", sep, mc->spin_waits,
@@ -209,6 +214,7 @@ static int rows_of(const struct ms_machine_cost *mc, struct ms_row *row, const c
 	row[P_IRQ].code_bytes = mc->code_bytes_irq;
 	s.uncal[P_WHOLE] = s.uncal[P_WAKER] + s.uncal[P_IPI] + s.uncal[P_EXIT] + s.uncal[P_IRQ] + s.uncal[P_WAKEE];
 	row[P_WHOLE].ncpus = mc->run.ncpus;
+	row[P_WHOLE].order_flips = mc->order_flips;
 	for (unsigned i = 0; i < mc->run.ncpus; i++)
 		row[P_WHOLE].idle[i] = s.idle[i] / n;
 	for (int p = 0; p < NPARTS; p++) {
@@ -249,8 +255,10 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 	hs_session_snapshot(s, snap);
 	/* no snapshot: the machine did not boot (its row says why) */
 	snprintf(state, sizeof(state), "%s; a machine of %u CPUs (%s%s), the workload %s, "
-		 "replayed from the point (ops %u on sampled)", hs_session_state(s, &booted), set->ncpus ? set->ncpus : 1,
-		 snap[0] ? "snapshot " : "not booted", snap, set->taskset ? "pinned" : "unpinned", MS_MACHINE_WARM_OPS);
+		 "replayed from the point%s (ops %u on sampled)", hs_session_state(s, &booted),
+		 set->ncpus ? set->ncpus : 1, snap[0] ? "snapshot " : "not booted", snap,
+		 set->taskset ? "pinned" : "unpinned",
+		 set->turns == HS_TURNS_WAKEE ? " with the woken CPU first (--turns wakee)" : "", MS_MACHINE_WARM_OPS);
 	if (!d->boot.point || !d->boot.machine) {
 		char those[200];
 

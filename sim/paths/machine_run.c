@@ -181,7 +181,8 @@ static int reads(struct hs_coherence *lines, unsigned c, struct hs_trace *t, siz
 	for (int i = 0; i < n && out->nwakes < HS_MACHINE_MAX_WAKES; i++)
 		out->wake[out->nwakes++] = (struct hs_machine_wake){
 			.kind = rel[i].spin ? HS_WAKE_SPIN_END : HS_WAKE_LOCK, .cpu = c, .from = rel[i].writer,
-			.at = rel[i].at, .from_at = rel[i].wrote, .spin_from = rel[i].spin_from };
+			.at = rel[i].at, .from_at = rel[i].wrote, .spin_from = rel[i].spin_from,
+			.from_took = rel[i].took };
 	return n < 0 ? -1 : 0;
 }
 
@@ -267,7 +268,9 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 	}
 	out->ncpus = m.n;
 	out->site_cpu = m.site_cpu;
+	out->turns = b->set && m.n > 1 ? b->set->turns : HS_TURNS_QEMU;
 	for (unsigned i = 0; i < m.n; i++) {
+		hs_bt_end_turn_at_sgi(m.cpu[i], out->turns == HS_TURNS_WAKEE);
 		last[i] = m.base[i] = hs_rt_icount(m.cpu[i]);
 		hs_bt_counts(m.cpu[i], &was[i]);
 		if (tr)

@@ -59,6 +59,9 @@ struct slot {
 	uint8_t writer[WORDS];	/* its CPU + 1, 0 none */
 	uint8_t sync[WORDS];	/* it was a release store: an unlock */
 	uint8_t seen[WORDS];	/* the CPUs that read or wrote it since, a bit each */
+	uint64_t took[WORDS];	/* its last exclusive or atomic store (a lock's
+				 * acquire), record + 1, by... */
+	uint8_t took_by[WORDS];	/* ...this CPU + 1 */
 	uint8_t holders;	/* a bit a CPU */
 };
 
@@ -161,7 +164,18 @@ static void wrote(struct slot *s, unsigned cpu, const struct a64_insn *in, uint6
 		s->wrote[k] = i;
 		s->sync[k] = (uint8_t)unlocks(in);
 		s->seen[k] = (uint8_t)(1u << cpu);
+		if (in->cls != A64_C_STORE) {
+			s->took[k] = i + 1;
+			s->took_by[k] = (uint8_t)(cpu + 1);
+		}
 	}
+}
+
+/* The writer's own acquire of word k before its release: record + 1, 0
+ * when another CPU (or nobody) took it last */
+static uint64_t took(const struct slot *s, unsigned k)
+{
+	return s->took_by[k] == s->writer[k] ? s->took[k] : 0;
 }
 
 /* CPU cpu's read at record i of words of s other CPUs wrote that it has
@@ -184,13 +198,17 @@ static int read_of(struct hs_coherence *c, unsigned cpu, struct slot *s, const s
 		while (j < *nrel && rel[j].writer != s->writer[k] - 1u)
 			j++;
 		if (j < *nrel) {
-			rel[j].wrote = s->wrote[k] > rel[j].wrote ? s->wrote[k] : rel[j].wrote;
+			if (s->wrote[k] > rel[j].wrote) {
+				rel[j].wrote = s->wrote[k];
+				rel[j].took = spin ? 0 : took(s, k);
+			}
 			continue;
 		}
 		if (*nrel == max)
 			return hs_fail("coherence: more than %u reads of another CPU's stores in one turn", max);
 		rel[(*nrel)++] = (struct hs_release){ .writer = s->writer[k] - 1u, .wrote = s->wrote[k], .at = i,
-						      .spin = spin, .spin_from = spin ? c->spin_from[cpu] : 0 };
+						      .spin = spin, .spin_from = spin ? c->spin_from[cpu] : 0,
+						      .took = spin ? 0 : took(s, k) };
 	}
 	if (spin && *nrel > first)
 		c->hint[cpu] = 0;	/* the spin is over */

@@ -1,0 +1,95 @@
+/*
+ * test_turns.c - --turns: how a machine's replay takes turns between its
+ * CPUs. QEMU's round robin (the default, validate's) runs a CPU on until
+ * it halts; with the woken CPU first a CPU's turn ends at each SGI it
+ * sends, so the CPU it woke runs before the sender goes on. The kernel's
+ * own code then decides what differs: nothing where the wakeup follows
+ * the data, a second sleep where it comes before.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* The J721E's machine as fidelity boots it (models/boards.c): its
+ * snapshots are fidelity's and test_boots' own. */
+#define J721E_MACHINE "--cpu a72 --smp 2 --cgroup session --cmdline audit=1"
+
+/* Each steady op's (2 on) SGIs sent, IRQs taken and wfi halts of each of
+ * the two CPUs, from state --ops: every one of them equal to want[], or
+ * the first op and CPU that is not. */
+static void ops_send_take_halt(const char *point, const char *turns, unsigned want)
+{
+	char cmd[600], *out;
+	unsigned n = 0;
+
+	snprintf(cmd, sizeof(cmd), "%s state %s " J721E_MACHINE " --point %s --ops 8%s%s 2>&1", hs_bin(),
+		 hs_kernel("6.12-board"), point, turns ? " --turns " : "", turns ? turns : "");
+	cr_assert_eq(hs_sh(cmd, &out, 1u << 20), 0, "%s: %.3000s", cmd, out);
+	for (const char *p = strstr(out, "\n  op "); p; p = strstr(p + 1, "\n  op ")) {
+		unsigned op, c[2], insns[2], v[2][3];
+
+		cr_assert_eq(sscanf(p, "\n  op %u cpu%u %u %u %u %u cpu%u %u %u %u %u", &op, &c[0], &insns[0], &v[0][0],
+				    &v[0][1], &v[0][2], &c[1], &insns[1], &v[1][0], &v[1][1], &v[1][2]), 11,
+			     "%.300s", p);
+		if (op < 2)
+			continue;
+		n++;
+		for (unsigned i = 0; i < 2; i++)
+			for (unsigned k = 0; k < 3; k++)
+				cr_assert_eq(v[i][k], want, "%s%s%s: op %u cpu%u: %u %s, not %u: %.3000s", point,
+					     turns ? " --turns " : "", turns ? turns : "", op, i, v[i][k],
+					     k == 0 ? "SGIs" : k == 1 ? "IRQs" : "halts", want, out);
+	}
+	cr_assert_eq(n, 6u, "%.3000s", out);
+	cr_assert_eq(!!strstr(out, "replayed, every CPU, the woken CPU first"), turns && !strcmp(turns, "wakee"),
+		     "%.3000s", out);
+	free(out);
+}
+
+/*
+ * pipe_write() wakes the reader after the byte is in the pipe: whoever
+ * runs first, the woken reader finds it, and each CPU of the round trip
+ * sends one SGI, takes one IRQ and halts once an op, in either order.
+ * A unix socket's reader is woken before: its read of the byte frees the
+ * skb the other side sent (consume_skb, sock_wfree), whose
+ * unix_write_space() wakes that side - asleep in read() on the same wait
+ * queue - while the reader has still to return, write and queue its
+ * reply. In QEMU's order the reader's CPU runs on and queues it before the
+ * woken side runs: one wakeup each way. With the woken CPU first, the
+ * woken side looks before the byte is there, sleeps again, and
+ * sock_def_readable() wakes it a second time: two SGIs, two IRQs and two
+ * halts each way an op.
+ */
+Test(turns, the_woken_cpu_first_sleeps_again_only_where_its_wakeup_came_early, .timeout = 900)
+{
+	hs_not_under_sanitizers();
+	ops_send_take_halt("pipe", NULL, 1);
+	ops_send_take_halt("pipe", "wakee", 1);
+	ops_send_take_halt("unix", "qemu", 1);
+	ops_send_take_halt("unix", "wakee", 2);
+}
+
+/* The turns are a machine's: on one CPU the option is an error, one
+ * line naming it, exit 2, before any boot; a value it does not know too. */
+Test(turns, one_cpu_takes_no_turns, .timeout = 60)
+{
+	static const char *const cmds[] = { "state no-such.vmlinux --turns wakee",
+					    "trace no-such.vmlinux sched-pipe --turns wakee",
+					    "run no-such.vmlinux --turns wakee --smp 1" };
+	char cmd[300], *out;
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s %s 2>&1", hs_bin(), cmds[i]);
+		cr_assert_eq(hs_sh(cmd, &out, 1u << 16), 2, "%s: %s", cmd, out);
+		cr_assert_eq(hs_count(out, "\n"), 1, "%s: one line: %s", cmd, out);
+		cr_assert(hs_says(out, "--turns wakee: the turns of a machine's replay; add --smp N"), "%s: %s", cmd,
+			  out);
+		free(out);
+	}
+	snprintf(cmd, sizeof(cmd), "%s state no-such.vmlinux --smp 2 --turns first 2>&1", hs_bin());
+	cr_assert_eq(hs_sh(cmd, &out, 1u << 16), 2, "%s", out);
+	cr_assert(strstr(out, "--turns") && strstr(out, "qemu") && strstr(out, "wakee"), "%s", out);
+	free(out);
+}
