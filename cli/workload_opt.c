@@ -146,7 +146,7 @@ const struct hs_path_set *cli_more_set(int smp)
 		return NULL;
 	prog_set = prog->set;
 	prog_set.ncpus = smp > 1 ? (unsigned)smp : 0;
-	prog_set.turns = smp > 1 ? turns : HS_TURNS_QEMU;
+	prog_set.turns = turns;	/* cli_turns keeps the woken CPU first to a machine */
 	return &prog_set;
 }
 

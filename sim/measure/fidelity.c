@@ -109,6 +109,22 @@ static int stayed_on_one_cpu(const struct ms_image *m, const char *path)
 	return r && r->ok && ms_one_cpu(r->ncpus, r->idle, r->s[MS_TYPICAL].d.mean) >= 0;
 }
 
+/* Term t of cell c in boot k: its row in machines[k] where the board's
+ * machine runs it (*m = 1), else in img (one CPU) */
+static const struct ms_row *term_row(const struct ms_fidelity *f, const struct hs_board_cell *c, int t,
+				     const struct ms_image *machines, unsigned k, int *m)
+{
+	*m = on_machine(f->b, c, hs_path_find(c->terms[t].path));
+	return row_of(*m ? &machines[k] : &f->img, c->terms[t].path);
+}
+
+/* Whether boot k is in the cell's mean: its round trips crossed CPUs, or
+ * no boot's did */
+static int in_mean(const struct ms_cell *out, unsigned k)
+{
+	return out->one_cpu || !out->boot_one_cpu[k];
+}
+
 /* A cell's number from its terms' rows in boot k of the machine (img for
  * the terms on one CPU): 0, or -1 with the missing row's reason in
  * out->note. */
@@ -120,8 +136,8 @@ static int cell_in_boot(const struct ms_fidelity *f, const struct hs_board_cell 
 
 	*var = 0;
 	for (int t = 0; t < 3 && c->terms[t].path; t++) {
-		int m = on_machine(f->b, c, hs_path_find(c->terms[t].path));
-		const struct ms_row *r = row_of(m ? &f->machine[k] : &f->img, c->terms[t].path);
+		int m;
+		const struct ms_row *r = term_row(f, c, t, f->machine, k, &m);
 
 		if (!r || !r->ok) {
 			snprintf(out->note, sizeof(out->note), "%s: %.200s", c->terms[t].path,
@@ -146,9 +162,9 @@ static void flips_in_boot(const struct ms_fidelity *f, const struct hs_board_cel
 			  unsigned *ops, double *wakee)
 {
 	for (int t = 0; t < 3 && c->terms[t].path; t++) {
-		int m = on_machine(f->b, c, hs_path_find(c->terms[t].path));
-		const struct ms_row *r = row_of(m ? &f->machine[k] : &f->img, c->terms[t].path);
-		const struct ms_row *w = row_of(m ? &f->wakee[k] : &f->img, c->terms[t].path);
+		int m;
+		const struct ms_row *r = term_row(f, c, t, f->machine, k, &m);
+		const struct ms_row *w = term_row(f, c, t, f->wakee, k, &m);
 
 		if (m && r && r->ok) {
 			*flips += r->order_flips;
@@ -201,7 +217,7 @@ static void flips_note(const struct ms_fidelity *f, const struct hs_board_cell *
 	unsigned used = 0;
 
 	for (unsigned k = 0; k < nb && out->cpus; k++)
-		if (out->one_cpu || !out->boot_one_cpu[k]) {
+		if (in_mean(out, k)) {
 			flips_in_boot(f, c, k, &out->flips, &out->flip_ops, &wakee);
 			used++;
 		}
@@ -246,7 +262,7 @@ static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, str
 			return;
 	out->one_cpu = out->cpus && one_cpu_boots(out, nb) == nb;
 	for (unsigned k = 0; k < nb; k++)
-		if (out->one_cpu || !out->boot_one_cpu[k]) {
+		if (in_mean(out, k)) {
 			v[n++] = out->boot_cycles[k];
 			last = k;
 		}
@@ -374,16 +390,19 @@ int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_par
 	return 0;
 }
 
+/* A machine's images, one a boot (either order), and the array */
+static void free_boots(struct ms_image *v, unsigned n)
+{
+	for (unsigned k = 0; v && k < n; k++)
+		if (v[k].img)
+			ms_free(&v[k]);
+	free(v);
+}
+
 void ms_fidelity_free(struct ms_fidelity *f)
 {
 	ms_free(&f->img);
-	for (unsigned k = 0; f->machine && k < f->nboots; k++)
-		if (f->machine[k].img)
-			ms_free(&f->machine[k]);
-	for (unsigned k = 0; f->wakee && k < f->nboots; k++)
-		if (f->wakee[k].img)
-			ms_free(&f->wakee[k]);
-	free(f->machine);
-	free(f->wakee);
+	free_boots(f->machine, f->nboots);
+	free_boots(f->wakee, f->nboots);
 	f->machine = f->wakee = NULL;
 }

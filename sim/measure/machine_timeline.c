@@ -28,16 +28,13 @@ static uint64_t time_at(const struct ms_cpu_clock *c, uint64_t i)
 	return t;
 }
 
-/* Whether a lock wait at e is one of the sampled ops' (past the warm-up)
- * and came before the other CPU took the lock, not while it held it */
-static int flipped(const struct hs_machine_run *mr, const struct ms_cpu_clock *clk, const struct hs_machine_wake *e,
+/* Whether a lock wait at e is one of the sampled ops' (past each CPU's
+ * warm-up records, warm[]) and came before the other CPU took the lock,
+ * not while it held it */
+static int flipped(const uint64_t *warm, const struct ms_cpu_clock *clk, const struct hs_machine_wake *e,
 		   uint64_t now)
 {
-	uint64_t warm = 0;
-
-	for (unsigned o = 0; o < MS_MACHINE_WARM_OPS && o < mr->nops; o++)
-		warm += mr->op[o][e->cpu].insns;
-	return e->kind == HS_WAKE_LOCK && e->from_took && e->at >= warm &&
+	return e->kind == HS_WAKE_LOCK && e->from_took && e->at >= warm[e->cpu] &&
 	       now < time_at(&clk[e->from], e->from_took - 1);
 }
 
@@ -46,7 +43,11 @@ static void timeline(struct ms_machine_cost *out, struct ms_cpu_clock *clk)
 {
 	const struct hs_machine_run *mr = &out->run;
 	uint64_t ipi = (uint64_t)(out->ipi_latency + 0.5), exit = (uint64_t)(out->wfi_exit + 0.5);
+	uint64_t warm[HS_MACHINE_MAX_CPUS] = { 0 };
 
+	for (unsigned o = 0; o < MS_MACHINE_WARM_OPS && o < mr->nops; o++)
+		for (unsigned i = 0; i < mr->ncpus && i < HS_MACHINE_MAX_CPUS; i++)
+			warm[i] += mr->op[o][i].insns;
 	for (unsigned k = 0; k < mr->nwakes; k++) {
 		const struct hs_machine_wake *e = &mr->wake[k];
 		struct ms_cpu_clock *c = &clk[e->cpu];
@@ -65,7 +66,7 @@ static void timeline(struct ms_machine_cost *out, struct ms_cpu_clock *clk)
 			out->spin_waits += e->kind == HS_WAKE_SPIN_END;
 			if (sent > now) {
 				out->read_waits++;
-				out->order_flips += (unsigned)flipped(mr, clk, e, now);
+				out->order_flips += (unsigned)flipped(warm, clk, e, now);
 				c->w[c->nw++] = (struct ms_cpu_wait){ .at = e->at, .cycles = sent - now, .now = now,
 							       .sent = sent, .arrive = sent, .from = e->from };
 			}
