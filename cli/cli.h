@@ -94,12 +94,13 @@ const char *cli_path_program(const char *name);
 /* --turns HOW: how a machine's replay takes turns (enum hs_turns) - a
  * replay of the same boot, not a boot of its own. cli_turns sets set's
  * (and the program's set's, cli_more_set) from it: -1 with hs_errmsg()
- * for the woken CPU first on one CPU. */
+ * for other turns than QEMU's on one CPU. */
 #define CLI_TURNS_OPT(t) \
-	OPT_CHOICE("turns", "HOW", OPT_STRING, t, turns, "qemu wakee", \
+	OPT_CHOICE("turns", "HOW", OPT_STRING, t, turns, "qemu wakee model", \
 		   "how a machine's replay (--smp N) takes turns: qemu (QEMU's round robin: a CPU runs on until " \
-		   "it halts; default, and validate's) or wakee (a CPU's turn ends at each SGI it sends, so the " \
-		   "CPU it woke runs first)")
+		   "it halts; default, and validate's), wakee (a CPU's turn ends at each SGI it sends, so the " \
+		   "CPU it woke runs first) or model (the CPU whose modelled clock is the earliest runs next, " \
+		   "64 instructions at a time)")
 int cli_turns(const char *turns, long smp, struct hs_path_set *set);
 /* The program's set those paths boot with, on a machine of smp CPUs;
  * NULL when no path list named one (ms_options.more). */

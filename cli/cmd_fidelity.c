@@ -198,8 +198,8 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 			json_end_arr(j);
 			json_uint(j, "order_flips", c->flips);
 			json_uint(j, "sampled_round_trips", c->flip_ops);
-			if (c->wakee > 0)
-				json_num(j, "wakee_first_cycles", c->wakee, 1);
+			if (c->qemu_order > 0)
+				json_num(j, "qemu_order_cycles", c->qemu_order, 1);
 		}
 		json_str(j, "note", c->note);
 		json_end_obj(j);

@@ -124,7 +124,8 @@ static void text_ops(const struct ms_machine_cost *mc, const char *core)
 
 	printf("  replayed, every CPU%s (instructions, SGIs sent, IRQs taken, wfi halts); op 0 takes the "
 	       "point's tick, op 1 warms the models' caches\n", mr->turns == HS_TURNS_WAKEE ?
-	       ", the woken CPU first (a turn ends at each SGI sent)" : "");
+	       ", the woken CPU first (a turn ends at each SGI sent)" : mr->turns == HS_TURNS_MODEL ?
+	       ", taking turns by modelled time (the CPU whose clock is the earliest runs next)" : "");
 	for (unsigned o = 0; o < mr->nops; o++) {
 		printf("  op %-3u", o);
 		for (unsigned i = 0; i < mr->ncpus; i++) {
@@ -177,7 +178,7 @@ static void json_ops(struct json *j, const struct ms_machine_cost *mc)
 	json_num(j, "ipi_latency", mc->ipi_latency, 0);
 	json_num(j, "wfi_exit", mc->wfi_exit, 0);
 	json_num(j, "peer_latency", mc->peer_latency, 0);
-	json_str(j, "turns", mc->run.turns == HS_TURNS_WAKEE ? "wakee" : "qemu");
+	json_str(j, "turns", hs_turns_name(mc->run.turns));
 	json_uint(j, "read_waits", mc->read_waits);
 	json_uint(j, "spin_waits", mc->spin_waits);
 	json_uint(j, "order_flips", mc->order_flips);

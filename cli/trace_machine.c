@@ -1,7 +1,7 @@
 /*
  * trace_machine.c - `hotsim trace VMLINUX PATH --smp N`: a round trip on
  * a machine of N CPUs, every CPU's stream. The machine is replayed from
- * the path's point exactly as its rows replay it (hs_session_machine_trace,
+ * the path's point exactly as its rows replay it (ms_machine_trace,
  * every CPU over shared memory, interleaved as QEMU's round robin runs
  * them); each operation is shown CPU by CPU, each CPU's records in the
  * order it ran them, marked where it left wfi (whose SGI, or its timer),
@@ -22,6 +22,7 @@
 
 struct walk {
 	const struct cli_machine_trace *t;
+	const struct ms_options *o;
 	const struct hs_image *img;
 	int ncores;
 };
@@ -213,11 +214,12 @@ static void heading(const struct walk *wk, const struct hs_patched *pt, struct h
 		json_str(wk->t->json, "snapshot", snap);
 		json_uint(wk->t->json, "site_cpu", mr->site_cpu);
 		json_bool(wk->t->json, "pinned", set->taskset != 0);
+		json_str(wk->t->json, "turns", hs_turns_name(mr->turns));
 		return;
 	}
 	printf("%s# %s on %s (%s): a machine of %u CPUs (snapshot %s), the workload %s, replayed from the %s "
-	       "point, every CPU; op%s %u", wk->ncores ? "\n" : "", d->name, pt->core->name, pt->core->full,
-	       mr->ncpus, snap, set->taskset ? "pinned" : "unpinned", d->boot.point->name,
+	       "point%s, every CPU; op%s %u", wk->ncores ? "\n" : "", d->name, pt->core->name, pt->core->full,
+	       mr->ncpus, snap, set->taskset ? "pinned" : "unpinned", d->boot.point->name, hs_turns_said(mr->turns),
 	       first + 1 < mr->nops ? "s" : "", first);
 	if (first + 1 < mr->nops)
 		printf("-%u", mr->nops - 1);
@@ -239,7 +241,7 @@ static int machine_stage(void *ctx, const struct hs_patched *pt, struct hs_sessi
 	if (!(mr = malloc(sizeof(*mr))))
 		return hs_fail("out of memory");
 	memset(tr, 0, sizeof(tr));
-	if (hs_session_machine_trace(s, k, nops, mr, tr, MS_TRACE_CAP)) {
+	if (ms_machine_trace(wk->o, pt->core, s, k, nops, mr, tr, MS_TRACE_CAP)) {
 		hs_fail("%s on %s, a machine of %u CPUs: %s", t->d->name, pt->core->name, t->smp, hs_errmsg());
 		goto out;
 	}
@@ -271,8 +273,8 @@ int cli_trace_machine(const struct hs_image *img, const struct opt_cpus *cpus, c
 {
 	struct opt_paths one = { .v = { t->d }, .n = 1 };
 	struct hs_path_set set = *cli_path_set();
-	struct walk wk = { .t = t, .img = img };
 	struct ms_options m;
+	struct walk wk = { .t = t, .o = &m, .img = img };
 
 	if (cli_machine_path(t->d))
 		return -1;

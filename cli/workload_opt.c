@@ -146,15 +146,16 @@ const struct hs_path_set *cli_more_set(int smp)
 		return NULL;
 	prog_set = prog->set;
 	prog_set.ncpus = smp > 1 ? (unsigned)smp : 0;
-	prog_set.turns = turns;	/* cli_turns keeps the woken CPU first to a machine */
+	prog_set.turns = turns;	/* cli_turns keeps other turns than QEMU's to a machine */
 	return &prog_set;
 }
 
 int cli_turns(const char *name, long smp, struct hs_path_set *set)
 {
-	turns = name && !strcmp(name, "wakee") ? HS_TURNS_WAKEE : HS_TURNS_QEMU;
-	if (turns == HS_TURNS_WAKEE && smp < 2)
-		return hs_fail("--turns wakee: the turns of a machine's replay; add --smp N (N > 1)");
+	if (hs_turns_named(name, &turns))
+		turns = HS_TURNS_QEMU;
+	if (turns != HS_TURNS_QEMU && smp < 2)
+		return hs_fail("--turns %s: the turns of a machine's replay; add --smp N (N > 1)", hs_turns_name(turns));
 	prog_set.turns = turns;
 	if (set)
 		set->turns = turns;

@@ -229,6 +229,11 @@ int hs_model_set_param(struct hs_model *m, const char *name, double value)
 		       m->desc->name);
 }
 
+void hs_model_context(struct hs_model *m, size_t n)
+{
+	m->context = n;
+}
+
 void hs_model_reset(struct hs_model *m)
 {
 	hs_mem_flush(&m->mem);
@@ -244,9 +249,13 @@ int hs_bad_record(const struct hs_trace *t, size_t i)
 static int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 			      struct hs_costs *costs)
 {
+	int rc;
+
 	memset(res, 0, sizeof(*res));
-	if (!t || !t->n)
+	if (!t || !t->n) {
+		m->context = 0;
 		return 0;
+	}
 	if (!t->dc)
 		return hs_fail("trace has no decode cache");
 	if (costs && (costs->mask & (costs->mask + 1) || !costs->mask ||
@@ -259,7 +268,10 @@ static int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, stru
 		costs->pin = SIZE_MAX;
 		costs->has_aside = 0;
 	}
-	if (m->desc->engine->run(m, t, res, costs))
+	rc = m->desc->engine->run(m, t, res, costs);
+	m->context = 0;
+	m->bp.frozen = 0;
+	if (rc)
 		return -1;
 	hs_costs_finish(costs, t->n);
 	return 0;

@@ -326,6 +326,8 @@ struct hs_model {
 	int v[HS_NPARAMS];		/* values rounded to integers, for the engines */
 	struct hs_memsys mem;		/* caches and TLBs (cache.h) */
 	struct hs_bpred bp;		/* predictors (bpred.h) */
+	size_t context;			/* the next run's first records are
+					 * context, replayed (hs_model_context) */
 	/* static descriptors, by decode-cache index */
 	struct hs_op *ops;
 	uint32_t *words;		/* each descriptor's instruction word (sync checks) */

@@ -68,6 +68,8 @@ san 0 run $K/debian-7.2.vmlinux --cpu all --path syscall.getpid,percpu --format 
 san 0 image $K/debian-6.12.vmlinux --list --limit 50
 # a machine of 2 CPUs: its snapshot's CPU records, and every CPU replayed
 san 0 state $K/7.2-base.vmlinux --cpu a53 --smp 2 --point pipe --ops 4 --format json
+san 0 state $K/6.12-board.vmlinux --cpu a72 --smp 2 --cgroup session --cmdline audit=1 --point unix --ops 6 \
+	--turns model --format json
 san 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a53 --smp 2 --path sched-pipe,cswitch \
 	--noise 2 --format json
 san 2 state $K/7.2-base.vmlinux --cpu a53 --point nowhere

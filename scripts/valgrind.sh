@@ -32,6 +32,8 @@ vg 0 compare $K/7.2-base.vmlinux $K/7.2-cswitch-inline.vmlinux --cpu a53 --path 
 vg 0 run $K/7.2-base.vmlinux --cpu a53 --path syscall.getpid,cswitch --explain cswitch --format json --samples 8
 vg 0 state $K/7.2-base.vmlinux --cpu a53 --smp 2 --point pipe --ops 4
 vg 0 state $K/7.2-base.vmlinux --cpu a53 --smp 2 --point pipe --ops 4 --turns wakee
+vg 0 state $K/6.12-board.vmlinux --cpu a72 --smp 2 --cgroup session --cmdline audit=1 --point unix --ops 4 \
+	--turns model
 vg 0 run $K/7.2-base.vmlinux --cpu a55 --smp 2 --path sched-pipe,syscall.getpid --samples 8 --noise 2
 vg 0 run $K/7.2-base.vmlinux --cpu a53 --smp 2 --path sched-pipe,perf.sched-pipe --taskset 1 --samples 8 --noise 2
 vg 0 run $K/6.12-board.vmlinux --cpu a53 --cgroup session --cmdline audit=1 --path syscall.getppid --samples 8

@@ -293,6 +293,42 @@ Test(models, bpred)
 	hs_bp_free(&bp);
 }
 
+/* A frozen predictor (a run's replayed context, hs_model_context)
+ * predicts as it stands and learns nothing: no counter, history, return
+ * stack, BTAC or BTIC changes until it thaws. */
+Test(models, a_frozen_predictor_learns_nothing)
+{
+	struct hs_bpred bp;
+
+	memset(&bp, 0, sizeof(bp));
+	cr_assert_eq(hs_bp_init(&bp, 16, 2, 8, 1, 2), 0, "%s", hs_errmsg());
+	bp.frozen = 1;
+	for (int i = 0; i < 3; i++)	/* weakly not-taken, never trained */
+		cr_assert_eq(hs_bp_cond(&bp, 0x100, 1), 1);
+	cr_assert_eq(bp.ghr, 0u);
+	hs_bp_push(&bp, 0xa);
+	cr_assert_eq(bp.ras_n, 0u);
+	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 1);
+	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 1);
+	cr_assert_eq(hs_bp_btic(&bp, 0x400), 0);
+	cr_assert_eq(hs_bp_btic(&bp, 0x400), 0);
+	bp.frozen = 0;
+	cr_assert_eq(hs_bp_cond(&bp, 0x100, 1), 1);	/* still cold: now it learns */
+	cr_assert_eq(bp.ghr, 1u);
+	hs_bp_push(&bp, 0xb);
+	bp.frozen = 1;
+	cr_assert_eq(hs_bp_ret(&bp, 0xb), 0);	/* the top, not popped */
+	cr_assert_eq(hs_bp_ret(&bp, 0xb), 0);
+	bp.frozen = 0;
+	cr_assert_eq(hs_bp_ret(&bp, 0xb), 0);
+	cr_assert_eq(hs_bp_ret(&bp, 0xb), 1);	/* popped: empty */
+	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 1);
+	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 0);
+	cr_assert_eq(hs_bp_btic(&bp, 0x400), 0);
+	cr_assert_eq(hs_bp_btic(&bp, 0x400), 1);
+	hs_bp_free(&bp);
+}
+
 /* --- hand-built traces ---------------------------------------------------------------------- */
 
 #define W_ADDX0	0x91000400u	/* add x0, x0, #1 */

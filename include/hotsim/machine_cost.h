@@ -74,6 +74,12 @@ struct ms_machine_cost {
 int ms_machine_point(struct hs_session *s, const char *name, unsigned *k);
 int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
 		    unsigned nops, struct ms_machine_cost *out);
+/* The replay ms_machine_cost costs: session s's machine from point k for
+ * nops operations, every CPU's stream in tr (at most limit records each,
+ * freed with hs_trace_free), its turns by modelled time on o's models of
+ * core where the session's set asks for them (HS_TURNS_MODEL). */
+int ms_machine_trace(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
+		     unsigned nops, struct hs_machine_run *run, struct hs_trace *tr, size_t limit);
 /* The parameters of what crosses CPUs (ipi_latency, wfi_exit,
  * peer_latency), in words for a row's state line and state --ops:
  * "ipi_latency 300 (guessed), ... cycles". */

@@ -263,12 +263,13 @@ struct ms_cell {
 	unsigned nboots;
 	double boot_cycles[HS_BOOT_MAX];
 	unsigned char boot_one_cpu[HS_BOOT_MAX];
-	/* the locks its round trips reached before the other CPU took them
-	 * (ms_row.order_flips) in the boots of the mean, and then the same
-	 * boots replayed with the woken CPU first (HS_TURNS_WAKEE): the other
-	 * order throughout, the cell's mean so (0: not replayed) */
+	/* The machine's boots take turns by modelled time (HS_TURNS_MODEL);
+	 * the same boots replayed in QEMU's order (its own, validated stream)
+	 * reached flips locks in flip_ops sampled round trips before the other
+	 * CPU took them (ms_row.order_flips): where it did, that order's
+	 * mean (0: none) */
 	unsigned flips, flip_ops;
-	double wakee;
+	double qemu_order;
 	char note[1024];		/* the board's note on it; !ok: why there
 					 * is no number */
 };
@@ -279,9 +280,10 @@ struct ms_fidelity {
 	struct hs_core board_core;	/* the core on the board's firmware (hs_board_core) */
 	struct ms_image img;		/* the rows measured (the board's core) */
 	struct ms_image *machine;	/* ... on a machine of the board's CPUs,
-					 * booted nboots times (boot 0 .. nboots - 1) */
-	struct ms_image *wakee;		/* ... and each boot replayed with the
-					 * woken CPU first (--turns wakee) */
+					 * booted nboots times (boot 0 .. nboots - 1),
+					 * taking turns by modelled time */
+	struct ms_image *qemu;		/* ... and each boot replayed in QEMU's
+					 * order (--turns qemu) */
 	unsigned nboots;
 	struct ms_cell cells[MS_MAX_CELLS];
 	int ncells;

@@ -106,6 +106,12 @@ int hs_model_set_param(struct hs_model *m, const char *name, double value);
 void hs_model_set_layout_shift(struct hs_model *m, uint64_t code_split, uint64_t code_delta,
 			       uint64_t data_split, uint64_t data_delta);
 
+/* The next run's first n records were run before (the end of the last
+ * run): context for the pipeline, whose branches the predictors do not
+ * learn from again - a stream costed a few records at a time, each run
+ * beginning with the records before its own. */
+void hs_model_context(struct hs_model *m, size_t n);
+
 /* Flush caches, TLBs and predictors (the cold state). */
 void hs_model_reset(struct hs_model *m);
 

@@ -209,10 +209,18 @@ struct hs_workload;	/* sim/vm: the user's program and its markers */
 struct hs_cgroup;
 /* How a machine's replay takes turns between its CPUs: QEMU's round
  * robin, where a CPU runs on until it halts (and the replay is QEMU's own
- * stream, validate's), or the woken CPU first: a CPU's turn ends at each
+ * stream, validate's); the woken CPU first: a CPU's turn ends at each
  * SGI it sends, as on a machine where the wakee's way back is the
- * shorter of the two (machine_run.c) */
-enum hs_turns { HS_TURNS_QEMU, HS_TURNS_WAKEE };
+ * shorter of the two; or by modelled time: the CPU whose clock is the
+ * earliest runs next, a few instructions at a time, so that two CPUs
+ * reach a lock in the order their modelled times put them
+ * (hs_turn_clock; machine_run.c) */
+enum hs_turns { HS_TURNS_QEMU, HS_TURNS_WAKEE, HS_TURNS_MODEL };
+/* Its name (qemu, wakee, model), what a state line adds for it ("" for
+ * QEMU's), and the one a name gives (-1: none). */
+const char *hs_turns_name(enum hs_turns t);
+const char *hs_turns_said(enum hs_turns t);
+int hs_turns_named(const char *name, enum hs_turns *t);
 struct hs_path_set {
 	const struct hs_path_def *const *defs;	/* NULL-terminated */
 	const struct hs_workload *wl;		/* NULL: hotsim's own workload */
@@ -368,6 +376,17 @@ struct hs_machine_run {
 	unsigned nwakes;		/* in the order they happened (at most the max) */
 	struct hs_machine_wake wake[HS_MACHINE_MAX_WAKES];
 };
+/* The clock HS_TURNS_MODEL takes turns by (the measure layer's models):
+ * cost() puts the cycles of CPU cpu's records [from, to) of t in
+ * cycles[0 .. to - from), each CPU's stream on a model of its own, in the
+ * order they ran; ipi: an SGI's delivery to another CPU, exit: that CPU's
+ * way out of wfi, in cycles (the machine timeline's ipi_latency and
+ * wfi_exit). */
+struct hs_turn_clock {
+	void *ctx;
+	int (*cost)(void *ctx, unsigned cpu, const struct hs_trace *t, size_t from, size_t to, uint32_t *cycles);
+	uint64_t ipi, exit;
+};
 /* -1 with hs_errmsg() (no booted state, a run that failed or never came
  * back to the site). */
 int hs_session_machine_run(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out);
@@ -375,6 +394,10 @@ int hs_session_machine_run(struct hs_session *s, unsigned k, unsigned nops, stru
  * most limit records; freed with hs_trace_free), for costing. */
 int hs_session_machine_trace(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out,
 			     struct hs_trace *tr, size_t limit);
+/* The same with the set's turns by modelled time (HS_TURNS_MODEL) on
+ * clock; any other turns ignore it. */
+int hs_session_machine_trace_clocked(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out,
+				     struct hs_trace *tr, size_t limit, const struct hs_turn_clock *clock);
 
 /* Run one path; out->ok says whether it ran (out->why when not). Returns
  * -1 only for internal failures (out of memory). */

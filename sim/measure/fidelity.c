@@ -155,23 +155,34 @@ static int cell_in_boot(const struct ms_fidelity *f, const struct hs_board_cell 
 	return 0;
 }
 
-/* The locks boot k's machine rows of c reached before the other CPU took
- * them (ms_row.order_flips), their sampled round trips, and the cell in
- * that boot replayed with the woken CPU first (its terms' rows there) */
-static void flips_in_boot(const struct ms_fidelity *f, const struct hs_board_cell *c, unsigned k, unsigned *flips,
-			  unsigned *ops, double *wakee)
+/* Boot k replayed in QEMU's order, when its round trips crossed CPUs in
+ * that order too (1; else 0, nothing added): the locks its rows of c
+ * reached before the other CPU took them (ms_row.order_flips), their
+ * sampled round trips, and the cell so (its terms' rows there) */
+static int flips_in_boot(const struct ms_fidelity *f, const struct hs_board_cell *c, unsigned k, unsigned *flips,
+			 unsigned *ops, double *qemu)
 {
+	double v = 0;
+	unsigned fl = 0, n = 0;
+	int crossed = 1;
+
 	for (int t = 0; t < 3 && c->terms[t].path; t++) {
 		int m;
-		const struct ms_row *r = term_row(f, c, t, f->machine, k, &m);
-		const struct ms_row *w = term_row(f, c, t, f->wakee, k, &m);
+		const struct ms_row *r = term_row(f, c, t, f->qemu, k, &m);
 
 		if (m && r && r->ok) {
-			*flips += r->order_flips;
-			*ops += r->nsamples;
+			fl += r->order_flips;
+			n += r->nsamples;
+			crossed &= !stayed_on_one_cpu(&f->qemu[k], c->terms[t].path);
 		}
-		*wakee += w && w->ok ? c->terms[t].coef * w->s[MS_TYPICAL].d.mean : NAN;
+		v += r && r->ok ? c->terms[t].coef * r->s[MS_TYPICAL].d.mean : NAN;
 	}
+	if (!crossed)
+		return 0;
+	*flips += fl;
+	*ops += n;
+	*qemu += v;
+	return 1;
 }
 
 /* How many of the first nb boots kept the round trips on one CPU */
@@ -204,37 +215,33 @@ static void boots_note(struct ms_cell *out)
 			 nones, one / nones);
 }
 
-/* The locks the boots in the cell's mean reached, in modelled time, before
- * the other CPU took them - a machine would have run those critical
- * sections the other way round, the replay runs them as QEMU did - and
- * where there are any, the cell with the woken CPU first throughout, the
- * other order: what the order can move the cell by */
+/* The same boots in QEMU's order: the locks its round trips reached, in
+ * modelled time, before the other CPU took them - where a machine runs
+ * the two critical sections the other way round, as the cell's turns by
+ * modelled time do - and where there are any, that order's number (the
+ * mean of the boots whose round trips crossed CPUs in it): what the
+ * emulator's order would have made of the cell */
 static void flips_note(const struct ms_fidelity *f, const struct hs_board_cell *c, unsigned nb, struct ms_cell *out)
 {
 	size_t n = strlen(out->note);
 	const struct hs_path_def *d = hs_path_find(c->terms[0].path);
-	double wakee = 0;
+	double qemu = 0;
 	unsigned used = 0;
 
 	for (unsigned k = 0; k < nb && out->cpus; k++)
-		if (in_mean(out, k)) {
-			flips_in_boot(f, c, k, &out->flips, &out->flip_ops, &wakee);
-			used++;
-		}
+		if (in_mean(out, k))
+			used += (unsigned)flips_in_boot(f, c, k, &out->flips, &out->flip_ops, &qemu);
 	if (!out->flips || n >= sizeof(out->note))
 		return;
-	out->wakee = used && isfinite(wakee) ? wakee / used : 0;
-	n += (size_t)snprintf(out->note + n, sizeof(out->note) - n, "; in the %u sampled round trips of the mean %u "
-			      "lock%s reached before the other CPU took %s, where a machine would run the two "
-			      "critical sections the other way round and the replay keeps QEMU's order (state "
-			      "--point %s --ops)", out->flip_ops, out->flips, out->flips > 1 ? "s were" : " was",
-			      out->flips > 1 ? "them" : "it", d && d->boot.point ? d->boot.point->name : c->terms[0].path);
-	if (out->wakee > 0 && n < sizeof(out->note))
-		snprintf(out->note + n, sizeof(out->note) - n, "; with the woken CPU first throughout (--turns "
-			 "wakee) %.0f cycles (%+.1f%%): the board's lies %s", out->wakee,
-			 100 * (out->wakee / out->board - 1),
-			 (out->board - out->hotsim) * (out->board - out->wakee) <= 0 ? "between the two" :
-			 "beyond both");
+	out->qemu_order = used && isfinite(qemu) ? qemu / used : 0;
+	n += (size_t)snprintf(out->note + n, sizeof(out->note) - n, "; in QEMU's order (--turns qemu) %u of "
+			      "the %u sampled round trips of the mean reached a lock before the other CPU took it, "
+			      "where a machine runs the two critical sections the other way round, as the turns "
+			      "by modelled time do (state --point %s --ops)", out->flips, out->flip_ops,
+			      d && d->boot.point ? d->boot.point->name : c->terms[0].path);
+	if (out->qemu_order > 0 && n < sizeof(out->note))
+		snprintf(out->note + n, sizeof(out->note) - n, ": in that order %.0f cycles (%+.1f%%)",
+			 out->qemu_order, 100 * (out->qemu_order / out->board - 1));
 }
 
 /* A cell from its terms' rows: the typical means summed, the intervals
@@ -364,17 +371,18 @@ int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_par
 	if (ms_open(image, &out->img))
 		return -1;
 	if (out->nboots && (!(out->machine = calloc(out->nboots, sizeof(*out->machine))) ||
-			    !(out->wakee = calloc(out->nboots, sizeof(*out->wakee)))))
+			    !(out->qemu = calloc(out->nboots, sizeof(*out->qemu)))))
 		return hs_fail("out of memory for %u boots of board %s's machine", out->nboots, b->name);
-	/* boot k of the same machine: the same paths and parameters; then
-	 * each replayed with the woken CPU first (the same snapshots) */
+	/* boot k of the same machine: the same paths and parameters, taking
+	 * turns by modelled time as a machine's CPUs do; then each replayed
+	 * in QEMU's order (the same snapshots) */
 	for (unsigned k = 0; k < 2 * out->nboots; k++) {
 		unsigned boot = k % out->nboots;
-		struct ms_image *img = k < out->nboots ? &out->machine[boot] : &out->wakee[boot];
+		struct ms_image *img = k < out->nboots ? &out->machine[boot] : &out->qemu[boot];
 
 		set[k] = set[0];
 		set[k].boot = boot;
-		set[k].turns = k < out->nboots ? HS_TURNS_QEMU : HS_TURNS_WAKEE;
+		set[k].turns = k < out->nboots ? HS_TURNS_MODEL : HS_TURNS_QEMU;
 		mo[k] = mo[0];
 		mo[k].set = &set[k];
 		if (ms_open(image, img))
@@ -403,6 +411,6 @@ void ms_fidelity_free(struct ms_fidelity *f)
 {
 	ms_free(&f->img);
 	free_boots(f->machine, f->nboots);
-	free_boots(f->wakee, f->nboots);
-	f->machine = f->wakee = NULL;
+	free_boots(f->qemu, f->nboots);
+	f->machine = f->qemu = NULL;
 }

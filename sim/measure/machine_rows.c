@@ -258,7 +258,7 @@ int ms_machine_rows(const struct ms_options *o, const struct hs_patched *pt, con
 		 "replayed from the point%s (ops %u on sampled)", hs_session_state(s, &booted),
 		 set->ncpus ? set->ncpus : 1, snap[0] ? "snapshot " : "not booted", snap,
 		 set->taskset ? "pinned" : "unpinned",
-		 set->turns == HS_TURNS_WAKEE ? " with the woken CPU first (--turns wakee)" : "", MS_MACHINE_WARM_OPS);
+		 hs_turns_said(set->turns), MS_MACHINE_WARM_OPS);
 	if (!d->boot.point || !d->boot.machine) {
 		char those[200];
 

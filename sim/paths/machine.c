@@ -59,3 +59,32 @@ int hs_boot_state_machine(const struct hs_boot_state *b, unsigned k, struct hs_m
 	}
 	return 0;
 }
+
+/* enum hs_turns's names (--turns) and what a state line says of each */
+static const struct {
+	const char *name, *said;
+} turns[] = {
+	[HS_TURNS_QEMU] = { "qemu", "" },
+	[HS_TURNS_WAKEE] = { "wakee", " with the woken CPU first (--turns wakee)" },
+	[HS_TURNS_MODEL] = { "model", " taking turns by modelled time (--turns model)" },
+};
+
+const char *hs_turns_name(enum hs_turns t)
+{
+	return (unsigned)t < sizeof(turns) / sizeof(turns[0]) ? turns[t].name : "?";
+}
+
+const char *hs_turns_said(enum hs_turns t)
+{
+	return (unsigned)t < sizeof(turns) / sizeof(turns[0]) ? turns[t].said : "";
+}
+
+int hs_turns_named(const char *name, enum hs_turns *t)
+{
+	for (unsigned i = 0; i < sizeof(turns) / sizeof(turns[0]); i++)
+		if (name && !strcmp(name, turns[i].name)) {
+			*t = (enum hs_turns)i;
+			return 0;
+		}
+	return -1;
+}

@@ -19,7 +19,9 @@
  * machine has one clock, its instruction count over every CPU, as QEMU's;
  * when no CPU can run it moves to the earliest timer deadline. `hotsim
  * validate --smp N` checks the result against QEMU's own streams, CPU by
- * CPU.
+ * CPU. The same machine can take other turns (enum hs_turns): a CPU's turn
+ * ended at each SGI it sends, or turns by modelled time
+ * (machine_turns.c).
  */
 #include <string.h>
 #include <unicorn/unicorn.h>
@@ -27,23 +29,10 @@
 #include "hotsim/a64.h"
 #include "hotsim/err.h"
 #include "emu/backend_booted.h"
-#include "paths/path_internal.h"
+#include "paths/machine_internal.h"
 
 #define RUN_BUDGET 20000000ULL	/* instructions a turn may run to an op's end */
 
-struct machine {
-	struct hs_runner *cpu[HS_SNAP_MAX_CPUS];	/* by QEMU's index */
-	unsigned n, site_cpu;
-	int halted[HS_SNAP_MAX_CPUS];
-	/* stopped at the site where an op ended (or the point began): its
-	 * next run passes that arrival; one whose turn ran out just before
-	 * the site has not arrived yet */
-	int arrived[HS_SNAP_MAX_CPUS];
-	int exit_req[HS_SNAP_MAX_CPUS];	/* QEMU's cpu->exit_request */
-	uint64_t site;
-	uint64_t site_mm;	/* a program's point: its process only (program.h) */
-	uint64_t base[HS_SNAP_MAX_CPUS];	/* each one's icount at the start */
-};
 
 /* Every CPU halted with nothing to take (all_cpu_threads_idle). */
 static int idle(const struct machine *m)
@@ -207,7 +196,7 @@ static void take_op(const struct machine *m, unsigned at, struct hs_machine_run 
 
 int hs_boot_state_machine_run(struct hs_boot_state *b, unsigned k, unsigned nops, struct hs_machine_run *out)
 {
-	return hs_boot_state_machine_trace(b, k, nops, out, NULL, 0);
+	return hs_boot_state_machine_trace(b, k, nops, out, NULL, 0, NULL);
 }
 
 /* One CPU's turn of a pass: up to budget instructions, ended early by a
@@ -247,14 +236,70 @@ static int turn(struct hs_boot_state *b, unsigned k, struct machine *m, unsigned
 	return 0;
 }
 
+
+/* CPU c's turn of up to budget instructions, then the lines it read */
+int hs_machine_take_turn(struct pass *p, struct machine *m, unsigned c, uint64_t budget)
+{
+	size_t from = p->tr ? p->tr[c].n : 0;
+
+	if (turn(p->b, p->k, m, c, budget > INT32_MAX ? INT32_MAX : budget, p->out, p->nops, p->tr, p->last, p->was))
+		return -1;
+	/* the turns in the order they ran: the lines they share */
+	return p->lines ? reads(p->lines, c, &p->tr[c], from, p->out, p->rel) : 0;
+}
+
+/* Every CPU halted with nothing to take: QEMU's main loop moves the
+ * clock to the next deadline and runs its timer */
+int hs_machine_warp(const struct pass *p, struct machine *m)
+{
+	if (hs_bt_warp_idle(m->cpu[0]))
+		return 0;
+	return hs_fail("the %s point: every CPU halted with no interrupt to come (op %u)",
+		       p->b->snap.pts[p->k].name, p->out->nops);
+}
+
+/* QEMU's rounds (rr_cpu_thread_fn): the timers due run, then each CPU in
+ * index order from where the last round stopped, up to one whose exit was
+ * requested (a kick requests every CPU's: resuming the machine, a timer
+ * write that kicks); that one begins the next round */
+static int qemu_turns(struct pass *p, struct machine *m)
+{
+	for (unsigned i = 0; i < m->n; i++)
+		m->exit_req[i] = 1;
+	for (unsigned c = 0; p->out->nops < p->nops;) {
+		hs_bt_round(m->cpu[0]);
+		for (; c < m->n && !m->exit_req[c] && p->out->nops < p->nops; c++) {
+			uint64_t budget = hs_bt_until_deadline(m->cpu[0]);
+
+			if (!budget || (m->halted[c] && !hs_bt_wakeable(m->cpu[c])))
+				continue;
+			if (hs_machine_take_turn(p, m, c, budget))
+				return -1;
+			if (hs_bt_kicked(m->cpu[c]))
+				for (unsigned i = 0; i < m->n; i++)
+					m->exit_req[i] = i != c;
+		}
+		if (c < m->n) {
+			m->exit_req[c] = 0;
+			continue;
+		}
+		c = 0;
+		if (idle(m)) {
+			/* the interrupt the timer raises kicks every CPU */
+			if (hs_machine_warp(p, m))
+				return -1;
+			for (unsigned i = 0; i < m->n; i++)
+				m->exit_req[i] = 1;
+		}
+	}
+	return 0;
+}
+
 int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned nops, struct hs_machine_run *out,
-				struct hs_trace *tr, size_t limit)
+				struct hs_trace *tr, size_t limit, const struct hs_turn_clock *clock)
 {
 	struct machine m;
-	uint64_t last[HS_SNAP_MAX_CPUS];
-	struct hs_bt_counts was[HS_SNAP_MAX_CPUS];
-	struct hs_coherence *lines = NULL;
-	struct hs_release *rel = NULL;
+	struct pass p = { .b = b, .k = k, .out = out, .tr = tr };
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -262,65 +307,26 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 		return hs_fail("no booted point %u (the state has %u)", k, hs_boot_state_npoints(b));
 	if (enter(b, k, &m))
 		return -1;
-	if (tr && (!(lines = hs_coherence_new()) || !(rel = malloc(MAX_READS * sizeof(*rel))))) {
-		hs_coherence_free(lines);
-		return hs_fail("out of memory");
-	}
 	out->ncpus = m.n;
 	out->site_cpu = m.site_cpu;
 	out->turns = b->set && m.n > 1 ? b->set->turns : HS_TURNS_QEMU;
+	if (out->turns == HS_TURNS_MODEL && (!tr || !clock))
+		return hs_fail("turns by modelled time: a replay traced on a clock (hs_session_machine_trace_clocked)");
+	if (tr && (!(p.lines = hs_coherence_new()) || !(p.rel = malloc(MAX_READS * sizeof(*p.rel))))) {
+		hs_coherence_free(p.lines);
+		return hs_fail("out of memory");
+	}
 	for (unsigned i = 0; i < m.n; i++) {
-		hs_bt_end_turn_at_sgi(m.cpu[i], out->turns == HS_TURNS_WAKEE);
-		last[i] = m.base[i] = hs_rt_icount(m.cpu[i]);
-		hs_bt_counts(m.cpu[i], &was[i]);
+		hs_bt_end_turn_at_sgi(m.cpu[i], out->turns != HS_TURNS_QEMU);
+		p.last[i] = m.base[i] = hs_rt_icount(m.cpu[i]);
+		hs_bt_counts(m.cpu[i], &p.was[i]);
 		if (tr)
 			hs_trace_init(&tr[i], hs_rt_dcache(m.cpu[i]), limit);
 	}
-	if (nops > HS_MACHINE_MAX_OPS)
-		nops = HS_MACHINE_MAX_OPS;
-	/* QEMU's rounds (rr_cpu_thread_fn): the timers due run, then each CPU
-	 * in index order from where the last round stopped, up to one whose
-	 * exit was requested (a kick requests every CPU's: resuming the
-	 * machine, a timer write that kicks); that one begins the next round */
-	for (unsigned i = 0; i < m.n; i++)
-		m.exit_req[i] = 1;
-	for (unsigned c = 0; out->nops < nops;) {
-		hs_bt_round(m.cpu[0]);
-		for (; c < m.n && !m.exit_req[c] && out->nops < nops; c++) {
-			size_t from = tr ? tr[c].n : 0;
-			uint64_t budget = hs_bt_until_deadline(m.cpu[0]);
-
-			if (!budget || (m.halted[c] && !hs_bt_wakeable(m.cpu[c])))
-				continue;
-			if (turn(b, k, &m, c, budget > INT32_MAX ? INT32_MAX : budget, out, nops, tr, last, was))
-				goto out;
-			if (hs_bt_kicked(m.cpu[c]))
-				for (unsigned i = 0; i < m.n; i++)
-					m.exit_req[i] = i != c;
-			/* the turns in the order they ran: the lines they share */
-			if (lines && reads(lines, c, &tr[c], from, out, rel))
-				goto out;
-		}
-		if (c < m.n) {
-			m.exit_req[c] = 0;
-			continue;
-		}
-		c = 0;
-		if (idle(&m)) {
-			/* QEMU's main loop moves the clock to the next deadline and
-			 * runs its timer: the interrupt it raises kicks every CPU */
-			if (!hs_bt_warp_idle(m.cpu[0])) {
-				hs_fail("the %s point: every CPU halted with no interrupt to come (op %u)",
-					b->snap.pts[k].name, out->nops);
-				goto out;
-			}
-			for (unsigned i = 0; i < m.n; i++)
-				m.exit_req[i] = 1;
-		}
-	}
-	rc = 0;
-out:
-	hs_coherence_free(lines);
-	free(rel);
+	p.nops = nops > HS_MACHINE_MAX_OPS ? HS_MACHINE_MAX_OPS : nops;
+	if (!(out->turns == HS_TURNS_MODEL ? hs_machine_model_turns(&p, &m, clock) : qemu_turns(&p, &m)))
+		rc = 0;
+	hs_coherence_free(p.lines);
+	free(p.rel);
 	return rc;
 }

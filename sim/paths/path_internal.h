@@ -90,7 +90,7 @@ int hs_boot_state_machine_run(struct hs_boot_state *b, unsigned k, unsigned nops
 /* ... and each CPU's instruction stream into tr[cpu] (made here, limit
  * records each: the caller frees them; validate_machine.c). */
 int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned nops, struct hs_machine_run *out,
-				struct hs_trace *tr, size_t limit);
+				struct hs_trace *tr, size_t limit, const struct hs_turn_clock *clock);
 
 /* The same over a snapshot the caller has (a boot of its own, which
  * validation keeps machines of): taken over, freed with the state. */

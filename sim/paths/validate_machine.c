@@ -96,7 +96,7 @@ static void validate_point(struct hs_boot_state *b, const char *dir, const struc
 			snprintf(v->why, sizeof(v->why), "%s", !mr ? "out of memory" : "the point is not in the boot");
 		goto out;
 	}
-	if (hs_boot_state_machine_trace(b, (unsigned)k, MACHINE_OPS, mr, tr, TRACE_LIMIT)) {
+	if (hs_boot_state_machine_trace(b, (unsigned)k, MACHINE_OPS, mr, tr, TRACE_LIMIT, NULL)) {
 		snprintf(v->why, sizeof(v->why), "the replay failed: %s", hs_errmsg());
 		goto out;
 	}
