@@ -86,8 +86,6 @@ int hs_bp_cond(struct hs_bpred *bp, uint64_t pc, int taken)
 			victim = &set[w];
 	}
 	pred = e ? e->ctr >= 2 : *base >= 2;
-	if (bp->frozen)
-		return pred != !!taken;
 	bp->tab_clock++;
 	if (e) {
 		if (taken && e->ctr < 3)
@@ -120,8 +118,6 @@ int hs_bp_btic(struct hs_bpred *bp, uint64_t pc)
 			hit = 1;
 			break;
 		}
-	if (bp->frozen)
-		return hit;
 	if (i == bp->nbtic)
 		i = bp->nbtic - 1;	/* miss: the LRU entry goes */
 	for (; i > 0; i--)	/* the entries before it move down (a single-entry BTIC: none) */
@@ -140,13 +136,11 @@ int hs_bp_indirect(struct hs_bpred *bp, uint64_t pc, uint64_t target)
 	nsets = bp->nbtac / 4;
 	set = &bp->btac[(size_t)((pc >> 2) & (nsets - 1)) * 4];
 	victim = set;
-	bp->btac_clock += !bp->frozen;
+	bp->btac_clock++;
 	for (unsigned w = 0; w < 4; w++) {
 		if (set[w].pc == pc + 1) {
 			int miss = set[w].target != target;
 
-			if (bp->frozen)
-				return miss;
 			set[w].target = target;
 			set[w].use = bp->btac_clock;
 			return miss;
@@ -154,8 +148,6 @@ int hs_bp_indirect(struct hs_bpred *bp, uint64_t pc, uint64_t target)
 		if (set[w].use < victim->use)
 			victim = &set[w];
 	}
-	if (bp->frozen)
-		return 1;
 	victim->pc = pc + 1;
 	victim->target = target;
 	victim->use = bp->btac_clock;
@@ -164,7 +156,7 @@ int hs_bp_indirect(struct hs_bpred *bp, uint64_t pc, uint64_t target)
 
 void hs_bp_push(struct hs_bpred *bp, uint64_t ret)
 {
-	if (!bp->ras_depth || bp->frozen)
+	if (!bp->ras_depth)
 		return;
 	bp->ras_top = (bp->ras_top + 1) % bp->ras_depth;
 	bp->ras[bp->ras_top] = ret;
@@ -179,8 +171,6 @@ int hs_bp_ret(struct hs_bpred *bp, uint64_t target)
 	if (!bp->ras_n)
 		return 1;
 	pred = bp->ras[bp->ras_top];
-	if (bp->frozen)
-		return pred != target;
 	bp->ras_top = (bp->ras_top + bp->ras_depth - 1) % bp->ras_depth;
 	bp->ras_n--;
 	return pred != target;

@@ -40,7 +40,6 @@ struct hs_bpred {
 	unsigned nbtic;
 	uint64_t ras[HS_RAS_MAX];
 	unsigned ras_depth, ras_n, ras_top;
-	int frozen;		/* predicts without learning (hs_model_context) */
 };
 
 /* -1 (hs_errmsg) on a bad size. */

@@ -39,6 +39,7 @@
  */
 #include <string.h>
 
+#include "hotsim/err.h"
 #include "frontend.h"
 #include "model_internal.h"
 
@@ -56,8 +57,17 @@ struct io_state {
 	uint64_t unit_free[HS_NUNITS][HS_MAX_PIPES];	/* when each unit of a kind is free */
 	uint64_t all_done, mem_done, posted_done;
 	uint64_t hold_until;		/* nothing issues before this */
-	size_t hold_owner;
+	size_t hold_owner;		/* in the stream: base + its record */
 	uint8_t hold_uncal;
+	size_t base;			/* the stream's records before this run */
+};
+
+/* A stream's pipeline between its runs (hs_model_run_on) */
+struct io_cont {
+	struct io_state st;
+	struct hs_fe fe;
+	uint64_t prev_issue;
+	int redirect_open;
 };
 
 /* Earliest cycle operand s of op is usable, with the forwarding rules
@@ -126,7 +136,7 @@ static inline unsigned first_free(const struct hs_model *m, const struct io_stat
 
 /* issue: the first cycle every constraint allows, pairing included. */
 static void issue_cycle(const struct hs_model *m, const struct io_state *st, const struct hs_op *op,
-			const struct hs_fetch *f, size_t i, struct io_issue *is)
+			const struct hs_fetch *f, size_t g, struct io_issue *is)
 {
 	uint64_t tt, t_unit = st->unit_free[op->unit][first_free(m, st, op)];
 
@@ -155,7 +165,7 @@ static void issue_cycle(const struct hs_model *m, const struct io_state *st, con
 		tt = is->t_ser;
 	if (st->hold_until > tt)
 		tt = st->hold_until;
-	if (i > 0 && tt == st->cyc && !can_pair(st, op))
+	if (g > 0 && tt == st->cyc && !can_pair(st, op))
 		tt = st->cyc + 1;
 	is->t = tt;
 }
@@ -175,11 +185,12 @@ static const uint64_t lane_ones[256] = { ONES64(0), ONES64(64), ONES64(128), ONE
 #undef ONES4
 #undef ONES1
 
-/* A new cycle, or the next slot of the current one. */
-static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issue, size_t i,
+/* A new cycle, or the next slot of the current one (g: the stream's
+ * index). */
+static void take_slot(struct io_state *st, const struct hs_op *op, uint64_t issue, size_t g,
 		      uint16_t *ev)
 {
-	if (i == 0 || issue > st->cyc) {
+	if (g == 0 || issue > st->cyc) {
 		st->cyc = issue;
 		st->cnt = 0;
 	} else {
@@ -267,10 +278,16 @@ static void attribute(const struct hs_model *m, const struct io_state *st, const
 
 	if (f->t > tb)
 		tb = f->t;
-	if (i > 0 && st->hold_until == issue && st->hold_until >= tb) {
-		/* MSR/DSB/DMB/CSDB held the pipe: theirs */
-		hs_move_charge(res, costs, e, st->hold_owner, HS_ST_SERIAL, stall, st->hold_uncal);
-		*moved = stall;
+	if (st->base + i > 0 && st->hold_until == issue && st->hold_until >= tb) {
+		/* MSR/DSB/DMB/CSDB held the pipe: theirs (one of an earlier
+		 * run's of the stream: here) */
+		if (st->hold_owner >= st->base) {
+			hs_move_charge(res, costs, e, st->hold_owner - st->base, HS_ST_SERIAL, stall,
+				       st->hold_uncal);
+			*moved = stall;
+		} else {
+			hs_charge_stall(res, e, HS_ST_SERIAL, stall);
+		}
 	} else if (f->t == issue && f->t >= is->t_dep && f->t >= is->t_ser) {
 		fe_stall(m, res, costs, e, i, f, stall, moved, uncal);
 	} else if (is->t_ser == issue) {
@@ -291,10 +308,25 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 	struct hs_fe fe;
 	uint64_t prev_issue = 0;
 	int redirect_open = 0;		/* the last instruction set a redirect */
+	struct io_cont *k = m->cont;
+	size_t n;
 
-	memset(&st, 0, sizeof(st));
-	hs_fe_reset(m, &fe);
-	for (size_t i = 0; i < t->n; i++) {
+	if (m->cont_on && !k && !(k = m->cont = hs_calloc(1, sizeof(*k))))
+		return -1;
+	if (m->cont_on && m->cont_n) {
+		st = k->st;
+		fe = k->fe;
+		prev_issue = k->prev_issue;
+		redirect_open = k->redirect_open;
+	} else {
+		memset(&st, 0, sizeof(st));
+		hs_fe_reset(m, &fe);
+	}
+	st.base = m->cont_on ? m->cont_n : 0;
+	/* a stream's run leaves its last record to the next: it is here for
+	 * the one before it (a branch's outcome is its successor's pc) */
+	n = m->cont_on ? t->n - 1 : t->n;
+	for (size_t i = 0; i < n; i++) {
 		const struct hs_tinsn *rec = &t->v[i];
 		struct hs_op tmp;
 		const struct hs_op *op;
@@ -310,13 +342,13 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, HS_OP_SINGLE);
 		hs_fe_fetch(m, &fe, hs_code_at(m, op->pc), rec->flags, &f, res);
 		ev |= f.events;
-		issue_cycle(m, &st, op, &f, i, &is);
-		take_slot(&st, op, is.t, i, &ev);
+		issue_cycle(m, &st, op, &f, st.base + i, &is);
+		take_slot(&st, op, is.t, st.base + i, &ev);
 		hs_mem_phase(m, rec, op, &ev, res, &mem);
 		write_results(m, &st, op, &is, &mem, e);
 		/* the charge, then who the stall belongs to */
-		charge = i == 0 ? is.t + 1 : is.t - prev_issue;
-		nat = i == 0 ? 0 : prev_issue + 1;
+		charge = st.base + i == 0 ? is.t + 1 : is.t - prev_issue;
+		nat = st.base + i == 0 ? 0 : prev_issue + 1;
 		stall = is.t > nat ? is.t - nat : 0;
 		if (e) {
 			e->issue = is.t;
@@ -329,7 +361,7 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		/* what follows this instruction */
 		if (op->fl & (HS_OP_HOLD | HS_OP_MEMBAR)) {
 			st.hold_until = is.t + (op->cost > 1 ? op->cost : 1);
-			st.hold_owner = i;
+			st.hold_owner = st.base + i;
 			st.hold_uncal = !!(op->fl & HS_OP_UNCAL);
 			hs_cost_pin(costs, i);
 		}
@@ -337,10 +369,17 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		hs_fe_issued(&fe, is.t);
 		prev_issue = is.t;
 	}
+	res->insns = n;
+	if (m->cont_on) {
+		/* the stream goes on: no tail */
+		*k = (struct io_cont){ st, fe, prev_issue, redirect_open };
+		m->cont_n = st.base + n;
+		res->cycles = prev_issue + 1;
+		return 0;
+	}
 	/* the tail: when the instruction after the trace could issue */
 	res->cycles = hs_charge_tail(m, t, &fe, redirect_open, st.hold_until, st.hold_uncal,
 				     t->n ? prev_issue + 1 : 0, res, costs);
-	res->insns = t->n;
 	return 0;
 }
 

@@ -64,13 +64,23 @@ struct ooo_state {
 	unsigned disp_n, ret_n;
 	uint64_t div_free[HS_MAX_PIPES];	/* when each divider is free */
 	uint64_t issue_block;		/* nothing issues before this (MSR/DSB) */
-	size_t block_owner;
+	size_t block_owner;		/* in the stream: base + its record */
 	uint8_t block_uncal;
+	size_t base;			/* the stream's records before this run */
 	uint64_t membar_until;		/* memory ops wait for this (DMB) */
 	uint64_t mem_done, posted_done;
 	uint64_t stores_issued;		/* the cycle after the last older store issued */
 	unsigned rob_size, issue_width, retire_width;	/* the core's, read once a run */
 	int loads_wait;			/* !load_pass_store */
+};
+
+/* A stream's pipeline between its runs (hs_model_run_on): the calendar
+ * stays the model's, under the stream's stamp */
+struct ooo_cont {
+	struct ooo_state st;
+	struct hs_fe fe;
+	uint64_t gen, prev_r;
+	int redirect_open;
 };
 
 static unsigned cap_of(const struct hs_model *m, unsigned u)
@@ -166,7 +176,8 @@ struct ooo_insn {
 	uint64_t lat;			/* longest result latency */
 };
 
-/* dispatch: in order, issue_width per cycle, into the window of rob_size. */
+/* dispatch: in order, issue_width per cycle, into the window of rob_size
+ * (i: the stream's index). */
 static void dispatch(struct ooo_state *st, const struct hs_fetch *f, size_t i,
 		     struct ooo_insn *x)
 {
@@ -289,7 +300,7 @@ static void complete(struct ooo_state *st, const struct hs_op *op, const struct 
 		st->posted_done = e + op->cost;
 	if (op->fl & HS_OP_HOLD) {
 		st->issue_block = e + (op->cost > 1 ? op->cost : 1);
-		st->block_owner = i;
+		st->block_owner = st->base + i;
 		st->block_uncal = !!(op->fl & HS_OP_UNCAL);
 		hs_cost_pin(costs, i);
 	}
@@ -302,7 +313,7 @@ static void complete(struct ooo_state *st, const struct hs_op *op, const struct 
 		x->c = e + op->cost;
 }
 
-/* retire: in order, retire_width per cycle. */
+/* retire: in order, retire_width per cycle (i: the stream's index). */
 static void retire(struct ooo_state *st, size_t i, struct ooo_insn *x)
 {
 	uint64_t r = x->c > st->last_retire ? x->c : st->last_retire;
@@ -340,10 +351,11 @@ static void attribute(const struct hs_model *m, const struct ooo_state *st, cons
 	stall -= y;
 	y = x->e > x->d + 1 ? x->e - x->d - 1 : 0;
 	y = y < stall ? y : stall;
-	if (y && x->e_ser == 2) {
-		hs_move_charge(res, costs, e, st->block_owner, HS_ST_SERIAL, y, st->block_uncal);
+	if (y && x->e_ser == 2 && st->block_owner >= st->base) {
+		hs_move_charge(res, costs, e, st->block_owner - st->base, HS_ST_SERIAL, y, st->block_uncal);
 		*moved += y;
 	} else if (y && x->e_ser) {
+		/* a hold of an earlier run's of the stream too: here */
 		add_stall(res, e, HS_ST_SERIAL, y);
 	} else if (y && x->ecause == HS_ST_DEP && x->dep_reg != A64_R_NONE) {
 		add_stall(res, e, st->cause[x->dep_reg], y);
@@ -365,6 +377,22 @@ static void attribute(const struct hs_model *m, const struct ooo_state *st, cons
 	}
 }
 
+/* A run from an empty pipeline: the calendar's stamp for it (a new one) */
+static uint64_t begin(struct hs_model *m, struct calendar *cal, struct ooo_state *st, struct hs_fe *fe)
+{
+	uint64_t gen = ++m->gen & ((1u << GEN_BITS) - 1);
+
+	if (!gen)
+		memset(cal->w, 0, sizeof(cal->w));	/* stamps of 2^16 runs ago would match */
+	memset(st, 0, sizeof(*st));
+	st->rob_size = m->v[HS_P_ROB_SIZE] < 1 ? 1 : (unsigned)m->v[HS_P_ROB_SIZE];
+	st->issue_width = (unsigned)m->v[HS_P_ISSUE_WIDTH];
+	st->retire_width = (unsigned)m->v[HS_P_RETIRE_WIDTH];
+	st->loads_wait = !m->v[HS_P_LOAD_PASS_STORE];
+	hs_fe_reset(m, fe);
+	return gen << 48;	/* where slot() wants it */
+}
+
 static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 	       struct hs_costs *costs)
 {
@@ -373,23 +401,31 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 	struct calendar *cal;
 	uint64_t gen, prev_r = 0;
 	int redirect_open = 0;
+	struct ooo_cont *k = m->cont;
+	size_t n;
 
 	if (!m->scratch && !(m->scratch = hs_calloc(1, sizeof(struct calendar))))
 		return -1;
+	if (m->cont_on && !k && !(k = m->cont = hs_calloc(1, sizeof(*k))))
+		return -1;
 	cal = m->scratch;
-	gen = ++m->gen & ((1u << GEN_BITS) - 1);
-	if (!gen)
-		memset(cal->w, 0, sizeof(cal->w));	/* stamps of 2^16 runs ago would match */
-	gen <<= 48;		/* where slot() wants it */
 	for (unsigned u = 0; u < NROWS; u++)
 		cal->cap[u] = cap_of(m, u);
-	memset(&st, 0, sizeof(st));
-	st.rob_size = m->v[HS_P_ROB_SIZE] < 1 ? 1 : (unsigned)m->v[HS_P_ROB_SIZE];
-	st.issue_width = (unsigned)m->v[HS_P_ISSUE_WIDTH];
-	st.retire_width = (unsigned)m->v[HS_P_RETIRE_WIDTH];
-	st.loads_wait = !m->v[HS_P_LOAD_PASS_STORE];
-	hs_fe_reset(m, &fe);
-	for (size_t i = 0; i < t->n; i++) {
+	if (m->cont_on && m->cont_n) {
+		/* the stream goes on: its pipeline, its calendar's stamp */
+		st = k->st;
+		fe = k->fe;
+		gen = k->gen;
+		prev_r = k->prev_r;
+		redirect_open = k->redirect_open;
+	} else {
+		gen = begin(m, cal, &st, &fe);
+	}
+	st.base = m->cont_on ? m->cont_n : 0;
+	/* a stream's run leaves its last record to the next: it is here for
+	 * the one before it (a branch's outcome is its successor's pc) */
+	n = m->cont_on ? t->n - 1 : t->n;
+	for (size_t i = 0; i < n; i++) {
 		const struct hs_tinsn *rec = &t->v[i];
 		struct hs_op tmp;
 		const struct hs_op *op;
@@ -405,13 +441,13 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		op = hs_record_op(m, &m->ops[rec->sidx], rec->flags, &tmp, 0);
 		hs_fe_fetch(m, &fe, hs_code_at(m, op->pc), rec->flags, &f, res);
 		ev |= f.events;
-		dispatch(&st, &f, i, &x);
+		dispatch(&st, &f, st.base + i, &x);
 		hs_fe_issued(&fe, x.d);
 		data_ready = issue(m, &st, cal, gen, op, &x);
 		hs_mem_phase(m, rec, op, &ev, res, &mem);
 		complete(&st, op, &mem, data_ready, i, &x, costs);
-		retire(&st, i, &x);
-		charge = i == 0 ? x.r + 1 : x.r - prev_r;
+		retire(&st, st.base + i, &x);
+		charge = st.base + i == 0 ? x.r + 1 : x.r - prev_r;
 		if (e) {
 			e->issue = x.e;
 			e->cycles = (uint32_t)charge;
@@ -424,9 +460,16 @@ static int run(struct hs_model *m, const struct hs_trace *t, struct hs_model_res
 		redirect_open = hs_control_phase(m, &fe, t, i, op, f.t, x.e, res, e);
 		prev_r = x.r;
 	}
+	res->insns = n;
+	if (m->cont_on) {
+		/* the stream goes on: no tail */
+		*k = (struct ooo_cont){ st, fe, gen, prev_r, redirect_open };
+		m->cont_n = st.base + n;
+		res->cycles = prev_r + 1;
+		return 0;
+	}
 	res->cycles = hs_charge_tail(m, t, &fe, redirect_open, st.issue_block, st.block_uncal,
 				     t->n ? prev_r + 1 : 0, res, costs);
-	res->insns = t->n;
 	return 0;
 }
 

@@ -178,12 +178,7 @@ int hs_control_slow(struct hs_model *m, struct hs_fe *fe, const struct hs_trace 
 		 * line was a cache miss per branch) */
 		uint64_t target = op->tgt ? op->pc + (uint64_t)(int64_t)op->tgt :
 				  op->far ? t->dc->v[rec->sidx].in.target : 0;
-		uint16_t ev;
-
-		/* a run's replayed context teaches the predictors nothing
-		 * (hs_model_context): they learnt from it the first time */
-		m->bp.frozen = i < m->context;
-		ev = predict(m, fe, op, hs_code_at(m, op->pc),
+		uint16_t ev = predict(m, fe, op, hs_code_at(m, op->pc),
 				      next ? hs_code_at(m, next) : 0, target ? hs_code_at(m, target) : 0,
 				      rec->flags, fetch_t, resolve_t, res);
 

@@ -166,6 +166,7 @@ void hs_model_free(struct hs_model *m)
 	free(m->ops);
 	free(m->words);
 	free(m->scratch);
+	free(m->cont);
 	free(m);
 }
 
@@ -229,13 +230,20 @@ int hs_model_set_param(struct hs_model *m, const char *name, double value)
 		       m->desc->name);
 }
 
-void hs_model_context(struct hs_model *m, size_t n)
+int hs_model_run_on(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+		    struct hs_insn_cost *per)
 {
-	m->context = n;
+	int rc;
+
+	m->cont_on = 1;
+	rc = hs_model_run(m, t, res, per);
+	m->cont_on = 0;
+	return rc;
 }
 
 void hs_model_reset(struct hs_model *m)
 {
+	m->cont_n = 0;
 	hs_mem_flush(&m->mem);
 	hs_bp_flush(&m->bp);
 }
@@ -249,13 +257,9 @@ int hs_bad_record(const struct hs_trace *t, size_t i)
 static int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
 			      struct hs_costs *costs)
 {
-	int rc;
-
 	memset(res, 0, sizeof(*res));
-	if (!t || !t->n) {
-		m->context = 0;
+	if (!t || !t->n)
 		return 0;
-	}
 	if (!t->dc)
 		return hs_fail("trace has no decode cache");
 	if (costs && (costs->mask & (costs->mask + 1) || !costs->mask ||
@@ -268,10 +272,7 @@ static int hs_model_run_costs(struct hs_model *m, const struct hs_trace *t, stru
 		costs->pin = SIZE_MAX;
 		costs->has_aside = 0;
 	}
-	rc = m->desc->engine->run(m, t, res, costs);
-	m->context = 0;
-	m->bp.frozen = 0;
-	if (rc)
+	if (m->desc->engine->run(m, t, res, costs))
 		return -1;
 	hs_costs_finish(costs, t->n);
 	return 0;

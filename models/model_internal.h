@@ -326,8 +326,6 @@ struct hs_model {
 	int v[HS_NPARAMS];		/* values rounded to integers, for the engines */
 	struct hs_memsys mem;		/* caches and TLBs (cache.h) */
 	struct hs_bpred bp;		/* predictors (bpred.h) */
-	size_t context;			/* the next run's first records are
-					 * context, replayed (hs_model_context) */
 	/* static descriptors, by decode-cache index */
 	struct hs_op *ops;
 	uint32_t *words;		/* each descriptor's instruction word (sync checks) */
@@ -338,6 +336,12 @@ struct hs_model {
 	/* engine scratch (the OoO unit calendars), allocated on first use */
 	void *scratch;
 	uint32_t gen;			/* run counter: stamps scratch entries */
+	/* a stream costed run by run (hs_model_run_on): this run goes on from
+	 * the last one's pipeline, which the engine keeps in cont (allocated
+	 * on first use) with the records before it, cont_n (0: none yet) */
+	int cont_on;
+	void *cont;
+	size_t cont_n;
 	/* layout: code (data) at or above its split point is seen by the
 	 * caches and predictors moved by its delta (hs_model_set_layout_shift) */
 	uint64_t code_split, code_delta, data_split, data_delta;

@@ -293,42 +293,6 @@ Test(models, bpred)
 	hs_bp_free(&bp);
 }
 
-/* A frozen predictor (a run's replayed context, hs_model_context)
- * predicts as it stands and learns nothing: no counter, history, return
- * stack, BTAC or BTIC changes until it thaws. */
-Test(models, a_frozen_predictor_learns_nothing)
-{
-	struct hs_bpred bp;
-
-	memset(&bp, 0, sizeof(bp));
-	cr_assert_eq(hs_bp_init(&bp, 16, 2, 8, 1, 2), 0, "%s", hs_errmsg());
-	bp.frozen = 1;
-	for (int i = 0; i < 3; i++)	/* weakly not-taken, never trained */
-		cr_assert_eq(hs_bp_cond(&bp, 0x100, 1), 1);
-	cr_assert_eq(bp.ghr, 0u);
-	hs_bp_push(&bp, 0xa);
-	cr_assert_eq(bp.ras_n, 0u);
-	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 1);
-	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 1);
-	cr_assert_eq(hs_bp_btic(&bp, 0x400), 0);
-	cr_assert_eq(hs_bp_btic(&bp, 0x400), 0);
-	bp.frozen = 0;
-	cr_assert_eq(hs_bp_cond(&bp, 0x100, 1), 1);	/* still cold: now it learns */
-	cr_assert_eq(bp.ghr, 1u);
-	hs_bp_push(&bp, 0xb);
-	bp.frozen = 1;
-	cr_assert_eq(hs_bp_ret(&bp, 0xb), 0);	/* the top, not popped */
-	cr_assert_eq(hs_bp_ret(&bp, 0xb), 0);
-	bp.frozen = 0;
-	cr_assert_eq(hs_bp_ret(&bp, 0xb), 0);
-	cr_assert_eq(hs_bp_ret(&bp, 0xb), 1);	/* popped: empty */
-	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 1);
-	cr_assert_eq(hs_bp_indirect(&bp, 0x300, 0x1000), 0);
-	cr_assert_eq(hs_bp_btic(&bp, 0x400), 0);
-	cr_assert_eq(hs_bp_btic(&bp, 0x400), 1);
-	hs_bp_free(&bp);
-}
-
 /* --- hand-built traces ---------------------------------------------------------------------- */
 
 #define W_ADDX0	0x91000400u	/* add x0, x0, #1 */
@@ -392,6 +356,83 @@ static uint64_t warm(struct hs_model *m, const struct hs_trace *t, struct hs_mod
 	if (res)
 		*res = r;
 	return r.cycles;
+}
+
+/*
+ * A stream costed a few records at a time as it is made (hs_model_run_on,
+ * a machine's turns by modelled time) charges what one run of the whole
+ * stream does: each run goes on from the pipeline the last left, with the
+ * record after its last there for a branch's outcome. Loads that miss, a
+ * dependent chain and branches taken and not, cut into runs of 3: every
+ * core's sum over the records is the whole run's, and the first run's
+ * records cost the same (a stall cannot owe anything to an earlier run
+ * there); cut into runs without going on, each run's pipeline starts
+ * empty - what was in flight and which results were late are forgotten -
+ * and the charges differ.
+ */
+#define W_CBNZ8	0xb5000040u	/* cbnz x0, .+8 */
+Test(models, a_stream_costed_run_by_run_costs_what_one_run_does)
+{
+	for (int c = 0; hs_cores[c]; c++) {
+		struct hs_model *whole = hs_model_new(hs_cores[c]), *on = hs_model_new(hs_cores[c]);
+		struct hs_insn_cost per[256], part[4];
+		struct hs_model_result r;
+		uint64_t sum = 0, sum_on = 0, pc = 0x400000;
+		struct tt x;
+
+		tt_init(&x);
+		for (unsigned k = 0; k < 24; k++) {
+			tt_push(&x, pc, W_LDR, 0x800000 + 4096 * k, 0);	/* a line of its own: a miss */
+			tt_push(&x, pc + 4, W_ADDX0, 0, 0);
+			tt_push(&x, pc + 8, W_ADDX0, 0, 0);
+			tt_push(&x, pc + 12, W_CBNZ8, 0, 0);
+			/* taken every other time: .+8, else straight on */
+			pc = k & 1 ? pc + 20 : pc + 16;
+			tt_push(&x, pc, W_NOP, 0, 0);
+			pc += 4;
+		}
+		for (unsigned k = 0; k < 4; k++, pc += 4)	/* straight on to the end */
+			tt_push(&x, pc, W_NOP, 0, 0);
+		cr_assert_lt(x.t.n, 256u);
+		cr_assert_eq(hs_model_cold(whole, &x.t, &r, per), 0, "%s", hs_errmsg());
+		hs_model_reset(on);
+		for (size_t from = 0; from + 1 < x.t.n; from += 3) {
+			struct hs_trace s = x.t;
+			size_t n = from + 3 < x.t.n - 1 ? 3 : x.t.n - 1 - from;
+
+			s.v = x.t.v + from;
+			s.n = n + 1;
+			cr_assert_eq(hs_model_run_on(on, &s, &r, part), 0, "%s", hs_errmsg());
+			cr_assert_eq(r.insns, n);
+			for (size_t i = 0; i < n; i++) {
+				/* a stall moves to the record before its own: not
+				 * across the end of a run (it stays), nor here */
+				sum_on += from + i < x.t.n - 3 ? part[i].cycles : 0;
+				sum += from + i < x.t.n - 3 ? per[from + i].cycles : 0;
+				if (from == 0)
+					cr_expect_eq(part[i].cycles, per[i].cycles, "%s: record %zu", hs_cores[c]->name, i);
+			}
+		}
+		cr_expect_eq(sum_on, sum, "%s: %llu run by run, %llu in one run", hs_cores[c]->name,
+			     (unsigned long long)sum_on, (unsigned long long)sum);
+		/* without going on: each run's pipeline empty, more cycles */
+		hs_model_reset(on);
+		sum_on = 0;
+		for (size_t from = 0; from + 1 < x.t.n; from += 3) {
+			struct hs_trace s = x.t;
+			size_t n = from + 3 < x.t.n - 1 ? 3 : x.t.n - 1 - from;
+
+			s.v = x.t.v + from;
+			s.n = n;
+			cr_assert_eq(hs_model_run(on, &s, &r, part), 0, "%s", hs_errmsg());
+			for (size_t i = 0; i < n; i++)
+				sum_on += from + i < x.t.n - 3 ? part[i].cycles : 0;
+		}
+		cr_expect_neq(sum_on, sum, "%s", hs_cores[c]->name);
+		tt_free(&x);
+		hs_model_free(whole);
+		hs_model_free(on);
+	}
 }
 
 Test(models, exception_entry_and_firmware)

@@ -106,11 +106,18 @@ int hs_model_set_param(struct hs_model *m, const char *name, double value);
 void hs_model_set_layout_shift(struct hs_model *m, uint64_t code_split, uint64_t code_delta,
 			       uint64_t data_split, uint64_t data_delta);
 
-/* The next run's first n records were run before (the end of the last
- * run): context for the pipeline, whose branches the predictors do not
- * learn from again - a stream costed a few records at a time, each run
- * beginning with the records before its own. */
-void hs_model_context(struct hs_model *m, size_t n);
+/* hs_model_run on the records that follow the last hs_model_run_on's, a
+ * stream costed a few records at a time as it is made: the pipeline goes
+ * on as that run left it (what it held in flight, the issue and retire
+ * clocks), and t's last record is not run - it is there for the one
+ * before it, a branch whose outcome is its successor's pc, and the next
+ * run begins with it. No tail is charged (the stream goes on), and a
+ * stall a record owes to an earlier run's stays on it: each record costs
+ * what one run of the whole stream charges it, but for those stalls.
+ * res->insns is the records run. hs_model_reset and hs_model_cold start a
+ * new stream. */
+int hs_model_run_on(struct hs_model *m, const struct hs_trace *t, struct hs_model_result *res,
+		    struct hs_insn_cost *per);
 
 /* Flush caches, TLBs and predictors (the cold state). */
 void hs_model_reset(struct hs_model *m);

@@ -378,10 +378,10 @@ struct hs_machine_run {
 };
 /* The clock HS_TURNS_MODEL takes turns by (the measure layer's models):
  * cost() puts the cycles of CPU cpu's records [from, to) of t in
- * cycles[0 .. to - from), each CPU's stream on a model of its own, in the
- * order they ran; ipi: an SGI's delivery to another CPU, exit: that CPU's
- * way out of wfi, in cycles (the machine timeline's ipi_latency and
- * wfi_exit). */
+ * cycles[0 .. to - from) - t holds record to as well, their successor -
+ * each CPU's stream on a model of its own, in the order they ran; ipi: an
+ * SGI's delivery to another CPU, exit: that CPU's way out of wfi, in
+ * cycles (the machine timeline's ipi_latency and wfi_exit). */
 struct hs_turn_clock {
 	void *ctx;
 	int (*cost)(void *ctx, unsigned cpu, const struct hs_trace *t, size_t from, size_t to, uint32_t *cycles);

@@ -360,19 +360,12 @@ out:
 /*
  * The clock a replay takes turns by when its set asks for modelled time
  * (HS_TURNS_MODEL): each CPU's stream on a model of its own, from cold,
- * charged turn by turn as the CPU runs it; a wake from wfi costs the
- * model's ipi_latency and wfi_exit. A turn is a few instructions and a run
- * of the model starts with an empty pipeline, so each run begins CONTEXT
- * records before the turn (replayed: the predictors do not learn from them
- * again, hs_model_context) and charges only the turn's own. On an in-order
- * core that charges what the whole stream's costing does (within 1%); on
- * an out-of-order one more (19% on the A72's lat_unix streams): a line
- * the context missed on is in the cache when it is replayed, and the work
- * that ran under the miss is charged again. The order's clock then weighs
- * ipi_latency and wfi_exit that much less; the timeline afterwards costs
- * each stream whole, and counts the locks its times put the other way.
+ * costed turn by turn as the CPU runs it, each run going on from the
+ * pipeline the last one left (hs_model_run_on): a record costs what the
+ * costing of the whole stream charges it, but for a stall it owes to an
+ * instruction of an earlier turn (an MSR's hold, a redirect), which stays
+ * on it. A wake from wfi costs the model's ipi_latency and wfi_exit.
  */
-#define CONTEXT 64
 struct turn_models {
 	struct hs_turn_clock clock;
 	const struct ms_options *o;
@@ -387,7 +380,6 @@ static int turn_cost(void *ctx, unsigned cpu, const struct hs_trace *t, size_t f
 	struct turn_models *tm = ctx;
 	struct hs_trace s = *t;
 	struct hs_model_result res;
-	size_t at = from > CONTEXT ? from - CONTEXT : 0;
 	int cal;
 
 	if (cpu >= HS_MACHINE_MAX_CPUS)
@@ -398,21 +390,20 @@ static int turn_cost(void *ctx, unsigned cpu, const struct hs_trace *t, size_t f
 		tm->clock.ipi = (uint64_t)(param(tm->m[cpu], "ipi_latency", &cal) + 0.5);
 		tm->clock.exit = (uint64_t)(param(tm->m[cpu], "wfi_exit", &cal) + 0.5);
 	}
-	if (tm->room < to - at) {
+	if (tm->room < to - from + 1) {
 		free(tm->per);
-		tm->room = 2 * (to - at);
+		tm->room = 2 * (to - from + 1);
 		if (!(tm->per = malloc(tm->room * sizeof(*tm->per)))) {
 			tm->room = 0;
 			return hs_fail("out of memory");
 		}
 	}
-	s.v = t->v + at;
-	s.n = to - at;
-	hs_model_context(tm->m[cpu], from - at);
-	if (hs_model_run(tm->m[cpu], &s, &res, tm->per))
+	s.v = t->v + from;
+	s.n = to - from + 1;	/* and record to, the last one's successor */
+	if (hs_model_run_on(tm->m[cpu], &s, &res, tm->per))
 		return -1;
-	for (size_t i = from - at; i < to - at; i++)
-		cycles[i - (from - at)] = tm->per[i].cycles;
+	for (size_t i = 0; i < to - from; i++)
+		cycles[i] = tm->per[i].cycles;
 	return 0;
 }
 

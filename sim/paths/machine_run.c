@@ -212,7 +212,8 @@ static int turn(struct hs_boot_state *b, unsigned k, struct machine *m, unsigned
 		resume(m, c, out);
 	hs_bt_slice(r, budget);
 	while (out->nops < nops) {
-		uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC);
+		uint64_t pc = hs_rt_reg(r, UC_ARM64_REG_PC), before = hs_rt_icount(r);
+		int arrived = m->arrived[c];
 		struct hs_run run = { .what = b->snap.pts[k].name, .pc = pc, .budget = RUN_BUDGET,
 				      .stop = m->site, .stop_mm = m->site_mm,
 				      .stop_hits = pc == m->site && m->arrived[c] ? 2 : 1,
@@ -226,8 +227,13 @@ static int turn(struct hs_boot_state *b, unsigned k, struct machine *m, unsigned
 			m->halted[c] = 1;
 			return 0;
 		}
-		if (hs_bt_yielded(r))
+		if (hs_bt_yielded(r)) {
+			/* a turn that ran out at the site it had arrived at, before
+			 * passing it, has that arrival still to pass */
+			if (hs_rt_icount(r) == before)
+				m->arrived[c] = arrived;
 			return 0;
+		}
 		/* stopped before the site's instruction: it did not run */
 		hs_rt_uncount(r);
 		m->arrived[c] = 1;
