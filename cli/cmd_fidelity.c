@@ -235,7 +235,7 @@ static int run(void *p, char **args)
 	if (o->format == FORMAT_JSON) {
 		json_init(&j, stdout);
 		json_begin_obj(&j, NULL);
-		json_str(&j, "schema", "hotsim-fidelity/1");
+		json_str(&j, "schema", "hotsim-fidelity/2");
 		json_str(&j, "image", args[0]);
 		json_begin_arr(&j, "boards");
 	} else {
