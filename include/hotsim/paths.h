@@ -391,13 +391,11 @@ struct hs_turn_clock {
  * back to the site). */
 int hs_session_machine_run(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out);
 /* The same, with every CPU's stream in tr[0 .. out->ncpus - 1] (each at
- * most limit records; freed with hs_trace_free), for costing. */
+ * most limit records; freed with hs_trace_free), for costing; the set's
+ * turns by modelled time (HS_TURNS_MODEL) take them on clock, which any
+ * other turns ignore (NULL then). */
 int hs_session_machine_trace(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out,
-			     struct hs_trace *tr, size_t limit);
-/* The same with the set's turns by modelled time (HS_TURNS_MODEL) on
- * clock; any other turns ignore it. */
-int hs_session_machine_trace_clocked(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out,
-				     struct hs_trace *tr, size_t limit, const struct hs_turn_clock *clock);
+			     struct hs_trace *tr, size_t limit, const struct hs_turn_clock *clock);
 
 /* Run one path; out->ok says whether it ran (out->why when not). Returns
  * -1 only for internal failures (out of memory). */

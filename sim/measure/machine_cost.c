@@ -414,7 +414,7 @@ int ms_machine_trace(const struct ms_options *o, const struct hs_core *core, str
 	int rc;
 
 	tm.clock.ctx = &tm;
-	rc = hs_session_machine_trace_clocked(s, k, nops, run, tr, limit, &tm.clock);
+	rc = hs_session_machine_trace(s, k, nops, run, tr, limit, &tm.clock);
 	for (unsigned i = 0; i < HS_MACHINE_MAX_CPUS; i++)
 		hs_model_free(tm.m[i]);
 	free(tm.per);

@@ -317,7 +317,7 @@ int hs_boot_state_machine_trace(struct hs_boot_state *b, unsigned k, unsigned no
 	out->site_cpu = m.site_cpu;
 	out->turns = b->set && m.n > 1 ? b->set->turns : HS_TURNS_QEMU;
 	if (out->turns == HS_TURNS_MODEL && (!tr || !clock))
-		return hs_fail("turns by modelled time: a replay traced on a clock (hs_session_machine_trace_clocked)");
+		return hs_fail("turns by modelled time: a replay traced on a clock (hs_session_machine_trace)");
 	if (tr && (!(p.lines = hs_coherence_new()) || !(p.rel = malloc(MAX_READS * sizeof(*p.rel))))) {
 		hs_coherence_free(p.lines);
 		return hs_fail("out of memory");

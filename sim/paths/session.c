@@ -430,13 +430,7 @@ int hs_session_machine_run(struct hs_session *s, unsigned k, unsigned nops, stru
 }
 
 int hs_session_machine_trace(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out,
-			     struct hs_trace *tr, size_t limit)
-{
-	return hs_boot_state_machine_trace(&s->boot, k, nops, out, tr, limit, NULL);
-}
-
-int hs_session_machine_trace_clocked(struct hs_session *s, unsigned k, unsigned nops, struct hs_machine_run *out,
-				     struct hs_trace *tr, size_t limit, const struct hs_turn_clock *clock)
+			     struct hs_trace *tr, size_t limit, const struct hs_turn_clock *clock)
 {
 	return hs_boot_state_machine_trace(&s->boot, k, nops, out, tr, limit, clock);
 }
