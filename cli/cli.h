@@ -100,7 +100,7 @@ const char *cli_path_program(const char *name);
 		   "how a machine's replay (--smp N) takes turns: qemu (QEMU's round robin: a CPU runs on until " \
 		   "it halts; default, and validate's), wakee (a CPU's turn ends at each SGI it sends, so the " \
 		   "CPU it woke runs first) or model (the CPU whose modelled clock is the earliest runs next, " \
-		   "64 instructions at a time)")
+		   "16 instructions at a time)")
 int cli_turns(const char *turns, long smp, struct hs_path_set *set);
 /* The program's set those paths boot with, on a machine of smp CPUs;
  * NULL when no path list named one (ms_options.more). */

@@ -22,19 +22,15 @@ struct fidelity_opts {
 	enum opt_format format;
 };
 
-/* Boots of each board's machine: enough to see a cell's spread and
- * whether its round trips cross CPUs, few enough to stay a minute. */
-#define DEFAULT_BOOTS 4
-
 static void defaults(void *p)
 {
 	struct fidelity_opts *o = p;
 
-	o->boots = DEFAULT_BOOTS;
+	o->boots = MS_BOARD_BOOTS;
 }
 
-/* fit, held out, unlike, or unpinned - on the board's machine or on one
- * CPU */
+/* fit, held out, unlike, or unpinned - on the board's machine (fitted
+ * too: hotsim fit replays them there) or on one CPU */
 static const char *use_of(const struct ms_cell *c)
 {
 	static char buf[40];
@@ -44,9 +40,9 @@ static const char *use_of(const struct ms_cell *c)
 	if (!c->cpus)
 		return "unpinned, hotsim 1 CPU";
 	if (c->one_cpu)
-		snprintf(buf, sizeof(buf), "unpinned, ran on 1 of %u", c->cpus);
+		snprintf(buf, sizeof(buf), "fit, unpinned, ran on 1 of %u", c->cpus);
 	else
-		snprintf(buf, sizeof(buf), "unpinned, %u CPUs", c->cpus);
+		snprintf(buf, sizeof(buf), "fit, unpinned, %u CPUs", c->cpus);
 	return buf;
 }
 
@@ -107,7 +103,7 @@ static const char *unpinned_error(const struct ms_fidelity *f, const char *lead,
 {
 	if (!f->nunpinned)
 		return "";
-	snprintf(buf, len, "%s%.1f%% over %d unpinned on %u CPUs (IPI and idle exit costs guessed)", lead,
+	snprintf(buf, len, "%s%.1f%% over %d unpinned on %u CPUs (fitted too)", lead,
 		 f->mape_unpinned, f->nunpinned, f->b->cpus);
 	return buf;
 }

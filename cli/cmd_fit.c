@@ -11,16 +11,18 @@
 
 #include "cli.h"
 #include "hotsim/board.h"
+#include "hotsim/cmdline.h"
 #include "hotsim/err.h"
 #include "report.h"
 
 struct fit_opts {
 	const char *board;
+	long boots;
 };
 
 static void defaults(void *p)
 {
-	(void)p;
+	((struct fit_opts *)p)->boots = MS_BOARD_BOOTS;
 }
 
 static void knobs(const struct ms_fit *f)
@@ -43,13 +45,14 @@ static void knobs(const struct ms_fit *f)
 	}
 }
 
-/* The cells with a flag, named under a heading (none: nothing) */
+/* The cells with a flag the fit does not cost, named under a heading
+ * (none: nothing) */
 static void names(const struct ms_fit *f, unsigned flag, const char *heading)
 {
 	char list[600] = "";
 
 	for (int i = 0; i < f->ncells; i++)
-		if (f->cells[i].c->flags & flag)
+		if ((f->cells[i].c->flags & flag) && !f->cells[i].fitted)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? ", " : "",
 				 f->cells[i].c->bench);
 	if (list[0]) {
@@ -64,19 +67,37 @@ static void cells(const struct ms_fit *f)
 	printf("\n%-28s %8s %8s %8s %s\n", "lmbench (cycles per op)", "board", "before", "after", "use");
 	for (int i = 0; i < f->ncells; i++) {
 		const struct ms_fit_cell *c = &f->cells[i];
-		const char *use = hs_board_cell_use(c->c);
+		char use[64];
 
+		snprintf(use, sizeof(use), "%s", hs_board_cell_use(c->c));
+		if (c->fitted && (c->c->flags & HS_CELL_UNPINNED))
+			snprintf(use, sizeof(use), "fit, unpinned, %u CPUs", f->b->cpus);
 		if (c->ok)
 			printf("%-28.28s %8.0f %8.0f %8.0f %s\n", c->c->bench, c->board, c->before, c->after, use);
 	}
 	printf("rms of the fitted cells' log ratios: %.3f before, %.3f after (%d cells, %d evaluations)\n",
 	       f->rms_before, f->rms_after, f->nfit, f->evaluations);
-	names(f, HS_CELL_UNPINNED, "not fitted (hotsim fidelity runs them unpinned on the board's CPUs)");
+	names(f, HS_CELL_UNPINNED, "not fitted (the board ran them across CPUs; hotsim runs them on one)");
 	names(f, HS_CELL_UNLIKE, "not fitted, unlike (their notes in hotsim fidelity say why)");
 }
 
+/* Member name's value in the core file, NAN when it has none */
+static double in_core_file(const struct ms_fit *f, const char *name)
+{
+	struct hs_model *m = hs_model_new(f->core);
+	const struct hs_param *p;
+	double v = NAN;
+
+	for (size_t n = 0; m && (p = hs_model_param(m, n)); n++)
+		if (!strcmp(p->name, name))
+			v = p->value;
+	hs_model_free(m);
+	return v;
+}
+
 /* The determined knobs' members, as the core file's fitted entries take
- * them; the others stay the core file's guesses. */
+ * them, and whether it holds them; the others stay the core file's
+ * guesses. */
 static void members(const struct ms_fit *f)
 {
 	int any = 0;
@@ -88,13 +109,17 @@ static void members(const struct ms_fit *f)
 		return;
 	}
 	printf("\nparameters (%s, fit: lmbench 6.12, %s):\n", f->core->name, f->b->name);
+	printf("  %-18s %8s  %-16s %s\n", "", "fitted", "95% range", "in the core file");
 	for (int j = 0; j < f->nknobs; j++)
 		for (int i = 0; f->v[j].determined && f->v[j].k->members[i]; i++) {
-			double v = ms_knob_member(f, j, f->v[j].k->members[i]);
+			const char *name = f->v[j].k->members[i];
+			double v = ms_knob_member(f, j, name), held = in_core_file(f, name);
 			double scale = f->v[j].k->scaled ? v / f->v[j].value : 1;
+			char range[40], held_s[40];
 
-			printf("  %-18s %8.1f  95%% %.1f..%.1f\n", f->v[j].k->members[i], v, f->v[j].lo95 * scale,
-			       f->v[j].hi95 * scale);
+			snprintf(range, sizeof(range), "%.1f..%.1f", f->v[j].lo95 * scale, f->v[j].hi95 * scale);
+			snprintf(held_s, sizeof(held_s), fabs(held - v) < 0.05 + 1e-9 ? "%.1f" : "%.1f: differs", held);
+			printf("  %-18s %8.1f  %-16s %s\n", name, v, range, held_s);
 		}
 }
 
@@ -108,7 +133,7 @@ static int run(void *p, char **args)
 		hs_fail("--board: no board '%.32s' (the boards: hotsim fidelity --help)", o->board ? o->board : "");
 		return cli_error();
 	}
-	if (ms_fit(args[0], b, &f))
+	if (ms_fit(args[0], b, (unsigned)o->boots, &f))
 		return cli_error();
 	printf("hotsim fit %s --board %s: the %s's unpublished costs fitted to %d of the board's cells\n",
 	       args[0], b->name, f.core->name, f.nfit);
@@ -120,6 +145,8 @@ static int run(void *p, char **args)
 
 static const struct cli_opt opts[] = {
 	OPT("board", "NAME", OPT_STRING, struct fit_opts, board, "the board to fit to (models/boards.c)"),
+	OPT_N("boots", "N", struct fit_opts, boots, 1, HS_BOOT_MAX,
+	      "boots of the board's machine for its unpinned cells, as hotsim fidelity's (default 4)"),
 	OPT_TABLE_END
 };
 

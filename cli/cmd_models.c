@@ -34,7 +34,7 @@ static void print_text(const struct hs_model *m, int only_uncal)
 		if (only_uncal && p->calibrated)
 			continue;
 		if (p->hi > 0)
-			snprintf(src, sizeof(src), "%s (95%%: %g..%g)", p->source, p->lo, p->hi);
+			snprintf(src, sizeof(src), "%s (95%%: %g..%g; guessed %g)", p->source, p->lo, p->hi, p->guess);
 		else
 			snprintf(src, sizeof(src), "%s", p->source);
 		printf("    %-22s %10g %-14s %-6s %s\n", p->name, p->value, p->unit,
@@ -64,6 +64,7 @@ static void print_json(struct json *j, const struct hs_model *m, int only_uncal)
 		if (p->hi > 0) {
 			json_num(j, "fit_lo", p->lo, 1);
 			json_num(j, "fit_hi", p->hi, 1);
+			json_num(j, "guess", p->guess, p->guess == (long long)p->guess ? 0 : 3);
 		}
 		json_str(j, "source", p->source);
 		json_end_obj(j);

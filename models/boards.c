@@ -65,7 +65,7 @@
 		  "the parent's idles in wait(): IPIs and idle exits; hotsim: one CPU, its static workload " \
 		  "(lmbench's process is dynamically linked)"
 #define UNPINNED_NOTE "unpinned on the board and in hotsim (the board's CPUs): the two sides on two CPUs, with " \
-		      "IPIs and idle exits, whose costs are guessed (ipi_latency, wfi_exit), and the lines they " \
+		      "IPIs and idle exits (ipi_latency, wfi_exit: hotsim fit's wake knob), and the lines they " \
 		      "hand each other (peer_latency)"
 #define UNIX_NOTE UNPINNED_NOTE "; a kernel without networking has no AF_UNIX socket and no number here"
 #define PIPE_NOTE UNPINNED_NOTE "; lat_pipe's round trip, a byte each way through two pipes, is the sched-pipe path's"

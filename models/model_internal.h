@@ -200,8 +200,8 @@ extern const struct hs_param hs_param_defaults[HS_NPARAMS];
 #define HS_CAL(id, v, src) [HS_P_##id] = { NULL, (v), NULL, (src), 1, 0, 0 }
 #define HS_UNCAL(id, v, src) [HS_P_##id] = { NULL, (v), NULL, (src), 0, 0, 0 }
 /* fitted to a board's published cells (docs/calibration.md): calibrated,
- * with the 95% range the cells allow */
-#define HS_FIT(id, v, lo, hi, src) [HS_P_##id] = { NULL, (v), NULL, (src), 1, (lo), (hi) }
+ * with the 95% range the cells allow and the guess the fit moved from */
+#define HS_FIT(id, v, guess, lo, hi, src) [HS_P_##id] = { NULL, (v), NULL, (src), 1, (lo), (hi), (guess) }
 
 struct hs_model;
 

@@ -84,6 +84,8 @@ san 0 run $K/6.12-board.vmlinux --cpu a53 --cgroup session --cmdline audit=1 --p
 san 2 run $K/6.12-board.vmlinux --cpu a53 --cmdline 'audit=1 rdinit=/bin/sh'
 # a board's machine booted twice: each boot's rows, the cells their mean
 san 0 fidelity $K/6.12-board.vmlinux --board j721e --boots 2 --format json
+# the fit: the machine's boot replayed once, costed again at each trial
+san 0 fit $K/6.12-board.vmlinux --board am62x --boots 1
 san 0 run $K/7.2-base.vmlinux --cpu a53 --cgroup session --path syscall.getppid
 san 2 compare $K/7.2-base.vmlinux kernels/fixtures/build/minikernel.elf --cpu a53 --path cswitch \
 	--explain cswitch

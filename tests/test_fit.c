@@ -18,6 +18,7 @@
 #include "hotsim/core.h"
 #include "hotsim/cpucaps.h"
 #include "hotsim/err.h"
+#include "hotsim/model.h"
 #include "hotsim/paths.h"
 #include "../sim/measure/measure_internal.h"
 
@@ -75,7 +76,10 @@ Test(fit, two_parameters_exactly)
 }
 
 /* A parameter the residuals do not depend on is not determined: J'J is
- * singular, its variance infinite. */
+ * singular, its variance infinite. The other keeps its own: x0 = 1.5,
+ * rss = 0.5^2 + 0.5^2 = 0.5 over 2 residuals less 1 parameter seen, s^2 =
+ * 0.5, J'J = 1 + 1 = 2, var = 0.5 / 2 = 0.25 - the unseen one does not
+ * make every variance infinite. */
 static int blind_resid(void *ctx, const double *x, double *r, int *nr)
 {
 	(void)ctx;
@@ -93,6 +97,64 @@ Test(fit, a_parameter_the_cells_do_not_see)
 	NEAR(s.x[0], 1.5, 1e-3);	/* damped: to the stopping rule's precision */
 	cr_assert(s.singular);
 	cr_assert(isinf(s.cov[1][1]));
+	NEAR(s.cov[0][0], 0.25, 1e-3);
+}
+
+/*
+ * The knobs' parameters are the core's, each in one knob (a parameter in
+ * two would be set twice); a fitted entry in a core file (HS_FIT) is its
+ * knob's factor times its guess, within its range, and a scaled knob's
+ * members share the factor - value / guess equal to the one decimal the
+ * fit prints - and its range, lo / guess and hi / guess alike.
+ */
+Test(fit, a_fitted_entry_is_its_knob_s_factor_on_its_guess)
+{
+	static const char *const cores[] = { "a53", "a72" };
+	int fitted = 0;
+
+	for (size_t c = 0; c < sizeof(cores) / sizeof(cores[0]); c++) {
+		const struct hs_core *core = hs_core_find(cores[c]);
+		const struct ms_knob *const *k = core ? ms_knobs(core) : NULL;
+		struct hs_model *m = core ? hs_model_new(core) : NULL;
+
+		cr_assert(k && m, "%s", cores[c]);
+		for (int j = 0; k[j]; j++) {
+			double factor = 0, lo = 0, hi = 0;
+
+			for (int i = 0; k[j]->members[i]; i++) {
+				const struct hs_param *p = NULL;
+
+				for (size_t n = 0; (p = hs_model_param(m, n)) && strcmp(p->name, k[j]->members[i]); n++)
+					;
+				cr_assert_not_null(p, "%s: knob %s: no parameter %s", cores[c], k[j]->name,
+						   k[j]->members[i]);
+				for (int j2 = 0; k[j2]; j2++)
+					for (int i2 = 0; k[j2]->members[i2]; i2++)
+						cr_assert(j2 == j || strcmp(k[j2]->members[i2], p->name), "%s in two knobs",
+							  p->name);
+				if (p->hi <= 0)
+					continue;
+				fitted++;
+				cr_assert(p->guess > 0 && p->lo <= p->value && p->value <= p->hi, "%s.%s", cores[c],
+					  p->name);
+				if (!k[j]->scaled)
+					continue;
+				if (!factor) {
+					factor = p->value / p->guess;
+					lo = p->lo / p->guess;
+					hi = p->hi / p->guess;
+				}
+				cr_assert(fabs(p->value - factor * p->guess) <= 0.05 + 0.005 * p->guess, "%s.%s: %g, "
+					  "x%.3f of %g", cores[c], p->name, p->value, factor, p->guess);
+				cr_assert(fabs(p->lo - lo * p->guess) <= 0.05 + 0.005 * p->guess, "%s", p->name);
+				cr_assert(fabs(p->hi - hi * p->guess) <= 0.05 + 0.005 * p->guess, "%s", p->name);
+				cr_assert(factor >= k[j]->lo && factor <= k[j]->hi, "%s: x%.2f out of its bounds",
+					  k[j]->name, factor);
+			}
+		}
+		hs_model_free(m);
+	}
+	cr_assert_gt(fitted, 0, "no core file holds a fitted entry");
 }
 
 /* lat_sig's own sums (lat_sig.c bench_catch, bench_prot): catch is the

@@ -12,6 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotsim/core.h"
+#include "hotsim/err.h"
+#include "hotsim/image.h"
+#include "hotsim/machine_cost.h"
+#include "hotsim/patch.h"
+#include "hotsim/paths.h"
 #include "testutil.h"
 
 /* The J721E's machine as fidelity boots it (models/boards.c): its
@@ -161,4 +167,55 @@ Test(turns, one_cpu_takes_no_turns, .timeout = 60)
 	cr_assert(strstr(out, "--turns") && strstr(out, "qemu") && strstr(out, "wakee") && strstr(out, "model"), "%s",
 		  out);
 	free(out);
+}
+
+/*
+ * hotsim fit costs a machine's replay again at each trial's parameters, in
+ * the order it was recorded (ms_machine_replay, ms_machine_recost). In
+ * QEMU's order the streams do not depend on the costs, so the replay
+ * costed again at the same parameters is what ms_machine_cost made of the
+ * same ops, to the cycle; and in the pipe's steady round trip both IPI
+ * hops are on the critical path (booted-state.md), so 1,000 more cycles of
+ * ipi_latency are 2,000 more a round trip, exactly.
+ */
+Test(turns, a_replay_costed_again_costs_what_its_rows_did, .timeout = 600)
+{
+	const struct hs_core *core = hs_core_find("a53");
+	struct hs_image *img;
+	struct hs_patched *pt;
+	struct hs_session *s;
+	struct hs_path_set set = hs_path_set_builtin;
+	struct ms_options o;
+	struct ms_machine_cost *mc = calloc(1, sizeof(*mc));
+	struct ms_machine_replay *rep = calloc(1, sizeof(*rep));
+	double rows = 0, again, more;
+	unsigned k, nops = MS_MACHINE_WARM_OPS + 6;
+	int one;
+
+	cr_assert(mc && rep && core);
+	cr_assert_not_null(img = hs_image_open(hs_kernel("7.2-base")), "%s", hs_errmsg());
+	cr_assert_not_null(pt = hs_patch(img, core), "%s", hs_errmsg());
+	set.ncpus = 2;
+	cr_assert_not_null(s = hs_session_new(pt, HS_SRC_BOOTED, &set), "%s", hs_errmsg());
+	cr_assert_eq(ms_machine_point(s, "pipe", &k), 0, "%s", hs_errmsg());
+	memset(&o, 0, sizeof(o));
+	o.want[MS_TYPICAL] = 1;
+	cr_assert_eq(ms_machine_cost(&o, core, s, k, nops, mc), 0, "%s", hs_errmsg());
+	for (unsigned j = MS_MACHINE_WARM_OPS; j < nops; j++)
+		rows += (double)mc->op[j].latency / (nops - MS_MACHINE_WARM_OPS);
+	cr_assert_eq(ms_machine_replay(&o, core, s, k, nops, rep), 0, "%s", hs_errmsg());
+	cr_assert_eq(ms_machine_recost(&o, core, rep, &again, &one), 0, "%s", hs_errmsg());
+	cr_assert_eq(again, rows, "costed again %.1f, the rows' %.1f", again, rows);
+	cr_assert_eq(one, 0, "the round trips crossed CPUs");
+	snprintf(o.params[0].name, sizeof(o.params[0].name), "ipi_latency");
+	o.params[0].value = mc->ipi_latency + 1000;
+	o.nparams = 1;
+	cr_assert_eq(ms_machine_recost(&o, core, rep, &more, &one), 0, "%s", hs_errmsg());
+	cr_assert_eq(more - again, 2000.0, "%.1f -> %.1f", again, more);
+	ms_machine_replay_free(rep);
+	free(rep);
+	free(mc);
+	hs_session_free(s);
+	hs_patched_free(pt);
+	hs_image_close(img);
 }

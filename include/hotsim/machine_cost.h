@@ -80,6 +80,20 @@ int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, stru
  * core where the session's set asks for them (HS_TURNS_MODEL). */
 int ms_machine_trace(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
 		     unsigned nops, struct hs_machine_run *run, struct hs_trace *tr, size_t limit);
+/* A machine's replay kept to be costed again at other parameters (the
+ * fit): what ms_machine_trace recorded, in the order it took then. */
+struct ms_machine_replay {
+	struct hs_machine_run run;
+	struct hs_trace tr[HS_MACHINE_MAX_CPUS];
+};
+int ms_machine_replay(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
+		      unsigned nops, struct ms_machine_replay *out);
+/* The replay costed on o's models of core, in its recorded order, one
+ * timeline through its CPUs: its steady ops' mean latency in cycles, and
+ * whether one CPU did them all (ms_one_cpu). */
+int ms_machine_recost(const struct ms_options *o, const struct hs_core *core, const struct ms_machine_replay *r,
+		      double *latency, int *one_cpu);
+void ms_machine_replay_free(struct ms_machine_replay *r);
 /* The parameters of what crosses CPUs (ipi_latency, wfi_exit,
  * peer_latency), in words for a row's state line and state --ops:
  * "ipi_latency 300 (guessed), ... cycles". */

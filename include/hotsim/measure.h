@@ -275,6 +275,10 @@ struct ms_cell {
 };
 
 #define MS_MAX_CELLS 24
+/* Boots of a board's machine for its unpinned cells by default: enough to
+ * see a cell's spread and whether its round trips cross CPUs, few enough
+ * to stay a minute. */
+#define MS_BOARD_BOOTS 4
 struct ms_fidelity {
 	const struct hs_board *b;
 	struct hs_core board_core;	/* the core on the board's firmware (hs_board_core) */
@@ -331,7 +335,8 @@ struct ms_knob {
 struct ms_fit_cell {
 	const struct hs_board_cell *c;
 	double board, before, after;	/* cycles; before: the core file's values */
-	int ok;
+	int ok;				/* costed by the fit */
+	int fitted;			/* in the fit's residuals */
 };
 
 struct ms_fit {
@@ -349,13 +354,16 @@ struct ms_fit {
 	int ncells, nfit;
 	double rms_before, rms_after;	/* of the fitted cells' log ratios */
 	int evaluations;
+	unsigned nboots;		/* of the board's machine, for its unpinned cells */
 };
 
 /* The knobs fitted on a core (NULL-terminated), or NULL: none. */
 const struct ms_knob *const *ms_knobs(const struct hs_core *core);
-/* Replay the board's paths on image once, then fit the knobs of its core
- * to the board's fitted cells (least squares on log ratios, bounded). */
-int ms_fit(const char *image, const struct hs_board *b, struct ms_fit *out);
+/* Replay the board's paths on image once (the unpinned cells' on its
+ * machine, booted nboots times: 1 .. HS_BOOT_MAX), then fit the knobs of
+ * its core to the board's fitted cells (least squares on log ratios,
+ * bounded). */
+int ms_fit(const char *image, const struct hs_board *b, unsigned nboots, struct ms_fit *out);
 /* The value of member parameter i of knob k at the fit (a factor's
  * product with the core file's value). */
 double ms_knob_member(const struct ms_fit *f, int k, const char *member);

@@ -78,6 +78,9 @@ struct hs_param {
 	int calibrated;		/* 0: nobody published it - a named guess */
 	double lo, hi;		/* fitted to published boards (hotsim fit): the 95%
 				 * range the cells allow; both 0 when not fitted */
+	double guess;		/* fitted: the guess the fit moves from (it starts
+				 * there and its bounds are factors of it, so
+				 * re-running it gives the same value) */
 };
 
 struct hs_model;

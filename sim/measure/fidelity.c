@@ -234,11 +234,12 @@ static void flips_note(const struct ms_fidelity *f, const struct hs_board_cell *
 	if (!out->flips || n >= sizeof(out->note))
 		return;
 	out->qemu_order = used && isfinite(qemu) ? qemu / used : 0;
-	n += (size_t)snprintf(out->note + n, sizeof(out->note) - n, "; in QEMU's order (--turns qemu) %u of "
-			      "the %u sampled round trips of the mean reached a lock before the other CPU took it, "
-			      "where a machine runs the two critical sections the other way round, as the turns "
-			      "by modelled time do (state --point %s --ops)", out->flips, out->flip_ops,
-			      d && d->boot.point ? d->boot.point->name : c->terms[0].path);
+	/* a round trip may reach several locks early: counted as locks */
+	n += (size_t)snprintf(out->note + n, sizeof(out->note) - n, "; in QEMU's order (--turns qemu) the %u "
+			      "sampled round trips of the mean reached a lock before the other CPU took it %u "
+			      "time%s, where a machine runs the two critical sections the other way round, as the "
+			      "turns by modelled time do (state --point %s --ops)", out->flip_ops, out->flips,
+			      out->flips == 1 ? "" : "s", d && d->boot.point ? d->boot.point->name : c->terms[0].path);
 	if (out->qemu_order > 0 && n < sizeof(out->note))
 		snprintf(out->note + n, sizeof(out->note) - n, ": in that order %.0f cycles (%+.1f%%)",
 			 out->qemu_order, 100 * (out->qemu_order / out->board - 1));

@@ -101,25 +101,37 @@ static void normal(const struct ms_lm *s, double jac[][MS_MAX_KNOBS], const doub
 	}
 }
 
-/* The covariance at the minimum: s^2 (J'J)^-1, column by column. */
+/* The covariance at the minimum: s^2 (J'J)^-1, column by column, over
+ * the parameters some residual moves; one that none moves (a zero column
+ * of J) is not seen and gets an infinite variance, without making J'J
+ * singular for the others. The residual variance s^2 has m less the seen
+ * parameters degrees of freedom: none left, nothing is determined. */
 static void covariance(struct ms_lm *s, double a[][MS_MAX_KNOBS], int m)
 {
-	double s2 = s->rss / (m > s->n ? m - s->n : 1);
+	int seen[MS_MAX_KNOBS], n = 0;
+	double s2;
 
-	s->singular = 0;
-	for (int c = 0; c < s->n; c++) {
+	for (int j = 0; j < s->n; j++)
+		if (a[j][j] > TINY)
+			seen[n++] = j;
+	s2 = m > n ? s->rss / (m - n) : INFINITY;
+	s->singular = n < s->n;
+	for (int r = 0; r < s->n; r++)
+		for (int c = 0; c < s->n; c++)
+			s->cov[r][c] = r == c ? INFINITY : 0;
+	for (int c = 0; c < n && isfinite(s2); c++) {
 		double aa[MS_MAX_KNOBS][MS_MAX_KNOBS], e[MS_MAX_KNOBS] = { 0 }, col[MS_MAX_KNOBS];
 
-		memcpy(aa, a, sizeof(aa));
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < n; k++)
+				aa[i][k] = a[seen[i]][seen[k]];
 		e[c] = 1;
-		if (solve(s->n, aa, e, col)) {
+		if (solve(n, aa, e, col)) {
 			s->singular = 1;
-			for (int r = 0; r < s->n; r++)
-				s->cov[r][c] = r == c ? INFINITY : 0;
 			continue;
 		}
-		for (int r = 0; r < s->n; r++)
-			s->cov[r][c] = s2 * col[r];
+		for (int r = 0; r < n; r++)
+			s->cov[seen[r]][seen[c]] = s2 * col[r];
 	}
 }
 

@@ -421,6 +421,17 @@ int ms_machine_trace(const struct ms_options *o, const struct hs_core *core, str
 	return rc;
 }
 
+/* The replay of point k, its streams in tr: its wakes must fit the run */
+static int trace(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
+		 unsigned nops, struct hs_machine_run *run, struct hs_trace *tr)
+{
+	if (ms_machine_trace(o, core, s, k, nops, run, tr, TRACE_LIMIT))
+		return -1;
+	if (run->nwakes == HS_MACHINE_MAX_WAKES)
+		return hs_fail("more than %u wakes in %u operations: ask for fewer", HS_MACHINE_MAX_WAKES, run->nops);
+	return 0;
+}
+
 int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
 		    unsigned nops, struct ms_machine_cost *out)
 {
@@ -432,12 +443,8 @@ int ms_machine_cost(const struct ms_options *o, const struct hs_core *core, stru
 	memset(out, 0, sizeof(*out));
 	memset(tr, 0, sizeof(tr));
 	memset(clk, 0, sizeof(clk));
-	if (ms_machine_trace(o, core, s, k, nops, &out->run, tr, TRACE_LIMIT))
+	if (trace(o, core, s, k, nops, &out->run, tr))
 		goto out;
-	if (out->run.nwakes == HS_MACHINE_MAX_WAKES) {
-		hs_fail("more than %u wakes in %u operations: ask for fewer", HS_MACHINE_MAX_WAKES, out->run.nops);
-		goto out;
-	}
 	if (cost_machine(o, core, tr, clk, &sc, out, &(struct layout){ 0, 0, 0 }))
 		goto out;
 	/* the parts' code, while clk holds the whole streams (layouts cuts them) */
@@ -455,4 +462,57 @@ out:
 	}
 	free_scratch(&sc);
 	return rc;
+}
+
+int ms_machine_replay(const struct ms_options *o, const struct hs_core *core, struct hs_session *s, unsigned k,
+		      unsigned nops, struct ms_machine_replay *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!trace(o, core, s, k, nops, &out->run, out->tr))
+		return 0;
+	ms_machine_replay_free(out);
+	return -1;
+}
+
+int ms_machine_recost(const struct ms_options *o, const struct hs_core *core, const struct ms_machine_replay *r,
+		      double *latency, int *one_cpu)
+{
+	struct ms_machine_cost *mc = malloc(sizeof(*mc));
+	struct ms_cpu_clock clk[HS_MACHINE_MAX_CPUS];
+	struct scratch sc = { 0 };
+	double idle[HS_MACHINE_MAX_CPUS] = { 0 };
+	unsigned n = r->run.nops > MS_MACHINE_WARM_OPS ? r->run.nops - MS_MACHINE_WARM_OPS : 0;
+	int rc = -1;
+
+	memset(clk, 0, sizeof(clk));
+	if (!mc)
+		return hs_fail("out of memory");
+	memset(mc, 0, sizeof(*mc));
+	mc->run = r->run;
+	if (n < 2) {
+		hs_fail("%u operations replayed: no steady ones to sample", r->run.nops);
+		goto out;
+	}
+	if (cost_machine(o, core, r->tr, clk, &sc, mc, &(struct layout){ 0, 0, 0 }))
+		goto out;
+	*latency = 0;
+	for (unsigned j = MS_MACHINE_WARM_OPS; j < r->run.nops; j++) {
+		*latency += (double)mc->op[j].latency / n;
+		for (unsigned i = 0; i < r->run.ncpus; i++)
+			idle[i] += (double)mc->op[j].idle[i] / n;
+	}
+	*one_cpu = ms_one_cpu(r->run.ncpus, idle, *latency) >= 0;
+	rc = 0;
+out:
+	for (unsigned i = 0; i < HS_MACHINE_MAX_CPUS; i++)
+		free_clock(&clk[i]);
+	free_scratch(&sc);
+	free(mc);
+	return rc;
+}
+
+void ms_machine_replay_free(struct ms_machine_replay *r)
+{
+	for (unsigned i = 0; i < HS_MACHINE_MAX_CPUS; i++)
+		hs_trace_free(&r->tr[i]);
 }
