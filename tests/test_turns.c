@@ -84,6 +84,8 @@ static unsigned order_flips(const char *turns)
 			p--;
 	if (p)
 		n = (unsigned)strtoul(p, NULL, 10);
+	/* an order that is not a machine's says where to get one */
+	cr_assert(!n || strstr(out, "(--turns model replays in the order a machine's cores take)"), "%.3000s", out);
 	free(out);
 	return n;
 }

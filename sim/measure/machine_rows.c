@@ -144,11 +144,13 @@ void ms_machine_waits_said(const struct ms_machine_cost *mc, const char *sep, ch
 	if (mc->read_waits && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "%s%u read%s waited for another CPU's store (a lock handed over, "
 				      "a spin's end)", sep, mc->read_waits, mc->read_waits > 1 ? "s" : "");
+	/* the flips say this order is not a machine's: where to get one */
 	if (mc->order_flips && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "%s%u of them (sampled ops) reached a lock before the other CPU "
 				      "took it: a machine would have run the two critical sections the other way round; "
-				      "the replay keeps the order its turns took, holding this CPU until the release", sep,
-				      mc->order_flips);
+				      "the replay keeps the order its turns took, holding this CPU until the release%s",
+				      sep, mc->order_flips, mc->run.turns == HS_TURNS_MODEL ? "" :
+				      " (--turns model replays in the order a machine's cores take)");
 	if (mc->spin_waits && n < len)
 		snprintf(buf + n, len - n, "%s%u spin-wait%s (wfe/yield) ended by a store: %llu instructions of their "
 			 "iterations (as many as the replay's turns gave) left uncosted", sep, mc->spin_waits,
