@@ -13,6 +13,7 @@
 #include "hotsim/board.h"
 #include "hotsim/cmdline.h"
 #include "hotsim/err.h"
+#include "hotsim/fit.h"
 #include "report.h"
 
 struct fit_opts {

@@ -33,7 +33,7 @@ cli:base elf a64 trace boot scan paths defs models measure
 # public header -> layer that implements it
 public='
 err.h:base cpulist.h:base cgroup.h:base cmdline.h:base core.h:base image.h:elf a64.h:a64 trace.h:trace cpucaps.h:boot patch.h:boot
-percpu.h:scan point.h:vm paths.h:paths model.h:models board.h:models measure.h:measure machine_cost.h:measure series.h:measure
+percpu.h:scan point.h:vm paths.h:paths model.h:models board.h:models measure.h:measure machine_cost.h:measure fit.h:measure series.h:measure
 workload.h:vm program.h:vm
 '
 

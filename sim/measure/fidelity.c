@@ -56,9 +56,7 @@ int ms_board_set(const struct hs_board *b, unsigned ncpus, struct hs_path_set *s
 	return 0;
 }
 
-/* Does term t of cell c run on the board's machine? An unpinned cell's
- * path that a machine replays, on a board of more than one CPU. */
-static int on_machine(const struct hs_board *b, const struct hs_board_cell *c, const struct hs_path_def *d)
+int ms_on_machine(const struct hs_board *b, const struct hs_board_cell *c, const struct hs_path_def *d)
 {
 	return b->cpus > 1 && (c->flags & HS_CELL_UNPINNED) && d->boot.point && d->boot.machine;
 }
@@ -84,7 +82,7 @@ static int cell_paths(const struct hs_board *b, struct ms_options *o, struct ms_
 
 			if (!d)
 				return hs_fail("board %s: no path %s", b->name, b->cells[i].terms[t].path);
-			if (add_path(b, on_machine(b, &b->cells[i], d) ? mo : o, d))
+			if (add_path(b, ms_on_machine(b, &b->cells[i], d) ? mo : o, d))
 				return -1;
 		}
 	return 0;
@@ -114,7 +112,7 @@ static int stayed_on_one_cpu(const struct ms_image *m, const char *path)
 static const struct ms_row *term_row(const struct ms_fidelity *f, const struct hs_board_cell *c, int t,
 				     const struct ms_image *machines, unsigned k, int *m)
 {
-	*m = on_machine(f->b, c, hs_path_find(c->terms[t].path));
+	*m = ms_on_machine(f->b, c, hs_path_find(c->terms[t].path));
 	return row_of(*m ? &machines[k] : &f->img, c->terms[t].path);
 }
 
@@ -264,7 +262,7 @@ static void cell(const struct ms_fidelity *f, const struct hs_board_cell *c, str
 		return;
 	}
 	for (int t = 0; t < 3 && c->terms[t].path; t++)
-		nb = on_machine(f->b, c, hs_path_find(c->terms[t].path)) ? f->nboots : nb;
+		nb = ms_on_machine(f->b, c, hs_path_find(c->terms[t].path)) ? f->nboots : nb;
 	for (unsigned k = 0; k < nb; k++)
 		if (cell_in_boot(f, c, k, out, &var[k]))
 			return;

@@ -82,12 +82,6 @@ static int priors(struct fitting *f)
 	return 0;
 }
 
-/* Does term d of cell c run on the board's machine? (fidelity.c's rule) */
-static int on_machine(const struct hs_board *b, const struct hs_board_cell *c, const struct hs_path_def *d)
-{
-	return b->cpus > 1 && (c->flags & HS_CELL_UNPINNED) && d->boot.point && d->boot.machine;
-}
-
 /* Whether cell c is fitted: not held out, not unlike, and where the board
  * ran it across CPUs, replayed so (its first term on the machine) */
 static int fitted(const struct hs_board *b, const struct hs_board_cell *c)
@@ -95,7 +89,7 @@ static int fitted(const struct hs_board *b, const struct hs_board_cell *c)
 	const struct hs_path_def *d = c->terms[0].path ? hs_path_find(c->terms[0].path) : NULL;
 
 	return d && !(c->flags & (HS_CELL_HELD_OUT | HS_CELL_UNLIKE)) &&
-	       (!(c->flags & HS_CELL_UNPINNED) || on_machine(b, c, d));
+	       (!(c->flags & HS_CELL_UNPINNED) || ms_on_machine(b, c, d));
 }
 
 /* Whether the fit costs cell c: fitted or held out, or unlike (shown) */
@@ -103,7 +97,7 @@ static int costed(const struct hs_board *b, const struct hs_board_cell *c)
 {
 	const struct hs_path_def *d = c->terms[0].path ? hs_path_find(c->terms[0].path) : NULL;
 
-	return d && (!(c->flags & HS_CELL_UNPINNED) || on_machine(b, c, d));
+	return d && (!(c->flags & HS_CELL_UNPINNED) || ms_on_machine(b, c, d));
 }
 
 static int replay_one(struct fitting *f, const struct hs_path_def *d)
@@ -173,7 +167,7 @@ static int replay_boot(struct fitting *f, unsigned k, const double *x0)
 		for (int t = 0; t < 3 && b->cells[i].terms[t].path && !rc && costed(b, &b->cells[i]); t++) {
 			const struct hs_path_def *d = hs_path_find(b->cells[i].terms[t].path);
 
-			if (on_machine(b, &b->cells[i], d))
+			if (ms_on_machine(b, &b->cells[i], d))
 				rc = replay_machine(f, s, &o, d, k);
 		}
 	return rc;
@@ -207,7 +201,7 @@ static int replay(struct fitting *f, const char *image, struct hs_image **img, c
 
 			if (!d)
 				return hs_fail("board %s: no path %s", b->name, b->cells[i].terms[t].path);
-			if (!on_machine(b, &b->cells[i], d) && replay_one(f, d))
+			if (!ms_on_machine(b, &b->cells[i], d) && replay_one(f, d))
 				return -1;
 		}
 	for (unsigned k = 0; k < f->nboots; k++)

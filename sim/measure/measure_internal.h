@@ -3,6 +3,7 @@
 #ifndef HOTSIM_MEASURE_INTERNAL_H
 #define HOTSIM_MEASURE_INTERNAL_H
 
+#include "hotsim/fit.h"
 #include "hotsim/measure.h"
 
 /* Cost a run into rows[0] (its whole row) and rows[1..nparts] (its
