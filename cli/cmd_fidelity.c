@@ -79,10 +79,21 @@ static void text_head(const struct ms_fidelity *f)
 	for (const struct hs_board_param *p = b->params; p && p->name; p++)
 		snprintf(own + strlen(own), sizeof(own) - strlen(own), "%s%s %.10g", own[0] ? ", " : "", p->name,
 			 p->value);
-	if (own[0]) {
+	if (own[0])
 		snprintf(own + strlen(own), sizeof(own) - strlen(own), " (the board's, over the core file's)");
+	/* and the core file's times, in the board's cycles */
+	struct ms_param t[MS_MAX_PARAMS];
+	const struct hs_core *core = hs_core_find(b->core);
+	int nt = ms_board_times(b, t, MS_MAX_PARAMS);
+
+	for (int i = 0; i < nt; i++)
+		snprintf(own + strlen(own), sizeof(own) - strlen(own), "%s%s %.10g", i ? ", " : own[0] ? "; " : "",
+			 t[i].name, t[i].value);
+	if (nt > 0)
+		snprintf(own + strlen(own), sizeof(own) - strlen(own), " (the core file's times at %.1f GHz, "
+			 "written at %.1f)", b->clock_hz / 1e9, core->clock_hz / 1e9);
+	if (own[0])
 		rp_wrap(stdout, "  params ", "         ", own, RP_TEXT_WIDTH);
-	}
 	const char *said = state_line("  state  ", &f->img, NULL);
 
 	if (!f->nboots)

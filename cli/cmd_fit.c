@@ -82,7 +82,8 @@ static void cells(const struct ms_fit *f)
 	names(f, HS_CELL_UNLIKE, "not fitted, unlike (their notes in hotsim fidelity say why)");
 }
 
-/* Member name's value in the core file, NAN when it has none */
+/* Member name's value in the core file, NAN when it has none; a time as
+ * the board counts it (ms_on_board), as the fit does */
 static double in_core_file(const struct ms_fit *f, const char *name)
 {
 	struct hs_model *m = hs_model_new(f->core);
@@ -91,7 +92,7 @@ static double in_core_file(const struct ms_fit *f, const char *name)
 
 	for (size_t n = 0; m && (p = hs_model_param(m, n)); n++)
 		if (!strcmp(p->name, name))
-			v = p->value;
+			v = ms_on_board(f->b, f->core, p);
 	hs_model_free(m);
 	return v;
 }

@@ -15,10 +15,10 @@
 
 /* Fitted (docs/calibration.md): `hotsim fit build/kernels/6.12-board.vmlinux
  * --board j721e` determines one factor on exception entry, eret, the
- * barriers and the system-register accesses - x3.58, 95% 2.90 to 4.00 - from
+ * barriers and the system-register accesses - x3.57, 95% 2.91 to 4.00 - from
  * the J721E's eight like-for-like cells; each entry's guess and its reason
  * follow its value. */
-#define FIT72 "F: hotsim fit --board j721e, the entry knob x3.58 of the guess; guessed: "
+#define FIT72 "F: hotsim fit --board j721e, the entry knob x3.57 of the guess; guessed: "
 
 /*
  * Cortex-A72 r0p3 as the BCM2711 has it (Pi 4 boot logs: MIDR 0x410fd083).
@@ -140,33 +140,33 @@ static const struct hs_param p[HS_NPARAMS] = {
 	HS_UNCAL(WALK_LATENCY, 25, "A: nf"),
 	HS_CAL(PAGE_BYTES, 4096, "E: Debian's 4 KB pages; the A72 has no 16K granule (MMFR0)"),
 	/* serialising/system (docs/core-data.md §3.7 out-of-order rules; P = 13) */
-	HS_FIT(DMB, 28.7, 8, 23.2, 32.0, FIT72 "§3.7 OoO must also complete older loads"),
-	HS_FIT(DMB_LD, 14.3, 4, 11.6, 16.0, FIT72 "§3.7"),
+	HS_FIT(DMB, 28.6, 8, 23.3, 32.0, FIT72 "§3.7 OoO must also complete older loads"),
+	HS_FIT(DMB_LD, 14.3, 4, 11.7, 16.0, FIT72 "§3.7"),
 	HS_FIT(DMB_ST, 10.7, 3, 8.7, 12.0, FIT72 "§3.7"),
-	HS_FIT(DSB, 53.7, 15, 43.5, 60.0, FIT72 "§3.7"),
-	HS_FIT(ISB, 53.7, 15, 43.5, 60.0, FIT72 "mispredict_penalty + 2: a refetch after the flush"),
-	HS_FIT(SB, 107.5, 30, 86.9, 120.0, FIT72 "no FEAT_SB; Linux's sb is dsb nsh + isb"),
-	HS_FIT(CSDB, 7.2, 2, 5.8, 8.0, FIT72 "§3.7 OoO may block the consumers"),
+	HS_FIT(DSB, 53.6, 15, 43.7, 60.0, FIT72 "§3.7"),
+	HS_FIT(ISB, 53.6, 15, 43.7, 60.0, FIT72 "mispredict_penalty + 2: a refetch after the flush"),
+	HS_FIT(SB, 107.2, 30, 87.4, 120.0, FIT72 "no FEAT_SB; Linux's sb is dsb nsh + isb"),
+	HS_FIT(CSDB, 7.1, 2, 5.8, 8.0, FIT72 "§3.7 OoO may block the consumers"),
 	HS_FIT(MRS_TPIDR, 10.7, 3, 8.7, 12.0, FIT72 "§3.7 mrs.simple"),
 	HS_FIT(MRS_SP_EL0, 10.7, 3, 8.7, 12.0, FIT72 "§3.7 mrs.simple"),
 	HS_FIT(MRS_DAIF, 10.7, 3, 8.7, 12.0, FIT72 "§3.7 mrs.simple"),
-	HS_FIT(MRS_OTHER, 21.5, 6, 17.4, 24.0, FIT72 "twice mrs.simple"),
+	HS_FIT(MRS_OTHER, 21.4, 6, 17.5, 24.0, FIT72 "twice mrs.simple"),
 	HS_FIT(MSR_TPIDR, 10.7, 3, 8.7, 12.0, FIT72 "§3.7 msr.simple"),
 	HS_FIT(MSR_SP_EL0, 10.7, 3, 8.7, 12.0, FIT72 "§3.7 msr.simple"),
-	HS_FIT(MSR_DAIF, 28.7, 8, 23.2, 32.0, FIT72 "§3.7 partially serialising"),
-	HS_FIT(MSR_OTHER, 35.8, 10, 29.0, 40.0, FIT72 "§3.7 msr.ctx"),
-	HS_FIT(MSR_DAIF_IMM, 28.7, 8, 23.2, 32.0, FIT72 "§3.7"),
-	HS_FIT(PAN, 28.7, 8, 23.2, 32.0, FIT72 "as daif (the A72 has no PAN; unused)"),
+	HS_FIT(MSR_DAIF, 28.6, 8, 23.3, 32.0, FIT72 "§3.7 partially serialising"),
+	HS_FIT(MSR_OTHER, 35.7, 10, 29.1, 40.0, FIT72 "§3.7 msr.ctx"),
+	HS_FIT(MSR_DAIF_IMM, 28.6, 8, 23.3, 32.0, FIT72 "§3.7"),
+	HS_FIT(PAN, 28.6, 8, 23.3, 32.0, FIT72 "as daif (the A72 has no PAN; unused)"),
 	HS_UNCAL(LDXR, 4, "A: = ldr"),
 	HS_UNCAL(STXR, 6, "A: as a73.c"),
 	HS_UNCAL(LSE_ATOMIC, 8, "A: the A72 has no LSE; unused"),
 	HS_UNCAL(CAS, 8, "A: the A72 has no LSE; unused"),
-	HS_FIT(ERET, 60.9, 17, 49.2, 68.0, FIT72 "mispredict_penalty + 4: not predicted (Arm TRMs)"),
-	HS_FIT(EXC_ENTRY, 60.9, 17, 49.2, 68.0, FIT72 "mispredict_penalty + 4, as eret"),
+	HS_FIT(ERET, 60.8, 17, 49.5, 68.0, FIT72 "mispredict_penalty + 4: not predicted (Arm TRMs)"),
+	HS_FIT(EXC_ENTRY, 60.8, 17, 49.5, 68.0, FIT72 "mispredict_penalty + 4, as eret"),
 	HS_UNCAL(FIRMWARE, 600, "A: TFAJUNO A57 fast SMC 470-650 cycles (only with TF-A; the Pi 4's armstub has none)"),
 	HS_UNCAL(IPI_LATENCY, 400, "A: guess: an SGI write through the GIC to the other core, about 250 ns; the A72 at 1.5 GHz: the same ns, more cycles"),
 	HS_UNCAL(WFI_EXIT, 50, "A: guess: clock-gated in wfi (no deeper idle state) back to the vector"),
-	HS_CAL(PEER_LATENCY, 134, "D: C2C72 a line's handover between two cores, one way of a CAS ping-pong: 89.6 ns (89-90 for every pair) = 134 cycles at 1.5 GHz, 161 at 1.8"),
+	HS_CAL(PEER_LATENCY, 161, "D: C2C72 a line's handover between two cores, one way of a CAS ping-pong: 89.6 ns (89-90 for every pair) on a Pi 4 Rev 1.4, which Raspberry Pi OS runs at 1.8 GHz (arm_boost=1 in its config.txt since 2021-10: RPi-Distro/pi-gen d0eed3b7) = 161 cycles of the cluster, whose L2 serves it"),
 	HS_UNCAL(TLBI, 40, "A: §3.7"),
 	HS_UNCAL(DC, 10, "A: as A53"),
 	HS_UNCAL(IC, 20, "A: as A53"),

@@ -19,12 +19,17 @@ const char *const hs_stall_names[HS_NSTALLS] = {
 };
 
 
-#define HS_PNAME(id, name, unit) name,
+#define HS_PNAME(id, name, unit, clock) name,
 const char *const hs_param_name[HS_NPARAMS] = { HS_PARAM_LIST(HS_PNAME) };
 #undef HS_PNAME
-#define HS_PUNIT(id, name, unit) unit,
+#define HS_PUNIT(id, name, unit, clock) unit,
 const char *const hs_param_unit[HS_NPARAMS] = { HS_PARAM_LIST(HS_PUNIT) };
 #undef HS_PUNIT
+#define HS_PTIMED(id, name, unit, clock) HS_TIMED_##clock,
+#define HS_TIMED_CORE 0
+#define HS_TIMED_TIME 1
+const int hs_param_timed[HS_NPARAMS] = { HS_PARAM_LIST(HS_PTIMED) };
+#undef HS_PTIMED
 
 /* Limits the engines rely on (descriptor fields are 8/16 bits, rings fixed). */
 static int check_limits(const struct hs_model *m)
@@ -149,6 +154,7 @@ struct hs_model *hs_model_new(const struct hs_core *d)
 		}
 		m->p[i].name = hs_param_name[i];
 		m->p[i].unit = hs_param_unit[i];
+		m->p[i].timed = hs_param_timed[i];
 	}
 	if (hs_model_configure(m)) {
 		hs_model_free(m);

@@ -49,133 +49,138 @@
 #include "hotsim/model.h"
 
 /*
- * Parameters: X(ID, "name", "unit"). The order is the listing order. Groups:
- * front end and prediction, issue/pipes, latencies, memory, and the
+ * Parameters: X(ID, "name", "unit", CLOCK). The order is the listing order.
+ * Groups: front end and prediction, issue/pipes, latencies, memory, and the
  * serialising/system costs nobody publishes (the last group; each core marks
- * those uncalibrated).
+ * those uncalibrated). CLOCK says what a number of cycles counts: CORE, the
+ * core's own cycles (its pipeline, its caches), the same at any clock;
+ * TIME, a time spent outside the core's clock domain (the DRAM, the
+ * interrupt controller), written as cycles at the core file's clock_hz -
+ * at another clock (a board's: ms_on_board) it is as many more cycles as
+ * that clock is faster.
  */
 #define HS_PARAM_LIST(X) \
 	/* front end, branch prediction */ \
-	X(ISSUE_WIDTH, "issue_width", "insns/cycle") \
-	X(FETCH_WIDTH, "fetch_width", "insns/cycle") \
-	X(FETCH_QUEUE, "fetch_queue", "insns") \
-	X(TAKEN_BUBBLE, "taken_bubble", "cycles") \
-	X(RET_BUBBLE, "ret_bubble", "cycles") \
-	X(BLR_BUBBLE, "blr_bubble", "cycles") \
-	X(BR_BUBBLE, "br_bubble", "cycles") \
-	X(BTIC_ENTRIES, "btic_entries", "entries") \
-	X(MISPREDICT, "mispredict_penalty", "cycles") \
-	X(BP_ENTRIES, "bp_entries", "2-bit counters") \
-	X(BP_HISTORY, "bp_history", "bits") \
-	X(BTAC_ENTRIES, "btac_entries", "entries") \
-	X(RAS_DEPTH, "ras_depth", "entries") \
+	X(ISSUE_WIDTH, "issue_width", "insns/cycle", CORE) \
+	X(FETCH_WIDTH, "fetch_width", "insns/cycle", CORE) \
+	X(FETCH_QUEUE, "fetch_queue", "insns", CORE) \
+	X(TAKEN_BUBBLE, "taken_bubble", "cycles", CORE) \
+	X(RET_BUBBLE, "ret_bubble", "cycles", CORE) \
+	X(BLR_BUBBLE, "blr_bubble", "cycles", CORE) \
+	X(BR_BUBBLE, "br_bubble", "cycles", CORE) \
+	X(BTIC_ENTRIES, "btic_entries", "entries", CORE) \
+	X(MISPREDICT, "mispredict_penalty", "cycles", CORE) \
+	X(BP_ENTRIES, "bp_entries", "2-bit counters", CORE) \
+	X(BP_HISTORY, "bp_history", "bits", CORE) \
+	X(BTAC_ENTRIES, "btac_entries", "entries", CORE) \
+	X(RAS_DEPTH, "ras_depth", "entries", CORE) \
 	/* issue rules, pipes, window */ \
-	X(ROB_SIZE, "rob_size", "uops") \
-	X(RETIRE_WIDTH, "retire_width", "insns/cycle") \
-	X(ALU_PIPES, "alu_pipes", "pipes") \
-	X(LOAD_PIPES, "load_pipes", "pipes") \
-	X(STORE_PIPES, "store_pipes", "pipes") \
-	X(MEM_PIPES, "mem_pipes", "ops/cycle") \
-	X(BRANCH_PIPES, "branch_pipes", "branches/cycle") \
-	X(MUL_PIPES, "mul_pipes", "pipes") \
-	X(DIV_UNITS, "div_units", "units") \
-	X(FP_PIPES, "fp_pipes", "pipes") \
-	X(FP_ON_ALU, "fp_on_alu_pipes", "bool") \
-	X(FP_SLOT0, "fp_slot0_only", "bool") \
-	X(ALU_CASCADE, "alu_cascade", "bool") \
-	X(MUL_SINGLE, "mul_single_issue", "bool") \
-	X(PAIR_SINGLE, "ldp_stp_single_issue", "bool") \
-	X(SHIFT_REG_TPUT, "shift_reg_per_cycle", "insns/cycle") \
-	X(HAS_PAUTH, "has_pauth", "bool") \
-	X(NOP_TPUT, "nop_per_cycle", "insns/cycle") \
-	X(CHEAP_LSL, "cheap_lsl_max", "shift amount") \
-	X(CHEAP_LOGIC, "cheap_logic_shift", "bool") \
-	X(SHIFT_ON_MUL, "shift_ops_on_mul", "bool") \
-	X(LOAD_PASS_STORE, "load_pass_store", "bool") \
+	X(ROB_SIZE, "rob_size", "uops", CORE) \
+	X(RETIRE_WIDTH, "retire_width", "insns/cycle", CORE) \
+	X(ALU_PIPES, "alu_pipes", "pipes", CORE) \
+	X(LOAD_PIPES, "load_pipes", "pipes", CORE) \
+	X(STORE_PIPES, "store_pipes", "pipes", CORE) \
+	X(MEM_PIPES, "mem_pipes", "ops/cycle", CORE) \
+	X(BRANCH_PIPES, "branch_pipes", "branches/cycle", CORE) \
+	X(MUL_PIPES, "mul_pipes", "pipes", CORE) \
+	X(DIV_UNITS, "div_units", "units", CORE) \
+	X(FP_PIPES, "fp_pipes", "pipes", CORE) \
+	X(FP_ON_ALU, "fp_on_alu_pipes", "bool", CORE) \
+	X(FP_SLOT0, "fp_slot0_only", "bool", CORE) \
+	X(ALU_CASCADE, "alu_cascade", "bool", CORE) \
+	X(MUL_SINGLE, "mul_single_issue", "bool", CORE) \
+	X(PAIR_SINGLE, "ldp_stp_single_issue", "bool", CORE) \
+	X(SHIFT_REG_TPUT, "shift_reg_per_cycle", "insns/cycle", CORE) \
+	X(HAS_PAUTH, "has_pauth", "bool", CORE) \
+	X(NOP_TPUT, "nop_per_cycle", "insns/cycle", CORE) \
+	X(CHEAP_LSL, "cheap_lsl_max", "shift amount", CORE) \
+	X(CHEAP_LOGIC, "cheap_logic_shift", "bool", CORE) \
+	X(SHIFT_ON_MUL, "shift_ops_on_mul", "bool", CORE) \
+	X(LOAD_PASS_STORE, "load_pass_store", "bool", CORE) \
 	/* latencies (cycles from issue to a dependent issue) and occupancies */ \
-	X(LAT_ALU, "lat_alu", "cycles") \
-	X(LAT_ALU_SHIFT, "lat_alu_shift", "cycles") \
-	X(LAT_BITFIELD, "lat_bitfield", "cycles") \
-	X(LAT_SHIFT_REG, "lat_shift_reg", "cycles") \
-	X(LAT_MUL, "lat_mul", "cycles") \
-	X(LAT_MUL32, "lat_mul32", "cycles") \
-	X(LAT_MADD, "lat_madd", "cycles") \
-	X(LAT_MULL, "lat_mull", "cycles") \
-	X(LAT_MULH, "lat_mulh", "cycles") \
-	X(OCC_MUL, "occ_mul", "cycles") \
-	X(OCC_MADD, "occ_madd", "cycles") \
-	X(OCC_MULH, "occ_mulh", "cycles") \
-	X(LAT_DIV32, "lat_div32", "cycles") \
-	X(LAT_DIV64, "lat_div64", "cycles") \
-	X(LAT_CRC, "lat_crc", "cycles") \
-	X(LAT_LOAD, "lat_load", "cycles") \
-	X(LAT_LOAD_NARROW, "lat_load_narrow", "cycles") \
-	X(LAT_LDP2, "lat_ldp2", "cycles") \
-	X(OCC_LDP, "occ_ldp", "cycles") \
-	X(UNALIGNED_EXTRA, "unaligned_extra", "cycles") \
-	X(REGOFF_EXTRA, "regoff_load_extra", "cycles") \
-	X(ALU_TO_ADDR, "alu_to_addr", "cycles") \
-	X(STORE_DATA_ADV, "store_data_advance", "cycles") \
-	X(BRANCH_ADV, "branch_advance", "cycles") \
-	X(LAT_FP, "lat_fp", "cycles") \
+	X(LAT_ALU, "lat_alu", "cycles", CORE) \
+	X(LAT_ALU_SHIFT, "lat_alu_shift", "cycles", CORE) \
+	X(LAT_BITFIELD, "lat_bitfield", "cycles", CORE) \
+	X(LAT_SHIFT_REG, "lat_shift_reg", "cycles", CORE) \
+	X(LAT_MUL, "lat_mul", "cycles", CORE) \
+	X(LAT_MUL32, "lat_mul32", "cycles", CORE) \
+	X(LAT_MADD, "lat_madd", "cycles", CORE) \
+	X(LAT_MULL, "lat_mull", "cycles", CORE) \
+	X(LAT_MULH, "lat_mulh", "cycles", CORE) \
+	X(OCC_MUL, "occ_mul", "cycles", CORE) \
+	X(OCC_MADD, "occ_madd", "cycles", CORE) \
+	X(OCC_MULH, "occ_mulh", "cycles", CORE) \
+	X(LAT_DIV32, "lat_div32", "cycles", CORE) \
+	X(LAT_DIV64, "lat_div64", "cycles", CORE) \
+	X(LAT_CRC, "lat_crc", "cycles", CORE) \
+	X(LAT_LOAD, "lat_load", "cycles", CORE) \
+	X(LAT_LOAD_NARROW, "lat_load_narrow", "cycles", CORE) \
+	X(LAT_LDP2, "lat_ldp2", "cycles", CORE) \
+	X(OCC_LDP, "occ_ldp", "cycles", CORE) \
+	X(UNALIGNED_EXTRA, "unaligned_extra", "cycles", CORE) \
+	X(REGOFF_EXTRA, "regoff_load_extra", "cycles", CORE) \
+	X(ALU_TO_ADDR, "alu_to_addr", "cycles", CORE) \
+	X(STORE_DATA_ADV, "store_data_advance", "cycles", CORE) \
+	X(BRANCH_ADV, "branch_advance", "cycles", CORE) \
+	X(LAT_FP, "lat_fp", "cycles", CORE) \
 	/* caches, TLBs, memory */ \
-	X(LINE_BYTES, "line_bytes", "bytes") \
-	X(L1I_SIZE, "l1i_size", "bytes") \
-	X(L1I_ASSOC, "l1i_assoc", "ways") \
-	X(L1D_SIZE, "l1d_size", "bytes") \
-	X(L1D_ASSOC, "l1d_assoc", "ways") \
-	X(L2_SIZE, "l2_size", "bytes") \
-	X(L2_ASSOC, "l2_assoc", "ways") \
-	X(L2_LATENCY, "l2_latency", "cycles") \
-	X(L3_SIZE, "l3_size", "bytes") \
-	X(L3_ASSOC, "l3_assoc", "ways") \
-	X(L3_LATENCY, "l3_latency", "cycles") \
-	X(SHARED_LEVEL, "shared_level", "level") \
-	X(MEM_LATENCY, "mem_latency", "cycles") \
-	X(IPREFETCH, "iprefetch_lines", "lines") \
-	X(ITLB_ENTRIES, "itlb_entries", "entries") \
-	X(DTLB_ENTRIES, "dtlb_entries", "entries") \
-	X(TLB_ENTRIES, "tlb_entries", "entries") \
-	X(TLB_ASSOC, "tlb_assoc", "ways") \
-	X(TLB_LATENCY, "tlb_latency", "cycles") \
-	X(WALK_LATENCY, "walk_latency", "cycles") \
-	X(PAGE_BYTES, "page_bytes", "bytes") \
+	X(LINE_BYTES, "line_bytes", "bytes", CORE) \
+	X(L1I_SIZE, "l1i_size", "bytes", CORE) \
+	X(L1I_ASSOC, "l1i_assoc", "ways", CORE) \
+	X(L1D_SIZE, "l1d_size", "bytes", CORE) \
+	X(L1D_ASSOC, "l1d_assoc", "ways", CORE) \
+	X(L2_SIZE, "l2_size", "bytes", CORE) \
+	X(L2_ASSOC, "l2_assoc", "ways", CORE) \
+	X(L2_LATENCY, "l2_latency", "cycles", CORE) \
+	X(L3_SIZE, "l3_size", "bytes", CORE) \
+	X(L3_ASSOC, "l3_assoc", "ways", CORE) \
+	X(L3_LATENCY, "l3_latency", "cycles", CORE) \
+	X(SHARED_LEVEL, "shared_level", "level", CORE) \
+	X(MEM_LATENCY, "mem_latency", "cycles", TIME) \
+	X(IPREFETCH, "iprefetch_lines", "lines", CORE) \
+	X(ITLB_ENTRIES, "itlb_entries", "entries", CORE) \
+	X(DTLB_ENTRIES, "dtlb_entries", "entries", CORE) \
+	X(TLB_ENTRIES, "tlb_entries", "entries", CORE) \
+	X(TLB_ASSOC, "tlb_assoc", "ways", CORE) \
+	X(TLB_LATENCY, "tlb_latency", "cycles", CORE) \
+	X(WALK_LATENCY, "walk_latency", "cycles", CORE) \
+	X(PAGE_BYTES, "page_bytes", "bytes", CORE) \
 	/* serialising and system operations (uncalibrated on every core) */ \
-	X(DMB, "dmb", "cycles") \
-	X(DMB_LD, "dmb_ld", "cycles") \
-	X(DMB_ST, "dmb_st", "cycles") \
-	X(DSB, "dsb", "cycles") \
-	X(ISB, "isb", "cycles") \
-	X(SB, "sb", "cycles") \
-	X(CSDB, "csdb", "cycles") \
-	X(MRS_TPIDR, "mrs_tpidr", "cycles") \
-	X(MRS_SP_EL0, "mrs_sp_el0", "cycles") \
-	X(MRS_DAIF, "mrs_daif", "cycles") \
-	X(MRS_OTHER, "mrs_other", "cycles") \
-	X(MSR_TPIDR, "msr_tpidr", "cycles") \
-	X(MSR_SP_EL0, "msr_sp_el0", "cycles") \
-	X(MSR_DAIF, "msr_daif", "cycles") \
-	X(MSR_OTHER, "msr_other", "cycles") \
-	X(MSR_DAIF_IMM, "msr_daif_imm", "cycles") \
-	X(PAN, "pan", "cycles") \
-	X(LDXR, "ldxr", "cycles") \
-	X(STXR, "stxr", "cycles") \
-	X(LSE_ATOMIC, "lse_atomic", "cycles") \
-	X(CAS, "cas", "cycles") \
-	X(ERET, "eret", "cycles") \
-	X(EXC_ENTRY, "exception_entry", "cycles") \
-	X(FIRMWARE, "firmware_call", "cycles") \
-	X(TLBI, "tlbi", "cycles") \
-	X(DC, "dc", "cycles") \
-	X(IC, "ic", "cycles") \
-	X(SYS_OTHER, "sys_other", "cycles") \
-	X(UNKNOWN_INSN, "unknown_insn", "cycles") \
-	X(IPI_LATENCY, "ipi_latency", "cycles") \
-	X(WFI_EXIT, "wfi_exit", "cycles") \
-	X(PEER_LATENCY, "peer_latency", "cycles")
+	X(DMB, "dmb", "cycles", CORE) \
+	X(DMB_LD, "dmb_ld", "cycles", CORE) \
+	X(DMB_ST, "dmb_st", "cycles", CORE) \
+	X(DSB, "dsb", "cycles", CORE) \
+	X(ISB, "isb", "cycles", CORE) \
+	X(SB, "sb", "cycles", CORE) \
+	X(CSDB, "csdb", "cycles", CORE) \
+	X(MRS_TPIDR, "mrs_tpidr", "cycles", CORE) \
+	X(MRS_SP_EL0, "mrs_sp_el0", "cycles", CORE) \
+	X(MRS_DAIF, "mrs_daif", "cycles", CORE) \
+	X(MRS_OTHER, "mrs_other", "cycles", CORE) \
+	X(MSR_TPIDR, "msr_tpidr", "cycles", CORE) \
+	X(MSR_SP_EL0, "msr_sp_el0", "cycles", CORE) \
+	X(MSR_DAIF, "msr_daif", "cycles", CORE) \
+	X(MSR_OTHER, "msr_other", "cycles", CORE) \
+	X(MSR_DAIF_IMM, "msr_daif_imm", "cycles", CORE) \
+	X(PAN, "pan", "cycles", CORE) \
+	X(LDXR, "ldxr", "cycles", CORE) \
+	X(STXR, "stxr", "cycles", CORE) \
+	X(LSE_ATOMIC, "lse_atomic", "cycles", CORE) \
+	X(CAS, "cas", "cycles", CORE) \
+	X(ERET, "eret", "cycles", CORE) \
+	X(EXC_ENTRY, "exception_entry", "cycles", CORE) \
+	X(FIRMWARE, "firmware_call", "cycles", CORE) \
+	X(TLBI, "tlbi", "cycles", CORE) \
+	X(DC, "dc", "cycles", CORE) \
+	X(IC, "ic", "cycles", CORE) \
+	X(SYS_OTHER, "sys_other", "cycles", CORE) \
+	X(UNKNOWN_INSN, "unknown_insn", "cycles", CORE) \
+	X(IPI_LATENCY, "ipi_latency", "cycles", TIME) \
+	X(WFI_EXIT, "wfi_exit", "cycles", CORE) \
+	X(PEER_LATENCY, "peer_latency", "cycles", CORE)
 
 enum hs_pid {
-#define HS_PID_ENUM(id, name, unit) HS_P_##id,
+#define HS_PID_ENUM(id, name, unit, clock) HS_P_##id,
 	HS_PARAM_LIST(HS_PID_ENUM)
 #undef HS_PID_ENUM
 	HS_NPARAMS
@@ -184,6 +189,7 @@ enum hs_pid {
 /* Central names and units, indexed by HS_P_* (model.c). */
 extern const char *const hs_param_name[HS_NPARAMS];
 extern const char *const hs_param_unit[HS_NPARAMS];
+extern const int hs_param_timed[HS_NPARAMS];	/* CLOCK is TIME */
 
 /* What a core gets for a parameter its file does not set (defaults.c):
  * every entry uncalibrated, with the reason for the value. */

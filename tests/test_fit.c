@@ -11,6 +11,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hotsim/board.h"
@@ -239,6 +240,54 @@ Test(fit, a_board_runs_its_own_firmware)
 	cr_assert_eq(s.v2, HS_MIT_FIRMWARE);
 	cr_assert_eq(s.bhb, HS_MIT_LOOP);
 	cr_assert_eq(hs_board_core(am, &buf), hs_core_find("a53"));
+}
+
+/*
+ * A board counts the core file's times at its own clock. The A72's file
+ * writes its DRAM at 180 cycles and its IPI at 400 at the Raspberry Pi 4's
+ * 1.5 GHz (models/a72.c: about 120 and 267 ns); the J721E runs at 2.0 GHz,
+ * so 240 and 533 (533.3, to the cycle). The A53's 180 and 300 at 1.2 GHz
+ * are 210 and 350 at the AM62x's 1.4. The handover between two cores'
+ * caches (peer_latency, 161) and the L2 (16) keep their cycles: the
+ * cluster's own clock. The list is times, the board's own, then the
+ * user's: a later entry wins.
+ */
+Test(fit, a_board_counts_times_at_its_own_clock)
+{
+	const struct hs_board *j = hs_board_find("j721e"), *am = hs_board_find("am62x");
+	struct ms_param user = { "a72", "mem_latency", 100 };
+	struct ms_options *o = calloc(1, sizeof(*o));
+	struct hs_model *m;
+	const struct hs_param *p;
+	int timed = 0;
+
+	cr_assert(j && am && o);
+	o->nparams = ms_board_params(j, &user, 1, o->params, MS_MAX_PARAMS);
+	cr_assert_eq(o->nparams, 2 + 4 + 1, "%s", hs_errmsg());
+	cr_assert_str_eq(o->params[0].name, "mem_latency");
+	NEAR(o->params[0].value, 240, 1e-9);
+	cr_assert_str_eq(o->params[1].name, "ipi_latency");
+	NEAR(o->params[1].value, 533, 1e-9);
+	cr_assert_str_eq(o->params[2].name, "l1i_size");
+	m = ms_model(o, hs_core_find("a72"));
+	cr_assert_not_null(m, "%s", hs_errmsg());
+	for (size_t i = 0; (p = hs_model_param(m, i)); i++) {
+		timed += p->timed;
+		if (!strcmp(p->name, "mem_latency"))
+			NEAR(p->value, 100, 1e-9);
+		if (!strcmp(p->name, "ipi_latency"))
+			NEAR(p->value, 533, 1e-9);
+		if (!strcmp(p->name, "peer_latency"))
+			NEAR(p->value, 161, 1e-9);
+		if (!strcmp(p->name, "l2_latency"))
+			NEAR(p->value, 16, 1e-9);
+	}
+	hs_model_free(m);
+	cr_assert_eq(timed, 2);
+	cr_assert_eq(ms_board_times(am, o->params, MS_MAX_PARAMS), 2);
+	NEAR(o->params[0].value, 210, 1e-9);
+	NEAR(o->params[1].value, 350, 1e-9);
+	free(o);
 }
 
 /*

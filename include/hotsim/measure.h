@@ -31,7 +31,7 @@
  * (the CLI checks it before parsing, and says so; nothing is cut). */
 #define MS_MAX_CORES 16
 #define MS_MAX_PATHS 64
-#define MS_MAX_PARAMS 32
+#define MS_MAX_PARAMS 64
 /* One cap for every trace a path or a snippet produces (records), and one
  * for the warm repetitions of every model run. */
 #define MS_TRACE_CAP 4000000
@@ -307,14 +307,25 @@ struct ms_fidelity {
 int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_param *params, int nparams,
 		unsigned nboots, struct ms_fidelity *out);
 void ms_fidelity_free(struct ms_fidelity *f);
-/* The board's parameters and params as one list of at most max (board's
- * first, core-qualified); their count, or -1 with hs_errmsg(). */
+/* The board's parameters and params as one list of at most max: the core
+ * file's times at the board's clock (ms_on_board), the board's own, then
+ * params (a later entry wins; core-qualified); their count, or -1 with
+ * hs_errmsg(). */
 int ms_board_params(const struct hs_board *b, const struct ms_param *params, int nparams,
 		    struct ms_param *out, int max);
 /* The registry's paths booted as the board ran its benchmarks: on ncpus
  * CPUs (0: one), in its cgroup; -1 with hs_errmsg() naming a cgroup hotsim
  * does not know. */
 int ms_board_set(const struct hs_board *b, unsigned ncpus, struct hs_path_set *set);
+/* What core parameter p counts on board b: a time (p->timed) is the same
+ * time in the board's cycles, the core file's value scaled by the board's
+ * clock over the core file's; anything else, p's value. */
+struct hs_param;
+double ms_on_board(const struct hs_board *b, const struct hs_core *core, const struct hs_param *p);
+/* The core parameters whose value differs on board b, at most max: the
+ * times (the DRAM's, the interrupt controller's) keep their nanoseconds,
+ * not their cycles, at the board's clock; their count, or -1. */
+int ms_board_times(const struct hs_board *b, struct ms_param *out, int max);
 
 /* The fit of a core's unpublished costs to a board's cells: hotsim/fit.h. */
 

@@ -81,6 +81,10 @@ struct hs_param {
 	double guess;		/* fitted: the guess the fit moves from (it starts
 				 * there and its bounds are factors of it, so
 				 * re-running it gives the same value) */
+	int timed;		/* a time outside the core's clock (the DRAM, the
+				 * interrupt controller): value is cycles at the
+				 * core file's clock_hz, and as many more at a
+				 * faster clock (a board's) */
 };
 
 struct hs_model;

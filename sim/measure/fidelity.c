@@ -23,13 +23,50 @@
 #include "hotsim/cgroup.h"
 #include "hotsim/core.h"
 #include "hotsim/err.h"
+#include "hotsim/model.h"
 #include "measure_internal.h"
+
+double ms_on_board(const struct hs_board *b, const struct hs_core *core, const struct hs_param *p)
+{
+	if (!p->timed || !core->clock_hz || b->clock_hz == core->clock_hz)
+		return p->value;
+	return round(p->value * (double)b->clock_hz / (double)core->clock_hz);
+}
+
+int ms_board_times(const struct hs_board *b, struct ms_param *out, int max)
+{
+	const struct hs_core *core = hs_core_find(b->core);
+	struct hs_model *m = core ? hs_model_new(core) : NULL;
+	const struct hs_param *p;
+	int n = 0;
+
+	if (!m)
+		return hs_fail("board %s: no model of core %s", b->name, b->core);
+	for (size_t i = 0; (p = hs_model_param(m, i)); i++) {
+		double v = ms_on_board(b, core, p);
+
+		if (v == p->value)
+			continue;
+		if (n == max) {
+			hs_model_free(m);
+			return hs_fail("more than %d parameters", max);
+		}
+		memset(&out[n], 0, sizeof(out[n]));
+		snprintf(out[n].core, sizeof(out[n].core), "%s", b->core);
+		snprintf(out[n].name, sizeof(out[n].name), "%s", p->name);
+		out[n++].value = v;
+	}
+	hs_model_free(m);
+	return n;
+}
 
 int ms_board_params(const struct hs_board *b, const struct ms_param *params, int nparams,
 		    struct ms_param *out, int max)
 {
-	int n = 0;
+	int n = ms_board_times(b, out, max);
 
+	if (n < 0)
+		return -1;
 	for (const struct hs_board_param *p = b->params; p && p->name; p++) {
 		if (n == max)
 			return hs_fail("more than %d parameters", max);

@@ -58,8 +58,19 @@ struct fitting {
 	double lo[MS_MAX_KNOBS], hi[MS_MAX_KNOBS];	/* bounds, log units */
 };
 
-/* Each member's guess: its value in the core file, or the guess a fit
- * moved it from (the fit starts there again, to the same value). */
+/* A parameter's guess on the board: what the board's list sets (a time at
+ * its clock, its own cache geometry), else the guess a fit moved the core
+ * file's value from (the fit starts there again, to the same value), else
+ * that value. */
+static double board_guess(const struct ms_param *base, int nbase, const struct hs_param *p)
+{
+	for (int i = nbase; i-- > 0;)
+		if (!strcmp(base[i].name, p->name))
+			return base[i].value;
+	return p->hi > 0 ? p->guess : p->value;
+}
+
+/* Each member's guess on the board */
 static int priors(struct fitting *f)
 {
 	struct hs_model *m = hs_model_new(f->out->core);
@@ -76,7 +87,7 @@ static int priors(struct fitting *f)
 				hs_model_free(m);
 				return hs_fail("knob %s: no parameter %s", f->k[j]->name, f->k[j]->members[i]);
 			}
-			f->prior[j][i] = p->hi > 0 ? p->guess : p->value;
+			f->prior[j][i] = board_guess(f->base, f->nbase, p);
 		}
 	hs_model_free(m);
 	return 0;
@@ -403,15 +414,18 @@ int ms_fit(const char *image, const struct hs_board *b, unsigned nboots, struct 
 double ms_knob_member(const struct ms_fit *f, int k, const char *member)
 {
 	const struct ms_knob *kn = f->v[k].k;
+	struct ms_param base[MS_MAX_PARAMS];
+	int nbase;
 	struct hs_model *m;
 	const struct hs_param *p;
 	double v = f->v[k].value;
 
-	if (!kn->scaled || !(m = hs_model_new(f->core)))
+	if (!kn->scaled || (nbase = ms_board_params(f->b, NULL, 0, base, MS_MAX_PARAMS)) < 0 ||
+	    !(m = hs_model_new(f->core)))
 		return v;
 	for (size_t n = 0; (p = hs_model_param(m, n)); n++)
 		if (!strcmp(p->name, member))
-			v *= p->hi > 0 ? p->guess : p->value;
+			v *= board_guess(base, nbase, p);
 	hs_model_free(m);
 	return v;
 }

@@ -23,8 +23,8 @@
 		  "system-register accesses run together in every kernel entry and exit, and the cells cannot " \
 		  "tell them apart: one factor on the core file's values, whose ratios stay (docs/core-data.md 3.7)"
 #define WAKE_WHY "an SGI's delivery to an idle CPU and its way out of wfi: every wake in the unpinned round " \
-		 "trips pays both, so the cells see their sum: one factor on the core file's guesses, a quarter to " \
-		 "eight times"
+		 "trips pays both, so the cells see their sum: one factor on the guesses (the IPI's at the board's " \
+		 "clock), a quarter to eight times"
 #define MAINT_WHY "TLB and cache maintenance (tlbi, dc, ic, at): fork, exec and munmap run them " \
 		  "together: one factor on the core file's values"
 
@@ -41,7 +41,7 @@ static const struct ms_knob a53_maint = {
 	"maintenance", { "tlbi", "dc", "ic", "sys_other", NULL }, 1, 0.25, 8, MAINT_WHY "; a quarter to eight times",
 };
 static const struct ms_knob a53_wake = {
-	"wake", { "ipi_latency", "wfi_exit", NULL }, 1, 0.25, 8, WAKE_WHY " (an IPI 54 ns to 1.7 us at 1.4 GHz)",
+	"wake", { "ipi_latency", "wfi_exit", NULL }, 1, 0.25, 8, WAKE_WHY " (an IPI 62 ns to 2.0 us)",
 };
 static const struct ms_knob *const a53_knobs[] = { &a53_entry, &a53_memory, &a53_maint,
 						   &a53_wake, NULL };
@@ -63,7 +63,7 @@ static const struct ms_knob a72_maint = {
 	"maintenance", { "tlbi", "dc", "ic", "sys_other", NULL }, 1, 0.25, 8, MAINT_WHY "; a quarter to eight times",
 };
 static const struct ms_knob a72_wake = {
-	"wake", { "ipi_latency", "wfi_exit", NULL }, 1, 0.25, 8, WAKE_WHY " (an IPI 50 ns to 1.6 us at 2.0 GHz)",
+	"wake", { "ipi_latency", "wfi_exit", NULL }, 1, 0.25, 8, WAKE_WHY " (an IPI 67 ns to 2.1 us)",
 };
 static const struct ms_knob *const a72_knobs[] = { &a72_entry, &a72_memory, &a72_l2,
 						   &a72_maint, &a72_wake, NULL };
