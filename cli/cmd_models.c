@@ -29,7 +29,7 @@ static void print_text(const struct hs_model *m, int only_uncal)
 	printf("    %-22s %10s %-14s %-6s %s\n", "parameter", "value", "unit", "status", "source");
 	for (size_t i = 0; i < n; i++) {
 		const struct hs_param *p = hs_model_param(m, i);
-		char src[400];
+		char src[400], unit[40];
 
 		if (only_uncal && p->calibrated)
 			continue;
@@ -37,7 +37,10 @@ static void print_text(const struct hs_model *m, int only_uncal)
 			snprintf(src, sizeof(src), "%s (95%%: %g..%g; guessed %g)", p->source, p->lo, p->hi, p->guess);
 		else
 			snprintf(src, sizeof(src), "%s", p->source);
-		printf("    %-22s %10g %-14s %-6s %s\n", p->name, p->value, p->unit,
+		/* a time outside the core's clock: a board at another clock
+		 * counts more or fewer cycles of it (ms_on_board) */
+		snprintf(unit, sizeof(unit), p->timed ? "%s (time)" : "%s", p->unit);
+		printf("    %-22s %10g %-14s %-6s %s\n", p->name, p->value, unit,
 		       !p->calibrated ? "UNCAL" : p->hi > 0 ? "fit" : "cal", src);
 	}
 }
@@ -60,6 +63,7 @@ static void print_json(struct json *j, const struct hs_model *m, int only_uncal)
 		json_str(j, "name", p->name);
 		json_num(j, "value", p->value, p->value == (long long)p->value ? 0 : 3);
 		json_str(j, "unit", p->unit);
+		json_bool(j, "time", p->timed);
 		json_bool(j, "calibrated", p->calibrated);
 		if (p->hi > 0) {
 			json_num(j, "fit_lo", p->lo, 1);

@@ -581,3 +581,25 @@ Test(cli, opt_in_cores_only_by_name_or_all)
 	cr_assert(strstr(out, "Neoverse N1"), "%.2000s", out);
 	free(out);
 }
+
+/*
+ * `hotsim models` marks the parameters that are a time outside the core's
+ * clock - the DRAM's latency and an IPI's delivery - which a board at
+ * another clock counts in its own cycles (docs/models.md), in the text's
+ * unit column and as JSON's "time"; the rest (an L2 hit, a handover inside
+ * the cluster) are the core's own cycles.
+ */
+Test(cli, models_mark_the_times)
+{
+	char *out;
+
+	cr_assert_eq(run("models --cpu a53", &out), 0, "%.2000s", out);
+	cr_assert_eq(hs_count(out, "(time)"), 2, "%.6000s", out);
+	cr_assert(strstr(out, "mem_latency                   180 cycles (time)"), "%.6000s", out);
+	cr_assert(strstr(out, "ipi_latency                   300 cycles (time)"), "%.6000s", out);
+	cr_assert(strstr(out, "l2_latency                     13 cycles  "), "%.6000s", out);
+	free(out);
+	cr_assert_eq(run("models --cpu a53 --json", &out), 0, "%.2000s", out);
+	cr_assert_eq(hs_count(out, "\"time\": true"), 2, "%.6000s", out);
+	free(out);
+}
