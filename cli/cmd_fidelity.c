@@ -176,6 +176,27 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 	json_num(j, "mape_held_out", f->mape_held, 2);
 	json_uint(j, "cpus", f->b->cpus);
 	json_uint(j, "boots", f->nboots);
+	/* what the board's core runs with beside its core file: the core
+	 * file's times at the board's clock, then the board's own */
+	struct ms_param t[MS_MAX_PARAMS];
+	int nt = ms_board_times(f->b, t, MS_MAX_PARAMS);
+
+	json_begin_arr(j, "params");
+	for (int i = 0; i < nt; i++) {
+		json_begin_obj(j, NULL);
+		json_str(j, "name", t[i].name);
+		json_num(j, "value", t[i].value, 0);
+		json_str(j, "from", "time");
+		json_end_obj(j);
+	}
+	for (const struct hs_board_param *p = f->b->params; p && p->name; p++) {
+		json_begin_obj(j, NULL);
+		json_str(j, "name", p->name);
+		json_num(j, "value", p->value, 0);
+		json_str(j, "from", "board");
+		json_end_obj(j);
+	}
+	json_end_arr(j);
 	json_num(j, "mape_unpinned", f->mape_unpinned, 2);
 	json_begin_arr(j, "cells");
 	for (int i = 0; i < f->ncells; i++) {

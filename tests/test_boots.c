@@ -155,3 +155,43 @@ Test(boots, an_unpinned_cell_is_the_mean_of_its_boots, .timeout = 900)
 	ms_fidelity_free(&one);
 	ms_fidelity_free(&two);
 }
+
+/* The JSON object named name in out holds want (its fields before the next
+ * object's) */
+static int param_has(const char *out, const char *name, const char *want)
+{
+	char key[80];
+	const char *at, *end;
+
+	snprintf(key, sizeof(key), "\"name\": \"%s\"", name);
+	if (!(at = strstr(out, key)))
+		return 0;
+	end = strchr(at, '}');
+	at = strstr(at, want);
+	return at && end && at < end;
+}
+
+/*
+ * fidelity --json says what the board's core ran with beside its core
+ * file: on the J721E (2.0 GHz) the A72 file's DRAM and IPI, 180 and 400
+ * cycles at its 1.5 GHz, are 240 and 533 (from "time"); the datasheet's
+ * 48 KB L1 I-cache is the board's own (from "board"); an L2 hit, the
+ * core's own cycles, is not listed.
+ */
+Test(boots, fidelity_says_what_the_board_ran_with, .timeout = 900)
+{
+	char cmd[700], *out;
+
+	hs_not_under_sanitizers();
+	snprintf(cmd, sizeof(cmd), "%s fidelity %s --board j721e --boots 1 --json 2>&1", hs_bin(),
+		 hs_kernel("6.12-board"));
+	cr_assert_eq(hs_sh(cmd, &out, 1u << 20), 0, "%s: %.3000s", cmd, out);
+	cr_assert(param_has(out, "mem_latency", "\"value\": 240") && param_has(out, "mem_latency", "\"from\": \"time\""),
+		  "%.3000s", out);
+	cr_assert(param_has(out, "ipi_latency", "\"value\": 533") && param_has(out, "ipi_latency", "\"from\": \"time\""),
+		  "%.3000s", out);
+	cr_assert(param_has(out, "l1i_size", "\"value\": 49152") && param_has(out, "l1i_size", "\"from\": \"board\""),
+		  "%.3000s", out);
+	cr_assert_null(strstr(out, "\"name\": \"l2_latency\""), "%.3000s", out);
+	free(out);
+}
