@@ -73,25 +73,26 @@ static void text_head(const struct ms_fidelity *f)
 	printf("\nboard %s: %s\n", b->name, b->full);
 	rp_wrap(stdout, "  ran    ", "         ", b->kernel, RP_TEXT_WIDTH);
 	rp_wrap(stdout, "  cells  ", "         ", b->source, RP_TEXT_WIDTH);
+	/* what the board's core runs with beside its core file (the list the
+	 * measuring uses): the board's own values, then the core file's times
+	 * at the board's clock */
+	struct ms_param l[MS_MAX_PARAMS];
+	int nl = ms_board_params(b, NULL, 0, l, MS_MAX_PARAMS), nt = 0;
 	char own[300] = "";
 
-	/* the core file's values the board's own replace (models/boards.c) */
-	for (const struct hs_board_param *p = b->params; p && p->name; p++)
-		snprintf(own + strlen(own), sizeof(own) - strlen(own), "%s%s %.10g", own[0] ? ", " : "", p->name,
-			 p->value);
+	for (int i = 0; i < nl; i++)
+		if (l[i].from == MS_FROM_BOARD)
+			snprintf(own + strlen(own), sizeof(own) - strlen(own), "%s%s %.10g", own[0] ? ", " : "",
+				 l[i].name, l[i].value);
 	if (own[0])
 		snprintf(own + strlen(own), sizeof(own) - strlen(own), " (the board's, over the core file's)");
-	/* and the core file's times, in the board's cycles */
-	struct ms_param t[MS_MAX_PARAMS];
-	const struct hs_core *core = hs_core_find(b->core);
-	int nt = ms_board_times(b, t, MS_MAX_PARAMS);
-
-	for (int i = 0; i < nt; i++)
-		snprintf(own + strlen(own), sizeof(own) - strlen(own), "%s%s %.10g", i ? ", " : own[0] ? "; " : "",
-			 t[i].name, t[i].value);
+	for (int i = 0; i < nl; i++)
+		if (l[i].from == MS_FROM_TIME)
+			snprintf(own + strlen(own), sizeof(own) - strlen(own), "%s%s %.10g",
+				 nt++ ? ", " : own[0] ? "; " : "", l[i].name, l[i].value);
 	if (nt > 0)
 		snprintf(own + strlen(own), sizeof(own) - strlen(own), " (the core file's times at %.1f GHz, "
-			 "written at %.1f)", b->clock_hz / 1e9, core->clock_hz / 1e9);
+			 "written at %.1f)", b->clock_hz / 1e9, hs_core_find(b->core)->clock_hz / 1e9);
 	if (own[0])
 		rp_wrap(stdout, "  params ", "         ", own, RP_TEXT_WIDTH);
 	const char *said = state_line("  state  ", &f->img, NULL);
@@ -178,22 +179,15 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 	json_uint(j, "boots", f->nboots);
 	/* what the board's core runs with beside its core file: the core
 	 * file's times at the board's clock, then the board's own */
-	struct ms_param t[MS_MAX_PARAMS];
-	int nt = ms_board_times(f->b, t, MS_MAX_PARAMS);
+	struct ms_param l[MS_MAX_PARAMS];
+	int nl = ms_board_params(f->b, NULL, 0, l, MS_MAX_PARAMS);
 
 	json_begin_arr(j, "params");
-	for (int i = 0; i < nt; i++) {
+	for (int i = 0; i < nl; i++) {
 		json_begin_obj(j, NULL);
-		json_str(j, "name", t[i].name);
-		json_num(j, "value", t[i].value, 0);
-		json_str(j, "from", "time");
-		json_end_obj(j);
-	}
-	for (const struct hs_board_param *p = f->b->params; p && p->name; p++) {
-		json_begin_obj(j, NULL);
-		json_str(j, "name", p->name);
-		json_num(j, "value", p->value, 0);
-		json_str(j, "from", "board");
+		json_str(j, "name", l[i].name);
+		json_num(j, "value", l[i].value, 0);
+		json_str(j, "from", l[i].from == MS_FROM_TIME ? "time" : "board");
 		json_end_obj(j);
 	}
 	json_end_arr(j);

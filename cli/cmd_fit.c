@@ -83,7 +83,7 @@ static void cells(const struct ms_fit *f)
 }
 
 /* Member name's value in the core file, NAN when it has none; a time as
- * the board counts it (ms_on_board), as the fit does */
+ * the board counts it (ms_at_clock), as the fit does */
 static double in_core_file(const struct ms_fit *f, const char *name)
 {
 	struct hs_model *m = hs_model_new(f->core);
@@ -92,7 +92,7 @@ static double in_core_file(const struct ms_fit *f, const char *name)
 
 	for (size_t n = 0; m && (p = hs_model_param(m, n)); n++)
 		if (!strcmp(p->name, name))
-			v = ms_on_board(f->b, f->core, p);
+			v = ms_at_clock(p, f->core, f->b->clock_hz);
 	hs_model_free(m);
 	return v;
 }

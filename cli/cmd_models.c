@@ -38,7 +38,7 @@ static void print_text(const struct hs_model *m, int only_uncal)
 		else
 			snprintf(src, sizeof(src), "%s", p->source);
 		/* a time outside the core's clock: a board at another clock
-		 * counts more or fewer cycles of it (ms_on_board) */
+		 * counts more or fewer cycles of it (ms_at_clock) */
 		snprintf(unit, sizeof(unit), p->timed ? "%s (time)" : "%s", p->unit);
 		printf("    %-22s %10g %-14s %-6s %s\n", p->name, p->value, unit,
 		       !p->calibrated ? "UNCAL" : p->hi > 0 ? "fit" : "cal", src);

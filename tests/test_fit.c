@@ -255,7 +255,7 @@ Test(fit, a_board_runs_its_own_firmware)
 Test(fit, a_board_counts_times_at_its_own_clock)
 {
 	const struct hs_board *j = hs_board_find("j721e"), *am = hs_board_find("am62x");
-	struct ms_param user = { "a72", "mem_latency", 100 };
+	struct ms_param user = { "a72", "mem_latency", 100, MS_FROM_USER };
 	struct ms_options *o = calloc(1, sizeof(*o));
 	struct hs_model *m;
 	const struct hs_param *p;
@@ -269,6 +269,8 @@ Test(fit, a_board_counts_times_at_its_own_clock)
 	cr_assert_str_eq(o->params[1].name, "ipi_latency");
 	NEAR(o->params[1].value, 533, 1e-9);
 	cr_assert_str_eq(o->params[2].name, "l1i_size");
+	cr_assert(o->params[0].from == MS_FROM_TIME && o->params[2].from == MS_FROM_BOARD &&
+		  o->params[6].from == MS_FROM_USER);
 	m = ms_model(o, hs_core_find("a72"));
 	cr_assert_not_null(m, "%s", hs_errmsg());
 	for (size_t i = 0; (p = hs_model_param(m, i)); i++) {
@@ -284,9 +286,11 @@ Test(fit, a_board_counts_times_at_its_own_clock)
 	}
 	hs_model_free(m);
 	cr_assert_eq(timed, 2);
-	cr_assert_eq(ms_board_times(am, o->params, MS_MAX_PARAMS), 2);
+	cr_assert_eq(ms_clock_times(hs_core_find(am->core), am->clock_hz, o->params, MS_MAX_PARAMS), 2);
 	NEAR(o->params[0].value, 210, 1e-9);
 	NEAR(o->params[1].value, 350, 1e-9);
+	cr_assert_eq(o->params[0].from, MS_FROM_TIME);
+	cr_assert_eq(o->params[1].from, MS_FROM_TIME);
 	free(o);
 }
 

@@ -39,6 +39,7 @@ struct ms_fit {
 		double value;		/* fitted (scaled: the factor) */
 		double lo95, hi95;	/* the range the cells allow (95%) */
 		int determined;		/* the cells pin it down (docs/calibration.md) */
+		double prior[20];	/* each member's guess on the board */
 	} v[MS_MAX_KNOBS];
 	int nknobs;
 	struct ms_fit_cell cells[MS_MAX_CELLS];
@@ -55,8 +56,8 @@ const struct ms_knob *const *ms_knobs(const struct hs_core *core);
  * its core to the board's fitted cells (least squares on log ratios,
  * bounded). */
 int ms_fit(const char *image, const struct hs_board *b, unsigned nboots, struct ms_fit *out);
-/* The value of member parameter i of knob k at the fit (a factor's
- * product with the member's guess). */
+/* The value of member parameter member of knob k at the fit (a factor's
+ * product with the member's guess on the board). */
 double ms_knob_member(const struct ms_fit *f, int k, const char *member);
 
 #endif

@@ -106,10 +106,14 @@ struct ms_row {
  * cycles, whole - or -1 (one CPU, or more did work). */
 int ms_one_cpu(unsigned ncpus, const double *idle, double whole);
 
+/* Where a parameter's value comes from: the user (--param), a time of the
+ * core file at another clock (ms_clock_times), a board's own */
+enum ms_param_from { MS_FROM_USER, MS_FROM_TIME, MS_FROM_BOARD };
 struct ms_param {
 	char core[8];			/* "" for all cores */
 	char name[48];
 	double value;
+	enum ms_param_from from;
 };
 
 struct ms_options {
@@ -307,25 +311,25 @@ struct ms_fidelity {
 int ms_fidelity(const char *image, const struct hs_board *b, const struct ms_param *params, int nparams,
 		unsigned nboots, struct ms_fidelity *out);
 void ms_fidelity_free(struct ms_fidelity *f);
-/* The board's parameters and params as one list of at most max: the core
- * file's times at the board's clock (ms_on_board), the board's own, then
- * params (a later entry wins; core-qualified); their count, or -1 with
- * hs_errmsg(). */
+/* The board's parameters and params as one list of at most max, each
+ * saying where it comes from: the core file's times at the board's clock
+ * (ms_clock_times), the board's own, then params (a later entry wins;
+ * core-qualified); their count, or -1 with hs_errmsg(). */
 int ms_board_params(const struct hs_board *b, const struct ms_param *params, int nparams,
 		    struct ms_param *out, int max);
 /* The registry's paths booted as the board ran its benchmarks: on ncpus
  * CPUs (0: one), in its cgroup; -1 with hs_errmsg() naming a cgroup hotsim
  * does not know. */
 int ms_board_set(const struct hs_board *b, unsigned ncpus, struct hs_path_set *set);
-/* What core parameter p counts on board b: a time (p->timed) is the same
- * time in the board's cycles, the core file's value scaled by the board's
- * clock over the core file's; anything else, p's value. */
+/* What core parameter p counts at clock hz: a time (p->timed) is the
+ * same time in that clock's cycles, the core file's value scaled by hz
+ * over the core file's clock; anything else (or hz 0), p's value. */
 struct hs_param;
-double ms_on_board(const struct hs_board *b, const struct hs_core *core, const struct hs_param *p);
-/* The core parameters whose value differs on board b, at most max: the
- * times (the DRAM's, the interrupt controller's) keep their nanoseconds,
- * not their cycles, at the board's clock; their count, or -1. */
-int ms_board_times(const struct hs_board *b, struct ms_param *out, int max);
+double ms_at_clock(const struct hs_param *p, const struct hs_core *core, uint64_t hz);
+/* The core's parameters whose value differs at clock hz, at most max:
+ * the times (the DRAM's, the interrupt controller's) keep their
+ * nanoseconds, not their cycles; their count, or -1. */
+int ms_clock_times(const struct hs_core *core, uint64_t hz, struct ms_param *out, int max);
 
 /* The fit of a core's unpublished costs to a board's cells: hotsim/fit.h. */
 

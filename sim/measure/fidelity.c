@@ -26,35 +26,40 @@
 #include "hotsim/model.h"
 #include "measure_internal.h"
 
-double ms_on_board(const struct hs_board *b, const struct hs_core *core, const struct hs_param *p)
+double ms_at_clock(const struct hs_param *p, const struct hs_core *core, uint64_t hz)
 {
-	if (!p->timed || !core->clock_hz || b->clock_hz == core->clock_hz)
+	if (!p->timed || !core->clock_hz || !hz || hz == core->clock_hz)
 		return p->value;
-	return round(p->value * (double)b->clock_hz / (double)core->clock_hz);
+	return round(p->value * (double)hz / (double)core->clock_hz);
 }
 
-int ms_board_times(const struct hs_board *b, struct ms_param *out, int max)
+/* Append name = value on core to out (of at most max), from where. */
+static int put(struct ms_param *out, int n, int max, const char *core, const char *name, double value,
+	       enum ms_param_from from)
 {
-	const struct hs_core *core = hs_core_find(b->core);
-	struct hs_model *m = core ? hs_model_new(core) : NULL;
+	if (n == max)
+		return hs_fail("more than %d parameters", max);
+	memset(&out[n], 0, sizeof(out[n]));
+	snprintf(out[n].core, sizeof(out[n].core), "%s", core);
+	snprintf(out[n].name, sizeof(out[n].name), "%s", name);
+	out[n].value = value;
+	out[n].from = from;
+	return n + 1;
+}
+
+int ms_clock_times(const struct hs_core *core, uint64_t hz, struct ms_param *out, int max)
+{
+	struct hs_model *m = hs_model_new(core);
 	const struct hs_param *p;
 	int n = 0;
 
 	if (!m)
-		return hs_fail("board %s: no model of core %s", b->name, b->core);
-	for (size_t i = 0; (p = hs_model_param(m, i)); i++) {
-		double v = ms_on_board(b, core, p);
+		return hs_fail("core %s: no model", core->name);
+	for (size_t i = 0; n >= 0 && (p = hs_model_param(m, i)); i++) {
+		double v = ms_at_clock(p, core, hz);
 
-		if (v == p->value)
-			continue;
-		if (n == max) {
-			hs_model_free(m);
-			return hs_fail("more than %d parameters", max);
-		}
-		memset(&out[n], 0, sizeof(out[n]));
-		snprintf(out[n].core, sizeof(out[n].core), "%s", b->core);
-		snprintf(out[n].name, sizeof(out[n].name), "%s", p->name);
-		out[n++].value = v;
+		if (v != p->value)
+			n = put(out, n, max, core->name, p->name, v, MS_FROM_TIME);
 	}
 	hs_model_free(m);
 	return n;
@@ -63,19 +68,13 @@ int ms_board_times(const struct hs_board *b, struct ms_param *out, int max)
 int ms_board_params(const struct hs_board *b, const struct ms_param *params, int nparams,
 		    struct ms_param *out, int max)
 {
-	int n = ms_board_times(b, out, max);
+	const struct hs_core *core = hs_core_find(b->core);
+	int n = core ? ms_clock_times(core, b->clock_hz, out, max) :
+		       hs_fail("board %s: no model of core %s", b->name, b->core);
 
-	if (n < 0)
-		return -1;
-	for (const struct hs_board_param *p = b->params; p && p->name; p++) {
-		if (n == max)
-			return hs_fail("more than %d parameters", max);
-		memset(&out[n], 0, sizeof(out[n]));
-		snprintf(out[n].core, sizeof(out[n].core), "%s", b->core);
-		snprintf(out[n].name, sizeof(out[n].name), "%s", p->name);
-		out[n++].value = p->value;
-	}
-	for (int i = 0; i < nparams; i++) {
+	for (const struct hs_board_param *p = b->params; n >= 0 && p && p->name; p++)
+		n = put(out, n, max, b->core, p->name, p->value, MS_FROM_BOARD);
+	for (int i = 0; n >= 0 && i < nparams; i++) {
 		if (n == max)
 			return hs_fail("more than %d parameters", max);
 		out[n++] = params[i];

@@ -54,7 +54,6 @@ struct fitting {
 	unsigned in_mean[MS_MAX_CELLS];		/* a mask of boots */
 	struct ms_param base[MS_MAX_PARAMS];	/* the board's parameters */
 	int nbase;
-	double prior[MS_MAX_KNOBS][20];		/* each member's guess (priors) */
 	double lo[MS_MAX_KNOBS], hi[MS_MAX_KNOBS];	/* bounds, log units */
 };
 
@@ -87,7 +86,7 @@ static int priors(struct fitting *f)
 				hs_model_free(m);
 				return hs_fail("knob %s: no parameter %s", f->k[j]->name, f->k[j]->members[i]);
 			}
-			f->prior[j][i] = board_guess(f->base, f->nbase, p);
+			f->out->v[j].prior[i] = board_guess(f->base, f->nbase, p);
 		}
 	hs_model_free(m);
 	return 0;
@@ -238,7 +237,7 @@ static int params_at(const struct fitting *f, const double *x, struct ms_options
 				return hs_fail("the fit sets more than %d parameters", MS_MAX_PARAMS);
 			snprintf(p->core, sizeof(p->core), "%s", f->out->core->name);
 			snprintf(p->name, sizeof(p->name), "%s", f->k[j]->members[i]);
-			p->value = f->k[j]->scaled ? f->prior[j][i] * exp(x[j]) : exp(x[j]);
+			p->value = f->k[j]->scaled ? f->out->v[j].prior[i] * exp(x[j]) : exp(x[j]);
 		}
 	return 0;
 }
@@ -344,7 +343,7 @@ static void start(const struct fitting *f, struct ms_lm *s)
 	for (int j = 0; j < f->nk; j++) {
 		s->lo[j] = log(f->k[j]->lo);
 		s->hi[j] = log(f->k[j]->hi);
-		s->x[j] = fmin(s->hi[j], fmax(s->lo[j], f->k[j]->scaled ? 0 : log(f->prior[j][0])));
+		s->x[j] = fmin(s->hi[j], fmax(s->lo[j], f->k[j]->scaled ? 0 : log(f->out->v[j].prior[0])));
 	}
 }
 
@@ -414,18 +413,11 @@ int ms_fit(const char *image, const struct hs_board *b, unsigned nboots, struct 
 double ms_knob_member(const struct ms_fit *f, int k, const char *member)
 {
 	const struct ms_knob *kn = f->v[k].k;
-	struct ms_param base[MS_MAX_PARAMS];
-	int nbase;
-	struct hs_model *m;
-	const struct hs_param *p;
-	double v = f->v[k].value;
 
-	if (!kn->scaled || (nbase = ms_board_params(f->b, NULL, 0, base, MS_MAX_PARAMS)) < 0 ||
-	    !(m = hs_model_new(f->core)))
-		return v;
-	for (size_t n = 0; (p = hs_model_param(m, n)); n++)
-		if (!strcmp(p->name, member))
-			v *= board_guess(base, nbase, p);
-	hs_model_free(m);
-	return v;
+	if (!kn->scaled)
+		return f->v[k].value;
+	for (int i = 0; kn->members[i]; i++)
+		if (!strcmp(kn->members[i], member))
+			return f->v[k].value * f->v[k].prior[i];
+	return f->v[k].value;
 }
