@@ -66,7 +66,7 @@ static void compare_defaults(void *p)
 	o->noise = 8;
 }
 
-static void ms_opts(struct cmp_opts *o, struct ms_options *m)
+static int ms_opts(struct cmp_opts *o, struct ms_options *m)
 {
 	_Static_assert(HS_ARRAY_SIZE(m->cores) == HS_ARRAY_SIZE(o->cpus.v), "a core list for each");
 	_Static_assert(HS_ARRAY_SIZE(m->paths) == HS_ARRAY_SIZE(o->paths.v), "a path list for each");
@@ -84,8 +84,17 @@ static void ms_opts(struct cmp_opts *o, struct ms_options *m)
 	m->set = &o->set;
 	m->more = cli_more_set((int)o->smp);
 	m->noise = (int)o->noise;
-	memcpy(m->params, o->params.v, sizeof(o->params.v));
-	m->nparams = o->params.n;
+	/* a core at a --freq clock counts the DRAM's and the IPI's time in
+	 * its cycles, as a board at its clock does; the user's --param wins */
+	m->nparams = ms_clock_params(m->cores, m->ncores, o->freq.v, o->freq.n, m->params, MS_MAX_PARAMS);
+	if (m->nparams < 0)
+		return -1;
+	for (int i = 0; i < o->params.n; i++) {
+		if (m->nparams == MS_MAX_PARAMS)
+			return hs_fail("more than %d parameters", MS_MAX_PARAMS);
+		m->params[m->nparams++] = o->params.v[i];
+	}
+	return 0;
 }
 
 static char *timeline_svg_name(const char *svg)
@@ -322,8 +331,7 @@ int cli_compare(void *opts, const char *base_file, const char *patched_file, con
 	struct ms_options m, mp;
 	int rc = HS_EXIT_OK;
 
-	ms_opts(o, &m);
-	if (cli_turns(o->turns, o->smp, &o->set))
+	if (ms_opts(o, &m) || cli_turns(o->turns, o->smp, &o->set))
 		return cli_error();
 	mp = m;
 	mp.pin_from = &base;	/* the patched image at the baseline's sites */
@@ -408,7 +416,7 @@ static int run_run(void *p, char **args)
 	OPT("window", "A:B", OPT_WINDOW, t, window, "timeline records A..B-1 (default 0:40)"), \
 	OPT("svg", "FILE", OPT_STRING, t, svg, "the compare picture to FILE (and FILE-timeline.svg with --timeline)"), \
 	OPT("param", "[CORE.]NAME=V", OPT_PARAM, t, params, "override a model parameter (repeatable)"), \
-	OPT("freq", "[CORE=]F", OPT_CLOCK, t, freq, "clock for the sched-pipe projection (a55=1.8GHz; repeatable)"), \
+	OPT("freq", "[CORE=]F", OPT_CLOCK, t, freq, "a core's clock (a55=1.8GHz; repeatable): the projection's, and the DRAM's and IPI's time in its cycles"), \
 	OPT("hz", "LIST", OPT_HZ, t, hz, "tick rates the projection adds the tick at (default 100,250)"), \
 	OPT_N("noise", "N", t, noise, 0, 16, \
 	      "layout noise band: cost again in N layouts with part of each path moved (compare: 8)"), \

@@ -28,17 +28,19 @@ static void benchmarks_note(FILE *f, const struct rp_details *d)
 	rp_wrap(f, "", "  ", note, RP_TEXT_WIDTH);
 }
 
-/* Where each typical clock comes from; a --freq clock needs no source. */
+/* Where each typical clock comes from; a --freq clock needs no source,
+ * but says what it changed beside the projection. */
 static void clocks_note(FILE *f, const struct rp_details *d)
 {
 	char note[1200], seen[16][8];
 	size_t n = (size_t)snprintf(note, sizeof(note), "clocks: --freq, else each core's typical one");
-	int k = 0;
+	int k = 0, freq = 0;
 
 	for (int i = 0; i < d->nproj && n < sizeof(note); i++) {
 		const struct hs_core *core = d->proj[i].core;
 		int dup = 0;
 
+		freq |= !d->proj[i].hz && core->clock_hz != d->proj[i].clock_hz;
 		for (int j = 0; j < k; j++)
 			dup |= !strcmp(seen[j], core->name);
 		if (dup || k == 16 || d->proj[i].hz || core->clock_hz != d->proj[i].clock_hz)
@@ -49,6 +51,9 @@ static void clocks_note(FILE *f, const struct rp_details *d)
 	}
 	if (k && n < sizeof(note))
 		n += (size_t)snprintf(note + n, sizeof(note) - n, ")");
+	if (freq && n < sizeof(note))
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "; a core at a --freq clock is measured there: the "
+				      "DRAM's and the IPI's times in its cycles (hotsim models: the times)");
 	if (n < sizeof(note))
 		snprintf(note + n, sizeof(note) - n, ".");
 	rp_wrap(f, "", "  ", note, RP_TEXT_WIDTH);

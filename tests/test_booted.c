@@ -1899,6 +1899,40 @@ Test(smp, rows_of_the_round_trip, .timeout = 900)
 }
 
 /*
+ * A core at a --freq clock is measured there: the A53 file writes an IPI's
+ * delivery as 300 cycles at its 1.2 GHz (250 ns); at 1.8 GHz the same
+ * 250 ns is 450 cycles, so a round trip's two hops are 900 where they
+ * are 600, and the state line says 450. A --param of it wins over the
+ * clock's. The clocks note says what the clock changed.
+ */
+Test(smp, a_freq_clock_counts_the_ipi_in_its_cycles, .timeout = 900)
+{
+	char args[600], *out;
+	const char *p;
+	double ipi;
+
+	hs_not_under_sanitizers();
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --path sched-pipe --noise 0 --freq a53=1.8GHz",
+		 hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert((p = strstr(out, "ipi_latency ")) && sscanf(p, "ipi_latency %lf", &ipi) == 1, "%.4000s", out);
+	cr_assert_eq(ipi, 450, "%.4000s", out);
+	cr_assert_eq(row_cycles(out, "sched-pipe.ipi", "a53"), 900, "%.4000s", out);
+	cr_assert(strstr(out, "a core at a --freq clock"), "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --path sched-pipe --noise 0 --freq a53=1.8GHz "
+		 "--param a53.ipi_latency=300", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(row_cycles(out, "sched-pipe.ipi", "a53"), 600, "%.4000s", out);
+	free(out);
+	snprintf(args, sizeof(args), "run %s --cpu a53 --smp 2 --path sched-pipe --noise 0", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 0, "%.4000s", out);
+	cr_assert_eq(row_cycles(out, "sched-pipe.ipi", "a53"), 600, "%.4000s", out);
+	cr_assert_null(strstr(out, "a core at a --freq clock"), "%.4000s", out);
+	free(out);
+}
+
+/*
  * Debian's own arm64 kernels as a machine: each CPU's stream identical to
  * QEMU's on 2 (6.12) and 4 (7.2) CPUs, and the unpinned round trip's rows
  * with both IPI hops and exits on its critical path.

@@ -536,6 +536,13 @@ int ms_parse_clock(const char *arg, struct ms_clock *c);
  * first). Returns the count. */
 int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nclocks,
 	       const unsigned *hz, int nhz, struct ms_projection *out, int max);
+/* What the cores count at the clocks given (the last that names a core, or
+ * names none, wins; else its typical clock): the core file's times at that
+ * clock (ms_clock_times), at most max; their count, or -1. A rate the
+ * user gives is the whole machine's: the DRAM and the interrupt
+ * controller keep their nanoseconds. */
+int ms_clock_params(const struct hs_core *const *cores, int ncores, const struct ms_clock *clocks, int nclocks,
+		    struct ms_param *out, int max);
 
 /* --- snippet (snippet.c) ------------------------------------------------- */
 

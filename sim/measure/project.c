@@ -80,6 +80,19 @@ static uint64_t clock_of(const struct hs_core *core, const struct ms_clock *cloc
 	return hz;
 }
 
+int ms_clock_params(const struct hs_core *const *cores, int ncores, const struct ms_clock *clocks, int nclocks,
+		    struct ms_param *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < ncores && n >= 0; i++) {
+		int k = ms_clock_times(cores[i], clock_of(cores[i], clocks, nclocks), out + n, max - n);
+
+		n = k < 0 ? -1 : n + k;
+	}
+	return n;
+}
+
 int ms_project(const struct ms_compare *c, const struct ms_clock *clocks, int nclocks,
 	       const unsigned *hz, int nhz, struct ms_projection *out, int max)
 {
