@@ -15,16 +15,18 @@
 struct ms_cpu_wait {
 	uint64_t at, cycles;
 	uint64_t now, sent, arrive;
+	uint64_t before;	/* the cycles of the CPU's earlier waits */
 	unsigned from;
 };
 
 /* One CPU's clock: its instructions' cycles so far (pre[i]: before
- * record i) and the waits at its wakes, in order; once the waits are
- * known, t[i]: its time at record i, waits included. */
+ * record i) and the waits at its wakes, in order of their records: its
+ * time at record i is pre[i] and the waits at or before it (a time per
+ * record is not kept: a machine's streams run to millions of records). */
 struct ms_cpu_clock {
 	uint64_t *pre, *upre;	/* upre: the uncalibrated share of pre */
-	uint64_t *ipre, *icnt;	/* of pre: taking IRQs (in_irq), and those records */
-	uint64_t *t;
+	uint64_t *ipre;		/* of pre: taking IRQs (in_irq) */
+	uint32_t *icnt;		/* records taking IRQs before record i */
 	size_t n;
 	struct ms_cpu_wait *w;
 	unsigned nw;

@@ -70,7 +70,6 @@ static void free_clock(struct ms_cpu_clock *c)
 	free(c->upre);
 	free(c->ipre);
 	free(c->icnt);
-	free(c->t);
 	free(c->w);
 	memset(c, 0, sizeof(*c));
 }
@@ -88,6 +87,8 @@ static void free_scratch(struct scratch *sc)
  * memory */
 static int clock_for(struct ms_cpu_clock *c, struct scratch *sc, size_t n)
 {
+	if (n >= UINT32_MAX)
+		return hs_fail("a stream of %zu records: a CPU's clock counts at most %u", n, UINT32_MAX - 1);
 	if (sc->room < n + 1) {
 		free_scratch(sc);
 		sc->cycles = malloc((n + 1) * sizeof(*sc->cycles));
@@ -104,9 +105,8 @@ static int clock_for(struct ms_cpu_clock *c, struct scratch *sc, size_t n)
 		c->upre = malloc((n + 1) * sizeof(*c->upre));
 		c->ipre = malloc((n + 1) * sizeof(*c->ipre));
 		c->icnt = malloc((n + 1) * sizeof(*c->icnt));
-		c->t = malloc((n + 1) * sizeof(*c->t));
 		c->w = malloc(HS_MACHINE_MAX_WAKES * sizeof(*c->w));
-		if (!c->pre || !c->upre || !c->ipre || !c->icnt || !c->t || !c->w) {
+		if (!c->pre || !c->upre || !c->ipre || !c->icnt || !c->w) {
 			free_clock(c);
 			return hs_fail("out of memory");
 		}
@@ -197,7 +197,7 @@ static int cost_cpu(const struct ms_options *o, const struct hs_core *core, unsi
 	c->pre[0] = c->upre[0] = c->ipre[0] = c->icnt[0] = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		uint64_t cy = sc->cycles[i];
-		uint64_t irq = (sc->mark[i] & MARK_IRQ) != 0;
+		unsigned irq = (sc->mark[i] & MARK_IRQ) != 0;
 
 		c->pre[i + 1] = c->pre[i] + cy;
 		c->upre[i + 1] = c->upre[i] + (sc->mark[i] & MARK_UNCAL ? cy : 0);

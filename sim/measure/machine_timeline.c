@@ -21,11 +21,25 @@
 
 static uint64_t time_at(const struct ms_cpu_clock *c, uint64_t i)
 {
-	uint64_t t = c->pre[i < c->n ? i : c->n];
+	unsigned lo = 0, hi = c->nw;
 
-	for (unsigned k = 0; k < c->nw && c->w[k].at <= i; k++)
-		t += c->w[k].cycles;
-	return t;
+	/* the waits at or before record i: they are in order of their records */
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (c->w[mid].at <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return c->pre[i < c->n ? i : c->n] + (lo ? c->w[lo - 1].before + c->w[lo - 1].cycles : 0);
+}
+
+/* CPU c waits w at its record w.at, after the waits it has */
+static void add_wait(struct ms_cpu_clock *c, struct ms_cpu_wait w)
+{
+	w.before = c->nw ? c->w[c->nw - 1].before + c->w[c->nw - 1].cycles : 0;
+	c->w[c->nw++] = w;
 }
 
 /* Whether a lock wait at e is one of the sampled ops' (past each CPU's
@@ -67,34 +81,17 @@ static void timeline(struct ms_machine_cost *out, struct ms_cpu_clock *clk)
 			if (sent > now) {
 				out->read_waits++;
 				out->order_flips += (unsigned)flipped(warm, clk, e, now);
-				c->w[c->nw++] = (struct ms_cpu_wait){ .at = e->at, .cycles = sent - now, .now = now,
-							       .sent = sent, .arrive = sent, .from = e->from };
+				add_wait(c, (struct ms_cpu_wait){ .at = e->at, .cycles = sent - now, .now = now,
+								  .sent = sent, .arrive = sent, .from = e->from });
 			}
 			continue;
 		}
 		out->sgi_wakes++;
 		if (time_at(&clk[e->from], e->from_at) + ipi > wake)
 			wake = time_at(&clk[e->from], e->from_at) + ipi;
-		c->w[c->nw] = (struct ms_cpu_wait){ .at = e->at, .cycles = wake + exit - now, .now = now,
-					     .sent = time_at(&clk[e->from], e->from_at),
-					     .arrive = time_at(&clk[e->from], e->from_at) + ipi, .from = e->from };
-		c->nw++;
-	}
-}
-
-/* Every CPU's time at each of its records, its waits included */
-static void times(struct ms_cpu_clock *clk, unsigned ncpus)
-{
-	for (unsigned k = 0; k < ncpus; k++) {
-		struct ms_cpu_clock *c = &clk[k];
-		uint64_t waited = 0;
-		unsigned w = 0;
-
-		for (size_t i = 0; i <= c->n; i++) {
-			while (w < c->nw && c->w[w].at <= i)
-				waited += c->w[w++].cycles;
-			c->t[i] = c->pre[i] + waited;
-		}
+		add_wait(c, (struct ms_cpu_wait){ .at = e->at, .cycles = wake + exit - now, .now = now,
+						  .sent = time_at(&clk[e->from], e->from_at),
+						  .arrive = time_at(&clk[e->from], e->from_at) + ipi, .from = e->from });
 	}
 }
 
@@ -106,7 +103,7 @@ static size_t record_at(const struct ms_cpu_clock *c, uint64_t x)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (c->t[mid] < x)
+		if (time_at(c, mid) < x)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -223,6 +220,5 @@ static void per_op(struct ms_machine_cost *out, const struct ms_cpu_clock *clk, 
 void ms_machine_timeline(struct ms_machine_cost *out, struct ms_cpu_clock *clk, const struct hs_trace *tr)
 {
 	timeline(out, clk);
-	times(clk, out->run.ncpus);
 	per_op(out, clk, tr);
 }
