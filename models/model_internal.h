@@ -56,8 +56,8 @@
  * core's own cycles (its pipeline, its caches), the same at any clock;
  * TIME, a time spent outside the core's clock domain (the DRAM, the
  * interrupt controller), written as cycles at the core file's clock_hz -
- * at another clock (a board's: ms_on_board) it is as many more cycles as
- * that clock is faster.
+ * at another clock (a board's, or a --freq clock: ms_at_clock) it is as
+ * many more cycles as that clock is faster.
  */
 #define HS_PARAM_LIST(X) \
 	/* front end, branch prediction */ \
