@@ -96,6 +96,16 @@ static int refused(const char *args, char *line, size_t len)
 	return WEXITSTATUS(st);
 }
 
+/* A clock for a core hotsim does not know is refused, naming the known
+ * ones, not ignored (exit 2, before any image is read). */
+Test(cli, freq_of_an_unknown_core_refused)
+{
+	char line[400];
+
+	cr_assert_eq(refused("run nothing.elf --freq a99=1.8GHz", line, sizeof(line)), 2);
+	cr_assert(strstr(line, "--freq a99=1.8GHz: unknown cpu 'a99' (known: a53, a55, a73"), "%s", line);
+}
+
 /* A CPU list taskset would not take or the machine lacks, and perf's path
  * where one boot's path is taken: each one line naming what to write
  * instead, exit 2, before any image is read. */

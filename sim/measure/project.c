@@ -25,6 +25,8 @@ int ms_parse_clock(const char *arg, struct ms_clock *c)
 		if ((size_t)(eq - arg) >= sizeof(c->core) || eq == arg)
 			return hs_fail("--freq: bad core in '%s'", arg);
 		memcpy(c->core, arg, (size_t)(eq - arg));
+		if (!hs_core_find(c->core))
+			return hs_fail("--freq %s: unknown cpu '%s' (known: %s)", arg, c->core, hs_core_names());
 	}
 	v = strtod(num, &end);
 	if (end == num || v <= 0)
