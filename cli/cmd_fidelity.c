@@ -233,16 +233,12 @@ static void json_board(struct json *j, const struct ms_fidelity *f)
 /* The board --board names, or every one. */
 static int boards_of(const char *name, const struct hs_board **v, int max)
 {
-	char known[200] = "";
 	int n = 0;
 
-	for (int i = 0; hs_boards[i] && n < max; i++) {
-		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
-			 hs_boards[i]->name);
+	for (int i = 0; hs_boards[i] && n < max; i++)
 		if (!name || !strcmp(name, hs_boards[i]->name))
 			v[n++] = hs_boards[i];
-	}
-	return n ? n : hs_fail("unknown board '%.32s' (known: %s)", name, known);
+	return n ? n : hs_fail("unknown board '%.32s' (known: %s)", name, hs_board_names());
 }
 
 static int run(void *p, char **args)

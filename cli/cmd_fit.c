@@ -132,7 +132,10 @@ static int run(void *p, char **args)
 	struct ms_fit f;
 
 	if (!b) {
-		hs_fail("--board: no board '%.32s' (the boards: hotsim fidelity --help)", o->board ? o->board : "");
+		if (o->board)
+			hs_fail("unknown board '%.32s' (known: %s)", o->board, hs_board_names());
+		else
+			hs_fail("fit needs --board NAME, the board to fit to (known: %s)", hs_board_names());
 		return cli_error();
 	}
 	if (ms_fit(args[0], b, (unsigned)o->boots, &f))

@@ -29,6 +29,7 @@
  * caught kill() less kill(self, 0), and lat_sig prot the protection fault
  * less that catch (lat_sig.c bench_catch, bench_prot).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "hotsim/board.h"
@@ -160,6 +161,16 @@ const struct hs_board *hs_board_find(const char *name)
 		if (!strcmp(hs_boards[i]->name, name))
 			return hs_boards[i];
 	return NULL;
+}
+
+const char *hs_board_names(void)
+{
+	static char buf[256];
+
+	buf[0] = 0;
+	for (int i = 0; hs_boards[i]; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "", hs_boards[i]->name);
+	return buf;
 }
 
 const struct hs_core *hs_board_core(const struct hs_board *b, struct hs_core *buf)

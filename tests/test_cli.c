@@ -106,6 +106,21 @@ Test(cli, freq_of_an_unknown_core_refused)
 	cr_assert(strstr(line, "--freq a99=1.8GHz: unknown cpu 'a99' (known: a53, a55, a73"), "%s", line);
 }
 
+/* A board hotsim has no cells of, or none named where one is needed: one
+ * line listing the boards there are, exit 2, before any image is read. */
+Test(cli, unknown_board_refused_naming_the_boards)
+{
+	static const char *const args[] = { "fit nothing.elf --board nosuch", "fidelity nothing.elf --board nosuch",
+					    "fit nothing.elf" };
+	char line[400];
+
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		cr_assert_eq(refused(args[i], line, sizeof(line)), 2, "%s", args[i]);
+		cr_assert(strstr(line, "(known: am62x, j721e)") && strstr(line, "hotsim: ") == line, "%s: %s",
+			  args[i], line);
+	}
+}
+
 /* A CPU list taskset would not take or the machine lacks, and perf's path
  * where one boot's path is taken: each one line naming what to write
  * instead, exit 2, before any image is read. */

@@ -58,9 +58,11 @@ struct hs_board {
 	unsigned ncells;
 };
 
-/* The boards, NULL-terminated; by name (NULL if none). */
+/* The boards, NULL-terminated; by name (NULL if none); their names, ", "
+ * between. */
 extern const struct hs_board *const hs_boards[];
 const struct hs_board *hs_board_find(const char *name);
+const char *hs_board_names(void);
 /* How the fit uses a cell, as the tables name it: "unlike", "unpinned",
  * "held out" or "fit" */
 const char *hs_board_cell_use(const struct hs_board_cell *c);
