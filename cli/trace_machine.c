@@ -245,6 +245,11 @@ static int machine_stage(void *ctx, const struct hs_patched *pt, struct hs_sessi
 		hs_fail("%s on %s, a machine of %u CPUs: %s", t->d->name, pt->core->name, t->smp, hs_errmsg());
 		goto out;
 	}
+	if (first >= mr->nops) {
+		hs_fail("%s: --op %u, but the machine's run has %u operations (0..%d)", t->d->name, first, mr->nops,
+			(int)mr->nops - 1);
+		goto out;
+	}
 	heading(wk, pt, s, mr, first);
 	wk->ncores++;
 	if (ops(wk, mr, tr, first))

@@ -1347,7 +1347,7 @@ Test(smp, replay_every_cpu_round_trips, .timeout = 900)
  * GIC architecture), so every "sends the SGI" mark stands on that msr, and
  * the wakee's mark names the very record the sender's mark is on, and the
  * sender's names the record the wakee goes on at. Unpinned, each CPU wakes
- * the other once an op.
+ * the other once an op. An op the run does not have is an error.
  */
 Test(smp, trace_every_cpu, .timeout = 900)
 {
@@ -1397,6 +1397,12 @@ Test(smp, trace_every_cpu, .timeout = 900)
 	for (const char *p = strstr(out, "leaves wfi: cpu"); p; p = strstr(p + 1, "leaves wfi: cpu"))
 		wakes++;
 	cr_assert(sends == 2 && wakes == 2, "%u SGIs, %u wakes by one in op 2", sends, wakes);
+	free(out);
+	/* an op past the run's (its 2 warm-up and 62 sampled) is refused, as
+	 * one CPU's trace refuses it, not printed as nothing */
+	snprintf(args, sizeof(args), "trace %s sched-pipe --cpu a53 --smp 2 --op 64 --limit 10", hs_kernel("7.2-base"));
+	cr_assert_eq(run(NULL, args, &out), 2, "%.4000s", out);
+	cr_assert(strstr(out, "sched-pipe: --op 64, but the machine's run has 64 operations (0..63)"), "%.4000s", out);
 	free(out);
 }
 
