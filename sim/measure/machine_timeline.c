@@ -86,12 +86,15 @@ static void timeline(struct ms_machine_cost *out, struct ms_cpu_clock *clk)
 			}
 			continue;
 		}
+		/* the SGI leaves at the sender's time at its msr and arrives
+		 * ipi later; a CPU that halted first goes on then, after its
+		 * exit from wfi */
+		uint64_t sent = time_at(&clk[e->from], e->from_at), arrive = sent + ipi;
+
 		out->sgi_wakes++;
-		if (time_at(&clk[e->from], e->from_at) + ipi > wake)
-			wake = time_at(&clk[e->from], e->from_at) + ipi;
+		wake = arrive > wake ? arrive : wake;
 		add_wait(c, (struct ms_cpu_wait){ .at = e->at, .cycles = wake + exit - now, .now = now,
-						  .sent = time_at(&clk[e->from], e->from_at),
-						  .arrive = time_at(&clk[e->from], e->from_at) + ipi, .from = e->from });
+						  .sent = sent, .arrive = arrive, .from = e->from });
 	}
 }
 
