@@ -96,9 +96,10 @@ static void environment(FILE *f)
 		    "fetches, hotsim pair's builds (pair/), the kernel build lock; default ~/.cache/hotsim");
 	line(f, ".TP\n.B ", "HOTSIM_JOBS");
 	line(f, "", "how much runs at once: the make jobs of a hotsim pair build (default the number of "
-		    "CPUs), and the (image, core) measurements of compare and run, each a process of its own "
-		    "(default the CPUs online, at most one per GiB of available memory; 1: none, all in one "
-		    "process). The output is the same for any value.");
+		    "CPUs), and the (image, core) measurements of compare and run, each a process of its own, "
+		    "its paths split over several when there are fewer measurements than jobs (default the "
+		    "CPUs online, at most one per GiB of available memory; 1: none, all in one process). The "
+		    "output is the same for any value.");
 	line(f, ".TP\n.B ", "HOTSIM_STATE_SOURCE");
 	line(f, "", "booted, synthesized or auto (the default): the --state-source of a command not given "
 		    "one");

@@ -454,8 +454,10 @@ Test(compare, merge_refuses_what_does_not_belong_together, .timeout = 600)
 
 /* Measuring each (image, core) in a process of its own (parallel.c) gives
  * the rows of measuring them one after the other in this process: the
- * same bytes, booted and pinned (percpu's segments) rows included, with
- * more lanes than there are tasks to run. */
+ * same bytes, booted and pinned (percpu's segments) rows included. With
+ * 8 lanes for 3 cores each pair's paths are split over 3 processes (one
+ * path each), so the rows come back from 9 processes an image, the
+ * patched image's each waiting for its core's 3 of the baseline. */
 Test(compare, parallel_measuring_is_serial_measuring, .timeout = 600)
 {
 	char cmd[1024], *one, *many;

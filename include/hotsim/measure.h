@@ -158,10 +158,12 @@ int ms_open(const char *path, struct ms_image *out);
 /* -1 with hs_errmsg() for errors that stop everything (bad image, unknown
  * parameter); a path that cannot run is a row with !ok. */
 /* Measure several opened images (each with its options) at once: every
- * (image, core) in a process of its own, a few at a time (HOTSIM_JOBS, else
- * the CPUs online, at most one per GiB of available memory); an image
- * pinned to another (pin_from) waits for its rows core by core. The rows
- * are those, and in the order, of measuring one image after the other. */
+ * (image, core) in a process of its own - its paths split over several
+ * when there are fewer (image, core) pairs to start than lanes - a few at
+ * a time (HOTSIM_JOBS, else the CPUs online, at most one per GiB of
+ * available memory); an image pinned to another (pin_from) waits for its
+ * rows core by core. The rows are those, and in the order, of measuring
+ * one image after the other. */
 int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *const *opts, int n);
 
 void ms_free(struct ms_image *m);

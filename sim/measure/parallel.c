@@ -1,6 +1,6 @@
 /*
  * parallel.c - measuring several (image, core) pairs at once, each in a
- * process of its own.
+ * process of its own, or in several.
  *
  * A pair is independent of every other: its own patched image, session,
  * boot (a QEMU process and the snapshot it leaves in the cache), replay
@@ -11,6 +11,14 @@
  * finished first. The one dependency: an image measured at another's sites
  * (ms_options.pin_from: compare's patched image) needs that image's rows
  * of the same core, so its pair starts only when they are in.
+ *
+ * When there are fewer pairs to start than lanes (one core, or four lanes
+ * for three cores), a pair's paths are split over several processes, each
+ * a finer shard of the same units (split_shard): a path's rows do not
+ * depend on which paths ran before it in its process, as `--shard` and
+ * `hotsim merge` already rely on. Each process loads the image and the
+ * snapshot again (a few hundred ms), so pairs enough for the lanes are
+ * not split.
  *
  * Why processes, not threads: Unicorn and the boot's QEMU children are
  * per process anyway, and a child cannot corrupt the parent's rows; a
@@ -39,7 +47,7 @@ struct task {
 	struct ms_image *img;
 	const struct ms_options *o;
 	int core;		/* index in o->cores */
-	int after;		/* the task whose rows this one pins to, -1 none */
+	unsigned shard, nshards;	/* the share of the pair's units it measures */
 	enum task_state state;
 	pid_t pid;
 	FILE *f;		/* the child's rows */
@@ -162,7 +170,13 @@ static void child(struct task *t, pid_t parent)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(4);
 
-	rc = ms_measure_core(t->o, t->core, t->img);
+	{
+		struct ms_options o = *t->o;
+
+		o.shard = t->shard;
+		o.nshards = t->nshards;
+		rc = ms_measure_core(&o, t->core, t->img);
+	}
 	if (!rc) {
 		int ok = 0;
 
@@ -232,9 +246,16 @@ static int collect(struct task *t, int ws)
 	return 0;
 }
 
-static int ready(const struct task *v, const struct task *t)
+/* Waiting, and not pinned to an image whose rows of its core are not all in. */
+static int ready(const struct task *v, int n, const struct task *t)
 {
-	return t->state == WAITING && (t->after < 0 || v[t->after].state == DONE);
+	if (t->state != WAITING)
+		return 0;
+	for (int i = 0; i < n && t->o->pin_from; i++)
+		if (v[i].img == t->o->pin_from && v[i].o->cores[v[i].core] == t->o->cores[t->core] &&
+		    v[i].state != DONE)
+			return 0;
+	return 1;
 }
 
 static int start(struct task *t)
@@ -256,24 +277,31 @@ static int start(struct task *t)
 	return 0;
 }
 
-/* Put each image's rows back in the serial order: its tasks' blocks by
- * core. The blocks are contiguous per image only if its tasks finished in
- * order, so the rows are rebuilt from a copy. */
-static int reorder(struct task *v, int n, struct ms_image *img)
+/* Put an image's rows back in the serial order: core by core, path by
+ * path, from whichever of its tasks measured the path (a task's rows are
+ * in path order). The tasks' blocks lie in the order they finished, so
+ * the rows are rebuilt from a copy. */
+static int reorder(const struct task *v, int n, struct ms_image *img, const struct ms_options *o)
 {
-	struct ms_row *copy = malloc(sizeof(img->rows));
-	int k = 0;
+	struct ms_row *copy = malloc((size_t)(img->nrows ? img->nrows : 1) * sizeof(*copy));
+	int *at = calloc((size_t)n, sizeof(*at)), k = 0;
 
-	if (!copy)
+	if (!copy || !at) {
+		free(copy);
+		free(at);
 		return hs_fail("out of memory");
-	memcpy(copy, img->rows, sizeof(img->rows));
-	for (int i = 0; i < n; i++)
-		if (v[i].img == img) {
-			memcpy(&img->rows[k], &copy[v[i].first], (size_t)v[i].n * sizeof(*copy));
-			k += v[i].n;
-		}
+	}
+	memcpy(copy, img->rows, (size_t)img->nrows * sizeof(*copy));
+	for (int c = 0; c < o->ncores; c++)
+		for (int p = 0; p < o->npaths; p++)
+			for (int i = 0; i < n; i++)
+				while (v[i].img == img && v[i].core == c && at[i] < v[i].n &&
+				       !strcmp(copy[v[i].first + at[i]].path, o->paths[p]->name))
+					img->rows[k++] = copy[v[i].first + at[i]++];
 	free(copy);
-	return 0;
+	free(at);
+	return k == img->nrows ? 0 : hs_fail("internal: %d rows of %d measured no path asked for", img->nrows - k,
+					     img->nrows);
 }
 
 static void stop_all(struct task *v, int n)
@@ -289,10 +317,51 @@ static void stop_all(struct task *v, int n)
 		}
 }
 
+/* The share j of nsplit of o's shard (all of o's units when it has
+ * none): the shard's units u with (u / N) mod nsplit = j, N its count of
+ * shards - itself a shard, N x j + shard of N x nsplit. */
+static void split_shard(const struct ms_options *o, unsigned j, unsigned nsplit, struct task *t)
+{
+	unsigned nsh = o->nshards ? o->nshards : 1, sh = o->nshards ? o->shard - 1 : 0;
+
+	t->shard = nsplit > 1 ? sh + nsh * j + 1 : o->shard;
+	t->nshards = nsplit > 1 ? nsh * nsplit : o->nshards;
+}
+
+/* Has core c of o units in the shard given? */
+static int core_has_units(const struct ms_options *o, int c, unsigned shard, unsigned nshards)
+{
+	struct ms_options share = *o;
+
+	share.shard = shard;
+	share.nshards = nshards;
+	for (int k = 0; k < o->npaths; k++)
+		if (ms_in_shard(&share, c, k))
+			return 1;
+	return 0;
+}
+
+/* Processes per (image, core) pair: one, unless fewer pairs than lanes
+ * can start at once (those not waiting for another image's rows) - then
+ * enough for the lanes, at most MAX_SPLIT. */
+#define MAX_SPLIT 8
+static unsigned pair_splits(const struct ms_options *const *opts, int nimg, unsigned jobs)
+{
+	unsigned pairs = 0, j;
+
+	for (int i = 0; i < nimg; i++)
+		for (int c = 0; c < opts[i]->ncores && !opts[i]->pin_from; c++)
+			pairs += (unsigned)core_has_units(opts[i], c, opts[i]->shard, opts[i]->nshards);
+	if (!pairs || pairs >= jobs)
+		return 1;
+	j = (jobs + pairs - 1) / pairs;
+	return j < MAX_SPLIT ? j : MAX_SPLIT;
+}
+
 int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *const *opts, int nimg)
 {
-	struct task v[2 * 8 * 4];
-	unsigned jobs = ms_jobs();
+	unsigned jobs = ms_jobs(), nsplit;
+	struct task *v;
 	int n = 0, running = 0, left, rc = 0;
 
 	for (int i = 0; i < nimg; i++)
@@ -305,34 +374,30 @@ int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *con
 					return -1;
 		return 0;
 	}
+	nsplit = pair_splits(opts, nimg, jobs);
+	if (!(v = calloc((size_t)(nimg > 0 ? nimg : 1) * MS_MAX_CORES * nsplit, sizeof(*v))))
+		return hs_fail("out of memory");
 	for (int i = 0; i < nimg; i++)
-		for (int c = 0; c < opts[i]->ncores; c++) {
-			struct task *t = &v[n];
-			int k;
+		for (int c = 0; c < opts[i]->ncores; c++)
+			for (unsigned j = 0; j < nsplit; j++) {
+				struct task *t = &v[n];
 
-			/* a core with no path in the shard: no process, no boot */
-			for (k = 0; k < opts[i]->npaths && !ms_in_shard(opts[i], c, k); k++)
-				;
-			if (k == opts[i]->npaths)
-				continue;
-			if (n == (int)HS_ARRAY_SIZE(v))
-				return hs_fail("internal: too many images x cores to measure");
-			memset(t, 0, sizeof(*t));
-			t->img = imgs[i];
-			t->o = opts[i];
-			t->core = c;
-			t->after = -1;
-			for (int j = 0; j < n; j++)
-				if (opts[i]->pin_from == v[j].img && v[j].o->cores[v[j].core] == opts[i]->cores[c])
-					t->after = j;
-			n++;
-		}
+				memset(t, 0, sizeof(*t));
+				split_shard(opts[i], j, nsplit, t);
+				/* no unit in its share: no process, no boot */
+				if (!core_has_units(opts[i], c, t->shard, t->nshards))
+					continue;
+				t->img = imgs[i];
+				t->o = opts[i];
+				t->core = c;
+				n++;
+			}
 	for (left = n; left > 0 && !rc;) {
 		int ws;
 		pid_t pid;
 
 		for (int i = 0; i < n && running < (int)jobs && !rc; i++)
-			if (ready(v, &v[i])) {
+			if (ready(v, n, &v[i])) {
 				rc = start(&v[i]);
 				running += !rc;
 			}
@@ -351,14 +416,12 @@ int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *con
 				rc = collect(&v[i], ws);
 			}
 	}
-	if (rc) {
+	if (rc)
 		stop_all(v, n);
-		return -1;
-	}
-	if (left)
-		return hs_fail("internal: a measuring task never became ready");
-	for (int i = 0; i < nimg; i++)
-		if (reorder(v, n, imgs[i]))
-			return -1;
-	return 0;
+	else if (left)
+		rc = hs_fail("internal: a measuring task never became ready");
+	for (int i = 0; i < nimg && !rc; i++)
+		rc = reorder(v, n, imgs[i], opts[i]);
+	free(v);
+	return rc ? -1 : 0;
 }
