@@ -145,6 +145,9 @@ struct ms_options {
 
 /* Is (core c, path k) of o in its shard? (ms_options.shard) */
 int ms_in_shard(const struct ms_options *o, int c, int k);
+/* Has core c of o any path in shard `shard` of nshards (0: everything),
+ * o's own or a finer one (parallel.c)? None: nothing to patch or boot. */
+int ms_core_in_share(const struct ms_options *o, int c, unsigned shard, unsigned nshards);
 
 struct ms_image {
 	struct hs_image *img;

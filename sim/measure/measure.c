@@ -376,18 +376,22 @@ int ms_open(const char *path, struct ms_image *out)
 	return out->img ? 0 : -1;
 }
 
-int ms_in_shard(const struct ms_options *o, int c, int k)
+static int in_share(const struct ms_options *o, int c, int k, unsigned shard, unsigned nshards)
 {
 	unsigned u = (unsigned)c * (unsigned)o->npaths + (unsigned)k;
 
-	return !o->nshards || u % o->nshards == o->shard - 1;
+	return !nshards || u % nshards == shard - 1;
 }
 
-/* Has core c any path in o's shard? (none: nothing to patch or boot) */
-static int core_in_shard(const struct ms_options *o, int c)
+int ms_in_shard(const struct ms_options *o, int c, int k)
+{
+	return in_share(o, c, k, o->shard, o->nshards);
+}
+
+int ms_core_in_share(const struct ms_options *o, int c, unsigned shard, unsigned nshards)
 {
 	for (int k = 0; k < o->npaths; k++)
-		if (ms_in_shard(o, c, k))
+		if (in_share(o, c, k, shard, nshards))
 			return 1;
 	return 0;
 }
@@ -424,7 +428,7 @@ int ms_measure_core(const struct ms_options *o, int c, struct ms_image *out)
 	struct measuring ms = { .o = o, .out = out };
 	int rc;
 
-	if (!core_in_shard(o, c))
+	if (!ms_core_in_share(o, c, o->shard, o->nshards))
 		return 0;
 	rc = ms_walk_core(out->img, o, c, &(struct ms_stages){ .ctx = &ms, .state = model_stage, .run = cost_stage });
 	hs_model_free(ms.m);

@@ -328,19 +328,6 @@ static void split_shard(const struct ms_options *o, unsigned j, unsigned nsplit,
 	t->nshards = nsplit > 1 ? nsh * nsplit : o->nshards;
 }
 
-/* Has core c of o units in the shard given? */
-static int core_has_units(const struct ms_options *o, int c, unsigned shard, unsigned nshards)
-{
-	struct ms_options share = *o;
-
-	share.shard = shard;
-	share.nshards = nshards;
-	for (int k = 0; k < o->npaths; k++)
-		if (ms_in_shard(&share, c, k))
-			return 1;
-	return 0;
-}
-
 /* Processes per (image, core) pair: one, unless fewer pairs than lanes
  * can start at once (those not waiting for another image's rows) - then
  * enough for the lanes, at most MAX_SPLIT. */
@@ -351,7 +338,7 @@ static unsigned pair_splits(const struct ms_options *const *opts, int nimg, unsi
 
 	for (int i = 0; i < nimg; i++)
 		for (int c = 0; c < opts[i]->ncores && !opts[i]->pin_from; c++)
-			pairs += (unsigned)core_has_units(opts[i], c, opts[i]->shard, opts[i]->nshards);
+			pairs += (unsigned)ms_core_in_share(opts[i], c, opts[i]->shard, opts[i]->nshards);
 	if (!pairs || pairs >= jobs)
 		return 1;
 	j = (jobs + pairs - 1) / pairs;
@@ -385,7 +372,7 @@ int ms_measure_images(struct ms_image *const *imgs, const struct ms_options *con
 				memset(t, 0, sizeof(*t));
 				split_shard(opts[i], j, nsplit, t);
 				/* no unit in its share: no process, no boot */
-				if (!core_has_units(opts[i], c, t->shard, t->nshards))
+				if (!ms_core_in_share(opts[i], c, t->shard, t->nshards))
 					continue;
 				t->img = imgs[i];
 				t->o = opts[i];
